@@ -1,0 +1,23 @@
+// One declaration per artist-facing parameter: the JSON schema document, validation, the editor's
+// sliders and tooltips, presets and the TressFX export all read these (STYLE.md habit 4).
+#pragma once
+
+#include <string_view>
+
+namespace tressel {
+
+enum class ParamType { Float, Int, Bool, Enum, Vec3, String, Path };
+
+struct ParamDecl {
+    std::string_view key;       // JSON key inside its object, e.g. "margin"
+    ParamType type = ParamType::Float;
+    std::string_view unit;      // "m", "m/s^2", "deg", "cells", "1" (dimensionless), "" for none
+    double min = 0.0;           // inclusive range for numbers (per component for Vec3)
+    double max = 0.0;
+    double default_value = 0.0; // numbers and bools; vec3/enum/string defaults live in the C++ struct
+    std::string_view meaning;   // one line for the tooltip and the schema document
+    std::string_view tressfx;   // matching TressFX setting name, empty if none
+    std::string_view enum_values = {};  // "a|b|c" for ParamType::Enum
+};
+
+}  // namespace tressel
