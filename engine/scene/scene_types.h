@@ -1,0 +1,274 @@
+// The scene description (JSON v1): plain C++ types with their defaults. Loading, saving, validation,
+// the schema document and presets live beside this file and read the parameter declarations in
+// params.h. All lengths are metres, angles degrees, times seconds, unless a name says otherwise.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "core/units.h"
+
+namespace tressel {
+
+struct Transform {
+    glm::dvec3 translate_m{0.0};
+    glm::dvec3 rotate_deg{0.0};   // Euler angles, applied X then Y then Z
+    glm::dvec3 scale{1.0};        // JSON accepts a number (uniform) or [x, y, z]
+    bool operator==(const Transform&) const = default;
+};
+
+struct MeshRef {
+    std::string name;             // unique among meshes; referenced by collision meshes and scalps
+    std::string path;             // as written in the file; relative paths resolve against the scene file
+    std::string units;            // "" = the scene's units, else m / cm / mm / in / ft
+    std::string up_axis;          // "" = the scene's up axis, else y / z
+    Transform transform;
+    bool weld = false;            // merge duplicate positions on import
+    bool visible = true;
+    bool operator==(const MeshRef&) const = default;
+};
+
+enum class SignMethod { Auto, Parity, Winding, FaceNormal };
+
+struct CollisionMesh {
+    std::string mesh;             // name of a MeshRef
+    int cells_x = 64;             // TressFX numCellsInXAxis: cells across the mesh's largest extent
+    double padding = 0.8;         // extra cells on every side, as a fraction of cells_x (TressFX 0.8)
+    double margin_m = 0.004;      // collision margin in metres (TressFX stores it in cells)
+    SignMethod sign = SignMethod::Auto;
+    bool operator==(const CollisionMesh&) const = default;
+};
+
+enum class ColliderType { Sphere, Capsule };
+
+struct Collider {
+    std::string name;
+    ColliderType type = ColliderType::Sphere;
+    glm::dvec3 p0_m{0.0};         // sphere centre / capsule end 0
+    glm::dvec3 p1_m{0.0};         // capsule end 1 (unused for spheres)
+    double radius_m = 0.05;
+    double friction = 0.3;        // 0 = frictionless sliding, 1 = hair sticks
+    std::string attach_to;        // mesh name whose motion it follows; "" = world
+    bool operator==(const Collider&) const = default;
+};
+
+enum class RegionType { Whole, Cap, VertexColor, UvMask };
+
+struct ScalpRegion {
+    RegionType type = RegionType::Whole;
+    glm::dvec3 axis{0.0, 1.0, 0.0};   // cap: centre direction, mesh space
+    double angle_deg = 70.0;          // cap: half angle around the axis
+    int channel = 0;                  // vertex_color / uv_mask: 0 r, 1 g, 2 b, 3 a
+    double threshold = 0.5;           // vertex_color / uv_mask: included when the channel is above this
+    std::string mask_path;            // uv_mask: PNG, resolved like mesh paths
+    bool operator==(const ScalpRegion&) const = default;
+};
+
+struct Scalp {
+    std::string mesh;                 // name of a MeshRef (the head itself or a separate scalp mesh)
+    ScalpRegion region;
+    bool operator==(const Scalp&) const = default;
+};
+
+enum class Placement { PerVertex, Random, File };
+
+struct Growth {
+    Placement placement = Placement::Random;
+    int guides = 3000;                // random: number of guides (ignored when density_per_cm2 > 0)
+    double density_per_cm2 = 0.0;     // random: guides per cm^2 of region area; 0 = use `guides`
+    uint32_t seed = 7;
+    double min_spacing_m = 0.0;       // random: Poisson-disk minimum root distance; 0 = none
+    std::string guide_file;           // file: .tfx or .hair guides attached to the nearest scalp triangle
+    int vertices_per_strand = 32;
+    double length_m = 0.25;
+    double length_variation = 0.15;   // fraction: lengths spread uniformly in length * [1 - v, 1 + v]
+    std::string length_map;           // optional PNG in scalp UV space scaling the length (red channel)
+    glm::dvec3 comb_direction{0.0, -1.0, 0.0};
+    double comb = 0.0;                // 0 = along the normal, 1 = along comb_direction
+    double curl_radius_m = 0.0;       // helix radius; 0 = no curl
+    double curl_pitch_m = 0.02;       // length along the strand per helix turn
+    double wave_amplitude_m = 0.0;
+    double wave_frequency = 10.0;     // waves per metre of strand
+    glm::dvec3 wave_axis{0.0};        // zero = perpendicular to the strand and the comb direction
+    double droop = 0.0;               // 0 = straight, 1 = fully bent by gravity toward rest
+    double tip_width_scale = 0.2;     // per-point width taper: width at tip / width at root
+    bool operator==(const Growth&) const = default;
+};
+
+enum class FollowMode { None, TressFX, Barycentric };
+
+struct Follow {
+    FollowMode mode = FollowMode::Barycentric;
+    int per_guide = 4;                // tressfx: follow hairs per guide
+    double root_radius_m = 0.012;     // tressfx: maximum root offset from the guide
+    double tip_separation = 1.0;      // spread toward the tip (TressFX tipSeparationFactor)
+    int count = 40000;                // barycentric: total follow hairs (ignored when density_per_cm2 > 0)
+    double density_per_cm2 = 0.0;
+    int subdivisions = 1;             // barycentric: regular subdivision level of each triangle
+    double clump = 0.2;               // 0 = spread evenly, 1 = on the nearest guide
+    uint32_t seed = 11;
+    bool operator==(const Follow&) const = default;
+};
+
+enum class SmoothingMode { None, Bezier, CatmullRom };
+
+struct Smoothing {
+    SmoothingMode mode = SmoothingMode::None;
+    int factor = 2;                   // rendered vertices per guide segment
+    bool operator==(const Smoothing&) const = default;
+};
+
+struct SimulationParams {
+    bool enabled = true;
+    int gpu_vertices_per_strand = 32;       // 4, 8, 16, 32 or 64: strands are resampled to this on the GPU
+    double damping = 0.08;                  // TressFX damping
+    double global_stiffness = 0.4;
+    double global_range = 0.3;              // fraction of the strand (from the root) held by global shape
+    double local_stiffness = 0.9;
+    int local_iterations = 3;
+    int length_iterations = 3;
+    double vsp_coeff = 0.76;                // velocity shock propagation
+    double vsp_threshold = 1.2;             // acceleration threshold for VSP (TressFX vspAccelThreshold)
+    double friction = 0.3;                  // against SDF surfaces
+    double particle_radius_m = 0.001;       // "pearl" radius added to collider radii
+    double max_position_delta_m = 0.2;      // clamp on a vertex's movement per step
+    double wind_scale = 1.0;                // how strongly this group feels the wind
+    std::vector<std::string> sdf;           // collision mesh names this group collides with
+    std::vector<std::string> colliders;     // primitive collider names
+    bool operator==(const SimulationParams&) const = default;
+};
+
+enum class ShadingModel { KajiyaKay, Marschner };
+
+struct Shading {
+    ShadingModel model = ShadingModel::KajiyaKay;
+    glm::dvec3 root_color{0.2, 0.12, 0.06};   // linear RGB
+    glm::dvec3 tip_color{0.5, 0.35, 0.2};
+    double tip_percentage = 0.5;              // fraction of the strand over which root blends into tip colour
+    double color_variation = 0.1;             // per-strand hue/value jitter
+    double brightness_variation = 0.1;
+    double opacity = 1.0;
+    double fiber_radius_m = 0.002;            // TressFX fiberRadius (ribbon half width at the root)
+    double fiber_ratio = 0.463;               // TressFX fiberRatio: tip width / root width when thin_tip
+    bool thin_tip = true;
+    // Kajiya-Kay (TressFX names)
+    double kd = 0.22, ks1 = 0.012, ex1 = 14.4, ks2 = 0.136, ex2 = 11.8;
+    double spec_shift = 0.03;                 // shift of the highlights along the fibre, in tangent units
+    // Marschner
+    double alpha_r_deg = -7.5;                // longitudinal shift of R (TT = -alpha/2, TRT = -3alpha/2)
+    double beta_r_deg = 7.5;                  // longitudinal width of R (TT = beta/2, TRT = 2beta)
+    double ior = 1.55;
+    glm::dvec3 absorption{0.2, 0.3, 0.5};     // per unit fibre diameter, per channel
+    // self-shadowing
+    bool shadows = true;
+    double shadow_alpha = 0.35;               // TressFX shadowAlpha: opacity of one fibre
+    double fiber_spacing = 0.4;               // TressFX fiberSpacing
+    bool operator==(const Shading&) const = default;
+};
+
+struct HairGroup {
+    std::string name;
+    Scalp scalp;
+    Growth growth;
+    Follow follow;
+    Smoothing smoothing;
+    SimulationParams simulation;
+    Shading shading;
+    bool visible = true;
+    bool operator==(const HairGroup&) const = default;
+};
+
+struct Wind {
+    glm::dvec3 direction{1.0, 0.0, 0.0};
+    double speed_mps = 0.0;
+    double turbulence = 0.0;                  // 0..1 relative gust strength
+    double gust_frequency_hz = 0.5;
+    bool operator==(const Wind&) const = default;
+};
+
+struct Environment {
+    glm::dvec3 gravity_mps2{0.0, -9.81, 0.0};
+    Wind wind;
+    double sim_rate_hz = 60.0;
+    int substeps = 2;
+    bool operator==(const Environment&) const = default;
+};
+
+enum class MotionType { None, Procedural, Animation };
+
+struct Motion {
+    MotionType type = MotionType::None;
+    std::string mesh;                         // the mesh whose transform is animated ("" = every mesh)
+    glm::dvec3 pivot_m{0.0};
+    double turn_deg = 30.0;                   // yaw amplitude about the up axis
+    double nod_deg = 0.0;                     // pitch amplitude
+    double shake_deg = 0.0;                   // fast yaw amplitude at shake_frequency_hz
+    double shake_frequency_hz = 3.0;
+    glm::dvec3 translate_m{0.0};              // translation amplitude
+    double frequency_hz = 0.5;
+    std::string animation;                    // animation: name in the skinned mesh's file
+    bool operator==(const Motion&) const = default;
+};
+
+struct Light {
+    glm::dvec3 direction{-0.4, -0.7, -0.6};   // direction the light travels, world space
+    glm::dvec3 color{1.0, 0.97, 0.92};
+    double intensity = 3.0;
+    bool operator==(const Light&) const = default;
+};
+
+struct Lighting {
+    Light key;
+    Light fill{{0.6, -0.2, 0.5}, {0.6, 0.7, 0.9}, 0.8};
+    glm::dvec3 ambient{0.05, 0.05, 0.06};
+    bool operator==(const Lighting&) const = default;
+};
+
+enum class SliceAxis { X, Y, Z };
+
+struct View {
+    glm::dvec3 target_m{0.0, 0.0, 0.0};
+    double yaw_deg = 20.0;
+    double pitch_deg = 10.0;
+    double distance_m = 1.5;
+    double fov_deg = 40.0;
+    bool show_guides = true, show_follows = true, show_collision = false, show_colliders = true,
+         show_slice = false, show_grid = true;
+    SliceAxis slice_axis = SliceAxis::Z;
+    double slice_position = 0.5;              // 0..1 across the grid
+    std::string slice_mesh;                   // collision mesh whose field is sliced ("" = first)
+    bool operator==(const View&) const = default;
+};
+
+struct Scene {
+    int version = 1;
+    LengthUnit units = LengthUnit::Metre;     // units of imported files unless a mesh overrides them
+    UpAxis up_axis = UpAxis::Y;
+    std::vector<MeshRef> meshes;
+    std::vector<CollisionMesh> collision_meshes;
+    std::vector<Collider> colliders;
+    std::vector<HairGroup> hair_groups;
+    Environment environment;
+    Motion motion;
+    Lighting lighting;
+    View view;
+
+    // Not saved, and not part of the scene's content (compares equal whatever the folder): the
+    // directory relative paths resolve against, i.e. the scene file's folder.
+    struct Origin {
+        std::filesystem::path dir;
+        bool operator==(const Origin&) const { return true; }
+    } origin;
+    bool operator==(const Scene&) const = default;
+
+    std::filesystem::path resolve(const std::string& path) const {
+        std::filesystem::path p(path);
+        return p.is_absolute() || origin.dir.empty() ? p : origin.dir / p;
+    }
+};
+
+}  // namespace tressel
