@@ -6,7 +6,7 @@
 
 namespace tressel {
 
-enum class ParamType { Float, Int, Bool, Enum, Vec3, String, Path };
+enum class ParamType { Float, Int, Bool, Enum, Vec3, String, Path, StringList };  // StringList: array of names
 
 struct ParamDecl {
     std::string_view key;       // JSON key inside its object, e.g. "margin"
