@@ -1,0 +1,360 @@
+#include "sdf/sdf_passes.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <unordered_map>
+
+#include "shared/float_order.h"
+#include "shared/sdf_sample.h"
+
+namespace tressel::sdf_passes {
+
+using gpu_shared::float_to_ordered;
+using gpu_shared::kSdfNoTriangle;
+using gpu_shared::kSdfUnwrittenOrdered;
+using gpu_shared::ordered_to_float;
+
+namespace {
+
+glm::vec3 xyz(const glm::vec4& v) { return glm::vec3(v); }
+
+struct PosKey {
+    uint32_t x, y, z;
+    bool operator==(const PosKey&) const = default;
+};
+struct PosHash {
+    size_t operator()(const PosKey& k) const {
+        uint64_t h = k.x * 0x9E3779B97F4A7C15ull;
+        h ^= (k.y + 0x7F4A7C159E3779B9ull) * 0xC2B2AE3D27D4EB4Full;
+        h ^= (k.z + 0x165667B19E3779F9ull) * 0x27D4EB2F165667C5ull;
+        return size_t(h ^ (h >> 29));
+    }
+};
+
+// Interior angle at vertex a of triangle abc, radians (0 for a degenerate corner).
+float corner_angle(glm::vec3 a, glm::vec3 b, glm::vec3 c) {
+    glm::vec3 u = b - a, v = c - a;
+    float lu = glm::length(u), lv = glm::length(v);
+    if (lu == 0.0f || lv == 0.0f) return 0.0f;
+    return std::atan2(glm::length(glm::cross(u, v)), glm::dot(u, v));
+}
+
+glm::vec4 unit4(glm::vec3 v) {
+    float l = glm::length(v);
+    return l > 0.0f ? glm::vec4(v / l, 0.0f) : glm::vec4(0.0f);
+}
+
+}  // namespace
+
+MeshData prepare_mesh(const Mesh& mesh) {
+    MeshData m;
+    std::unordered_map<PosKey, uint32_t, PosHash> weld;
+    weld.reserve(mesh.positions.size());
+    std::vector<uint32_t> remap(mesh.positions.size());
+    for (size_t i = 0; i < mesh.positions.size(); ++i) {
+        glm::vec3 p = mesh.positions[i] + glm::vec3(0.0f);  // -0 becomes +0
+        PosKey key{std::bit_cast<uint32_t>(p.x), std::bit_cast<uint32_t>(p.y), std::bit_cast<uint32_t>(p.z)};
+        auto [it, inserted] = weld.try_emplace(key, uint32_t(m.positions_m.size()));
+        if (inserted) m.positions_m.push_back(glm::vec4(p, 0.0f));
+        remap[i] = it->second;
+    }
+    const size_t tris_in = mesh.indices.size() / 3;
+    m.indices.reserve(tris_in * 3);
+    for (size_t t = 0; t < tris_in; ++t) {
+        uint32_t a = remap[mesh.indices[3 * t]], b = remap[mesh.indices[3 * t + 1]], c = remap[mesh.indices[3 * t + 2]];
+        if (a == b || b == c || c == a) {
+            ++m.dropped_triangles;
+            continue;
+        }
+        m.indices.insert(m.indices.end(), {a, b, c});
+    }
+    const size_t nt = m.triangle_count();
+
+    // Edges keyed by (min, max) welded vertex; first use records its direction.
+    struct EdgeUse {
+        uint32_t id;
+        uint32_t count;
+        uint32_t from;  // start vertex of the first traversal
+        uint32_t same_direction;
+    };
+    std::unordered_map<uint64_t, EdgeUse> edges;
+    edges.reserve(nt * 2);
+    m.tri_edges.resize(nt * 3);
+    std::vector<glm::vec3> edge_sum;
+    for (size_t t = 0; t < nt; ++t) {
+        for (int e = 0; e < 3; ++e) {
+            uint32_t u = m.indices[3 * t + e], v = m.indices[3 * t + (e + 1) % 3];
+            uint64_t key = (uint64_t(std::min(u, v)) << 32) | std::max(u, v);
+            auto [it, inserted] = edges.try_emplace(key, EdgeUse{uint32_t(edge_sum.size()), 0, u, 0});
+            if (inserted) edge_sum.push_back(glm::vec3(0.0f));
+            it->second.count++;
+            if (!inserted && it->second.from == u) it->second.same_direction++;
+            m.tri_edges[3 * t + e] = it->second.id;
+        }
+    }
+    for (const auto& [key, use] : edges) {
+        (void)key;
+        if (use.count == 1) ++m.open_edges;
+        if (use.count > 2) ++m.non_manifold_edges;
+        if (use.count == 2 && use.same_direction) ++m.inconsistent_edges;
+    }
+
+    m.face_normals.resize(nt);
+    std::vector<glm::vec3> vertex_sum(m.positions_m.size(), glm::vec3(0.0f));
+    double volume6 = 0.0;
+    for (size_t t = 0; t < nt; ++t) {
+        glm::vec3 p[3] = {xyz(m.positions_m[m.indices[3 * t]]), xyz(m.positions_m[m.indices[3 * t + 1]]),
+                          xyz(m.positions_m[m.indices[3 * t + 2]])};
+        glm::vec4 n = unit4(glm::cross(p[1] - p[0], p[2] - p[0]));
+        m.face_normals[t] = n;
+        volume6 += glm::dot(glm::dvec3(p[0]), glm::cross(glm::dvec3(p[1]), glm::dvec3(p[2])));
+        for (int k = 0; k < 3; ++k) {
+            float angle = corner_angle(p[k], p[(k + 1) % 3], p[(k + 2) % 3]);
+            vertex_sum[m.indices[3 * t + k]] += angle * xyz(n);
+            edge_sum[m.tri_edges[3 * t + k]] += xyz(n);
+        }
+    }
+    m.vertex_pseudonormals.resize(vertex_sum.size());
+    for (size_t v = 0; v < vertex_sum.size(); ++v) m.vertex_pseudonormals[v] = unit4(vertex_sum[v]);
+    m.edge_pseudonormals.resize(edge_sum.size());
+    for (size_t e = 0; e < edge_sum.size(); ++e) m.edge_pseudonormals[e] = unit4(edge_sum[e]);
+    m.orientation = volume6 < 0.0 ? -1.0f : 1.0f;
+    return m;
+}
+
+void init_cell(uint32_t cell, std::span<uint32_t> dist_ordered, std::span<uint32_t> nearest,
+               std::span<uint32_t> parity) {
+    dist_ordered[cell] = kSdfUnwrittenOrdered;
+    nearest[cell] = kSdfNoTriangle;
+    parity[cell] = 0u;
+}
+
+void band_cell_range(const SdfGridParams& g, glm::vec3 a, glm::vec3 b, glm::vec3 c, glm::ivec3& lo, glm::ivec3& hi) {
+    glm::vec3 mn = gpu_shared::sdf_grid_coords(g, glm::min(a, glm::min(b, c)));
+    glm::vec3 mx = gpu_shared::sdf_grid_coords(g, glm::max(a, glm::max(b, c)));
+    float band = float(g.dims.w);
+    glm::ivec3 dims(g.dims);
+    lo = glm::max(glm::ivec3(glm::floor(mn - band)), glm::ivec3(0));
+    hi = glm::min(glm::ivec3(glm::ceil(mx + band)), dims - 1);
+}
+
+namespace {
+struct Tri {
+    glm::vec3 a, b, c;
+};
+Tri triangle(const MeshData& m, uint32_t t) {
+    return {xyz(m.positions_m[m.indices[3 * t]]), xyz(m.positions_m[m.indices[3 * t + 1]]),
+            xyz(m.positions_m[m.indices[3 * t + 2]])};
+}
+}  // namespace
+
+void band_distance_triangle(uint32_t tri, const SdfGridParams& g, const MeshData& m, std::span<uint32_t> dist_ordered) {
+    Tri t = triangle(m, tri);
+    glm::ivec3 lo, hi;
+    band_cell_range(g, t.a, t.b, t.c, lo, hi);
+    for (int k = lo.z; k <= hi.z; ++k)
+        for (int j = lo.y; j <= hi.y; ++j)
+            for (int i = lo.x; i <= hi.x; ++i) {
+                glm::ivec3 cell(i, j, k);
+                float d = gpu_shared::sdf_triangle_distance_m(gpu_shared::sdf_cell_centre_m(g, cell), t.a, t.b, t.c);
+                uint32_t& slot = dist_ordered[gpu_shared::sdf_cell_index(g, cell)];
+                slot = std::min(slot, float_to_ordered(d));  // GPU: atomicMin
+            }
+}
+
+void band_nearest_triangle(uint32_t tri, const SdfGridParams& g, const MeshData& m,
+                           std::span<const uint32_t> dist_ordered, std::span<uint32_t> nearest) {
+    Tri t = triangle(m, tri);
+    glm::ivec3 lo, hi;
+    band_cell_range(g, t.a, t.b, t.c, lo, hi);
+    for (int k = lo.z; k <= hi.z; ++k)
+        for (int j = lo.y; j <= hi.y; ++j)
+            for (int i = lo.x; i <= hi.x; ++i) {
+                glm::ivec3 cell(i, j, k);
+                uint32_t idx = gpu_shared::sdf_cell_index(g, cell);
+                float d = gpu_shared::sdf_triangle_distance_m(gpu_shared::sdf_cell_centre_m(g, cell), t.a, t.b, t.c);
+                if (float_to_ordered(d) == dist_ordered[idx]) nearest[idx] = std::min(nearest[idx], tri);  // atomicMin
+            }
+}
+
+void band_flags_cell(uint32_t cell, const SdfGridParams& g, std::span<const uint32_t> dist_ordered,
+                     std::span<uint8_t> flags) {
+    uint32_t enc = dist_ordered[cell];
+    uint8_t f = 0;
+    if (enc != kSdfUnwrittenOrdered) {
+        f |= uint8_t(gpu_shared::kSdfFlagWritten);
+        if (ordered_to_float(enc) <= float(g.dims.w) * g.origin_m.w) f |= uint8_t(gpu_shared::kSdfFlagBand);
+    }
+    flags[cell] = f;
+}
+
+std::vector<int> jfa_steps(const SdfGridParams& g) {
+    int n = std::max(g.dims.x, std::max(g.dims.y, g.dims.z));
+    int p = 1;
+    while (p < n) p *= 2;
+    std::vector<int> steps;
+    for (int s = p / 2; s >= 1; s /= 2) steps.push_back(s);
+    if (steps.empty()) steps.push_back(1);
+    steps.push_back(2);
+    steps.push_back(1);
+    return steps;
+}
+
+void jfa_cell(uint32_t cell, int step, const SdfGridParams& g, const MeshData& m, std::span<const uint32_t> in,
+              std::span<uint32_t> out) {
+    glm::ivec3 c = gpu_shared::sdf_cell_coords(g, cell);
+    glm::vec3 p = gpu_shared::sdf_cell_centre_m(g, c);
+    uint32_t best = in[cell];
+    float best_d = std::numeric_limits<float>::infinity();
+    if (best != kSdfNoTriangle) {
+        Tri t = triangle(m, best);
+        best_d = gpu_shared::sdf_triangle_distance_m(p, t.a, t.b, t.c);
+    }
+    for (int dz = -1; dz <= 1; ++dz)
+        for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx) {
+                glm::ivec3 q = c + glm::ivec3(dx, dy, dz) * step;
+                if (q.x < 0 || q.y < 0 || q.z < 0 || q.x >= g.dims.x || q.y >= g.dims.y || q.z >= g.dims.z) continue;
+                uint32_t cand = in[gpu_shared::sdf_cell_index(g, q)];
+                if (cand == kSdfNoTriangle || cand == best) continue;
+                Tri t = triangle(m, cand);
+                float d = gpu_shared::sdf_triangle_distance_m(p, t.a, t.b, t.c);
+                if (d < best_d || (d == best_d && cand < best)) {
+                    best = cand;
+                    best_d = d;
+                }
+            }
+    out[cell] = best;
+}
+
+namespace {
+
+// Edge function of directed edge u->v at q (positive on its left), evaluated from the lexicographically
+// smaller endpoint so that the two triangles sharing an edge get exactly opposite values.
+float edge_function(glm::vec2 u, glm::vec2 v, glm::vec2 q) {
+    bool swap = v.x < u.x || (v.x == u.x && v.y < u.y);
+    glm::vec2 s = swap ? v : u, e = swap ? u : v;
+    float f = (e.x - s.x) * (q.y - s.y) - (e.y - s.y) * (q.x - s.x);
+    return swap ? -f : f;
+}
+
+// Top-left rule: a point exactly on an edge belongs to the triangle whose inward normal points +x (or,
+// for an edge parallel to x, +y); the neighbour across the edge has the opposite normal.
+bool owns_edge(glm::vec2 u, glm::vec2 v, float orientation) {
+    glm::vec2 n = orientation * glm::vec2(-(v.y - u.y), v.x - u.x);
+    return n.x > 0.0f || (n.x == 0.0f && n.y > 0.0f);
+}
+
+}  // namespace
+
+void parity_triangle(uint32_t tri, int axis, const SdfGridParams& g, const MeshData& m, std::span<uint32_t> parity) {
+    const int ax = axis, bx = (axis + 1) % 3, cx = (axis + 2) % 3;
+    Tri t = triangle(m, tri);
+    glm::vec3 v[3] = {gpu_shared::sdf_grid_coords(g, t.a), gpu_shared::sdf_grid_coords(g, t.b),
+                      gpu_shared::sdf_grid_coords(g, t.c)};
+    glm::vec2 p[3] = {{v[0][bx], v[0][cx]}, {v[1][bx], v[1][cx]}, {v[2][bx], v[2][cx]}};
+    float area = edge_function(p[0], p[1], p[2]);
+    if (area == 0.0f) return;
+    float orient = area > 0.0f ? 1.0f : -1.0f;
+    glm::ivec3 dims(g.dims);
+    int b_lo = std::max(0, int(std::ceil(std::min(p[0].x, std::min(p[1].x, p[2].x)))));
+    int b_hi = std::min(dims[bx] - 1, int(std::floor(std::max(p[0].x, std::max(p[1].x, p[2].x)))));
+    int c_lo = std::max(0, int(std::ceil(std::min(p[0].y, std::min(p[1].y, p[2].y)))));
+    int c_hi = std::min(dims[cx] - 1, int(std::floor(std::max(p[0].y, std::max(p[1].y, p[2].y)))));
+    bool own[3] = {owns_edge(p[0], p[1], orient), owns_edge(p[1], p[2], orient), owns_edge(p[2], p[0], orient)};
+    for (int jc = c_lo; jc <= c_hi; ++jc)
+        for (int jb = b_lo; jb <= b_hi; ++jb) {
+            glm::vec2 q{float(jb), float(jc)};
+            float w[3] = {orient * edge_function(p[0], p[1], q), orient * edge_function(p[1], p[2], q),
+                          orient * edge_function(p[2], p[0], q)};
+            bool inside = true;
+            for (int e = 0; e < 3; ++e) inside = inside && (w[e] > 0.0f || (w[e] == 0.0f && own[e]));
+            if (!inside) continue;
+            float sum = w[0] + w[1] + w[2];
+            if (!(sum > 0.0f)) continue;
+            // w[0] is opposite vertex 2, w[1] opposite vertex 0, w[2] opposite vertex 1.
+            float hit = (w[1] * v[0][ax] + w[2] * v[1][ax] + w[0] * v[2][ax]) / sum;
+            float first = std::floor(hit) + 1.0f;  // first cell centre strictly past the crossing
+            if (first >= float(dims[ax])) continue;
+            glm::ivec3 cell;
+            cell[ax] = std::max(0, int(first));
+            cell[bx] = jb;
+            cell[cx] = jc;
+            parity[gpu_shared::sdf_cell_index(g, cell)] ^= (1u << axis);  // GPU: atomicXor
+        }
+}
+
+void parity_column(uint32_t column, int axis, const SdfGridParams& g, std::span<uint32_t> parity) {
+    const int ax = axis, bx = (axis + 1) % 3, cx = (axis + 2) % 3;
+    glm::ivec3 dims(g.dims);
+    glm::ivec3 cell;
+    cell[bx] = int(column % uint32_t(dims[bx]));
+    cell[cx] = int(column / uint32_t(dims[bx]));
+    uint32_t bit = 1u << axis, acc = 0u;
+    for (int i = 0; i < dims[ax]; ++i) {
+        cell[ax] = i;
+        uint32_t& word = parity[gpu_shared::sdf_cell_index(g, cell)];
+        acc ^= word & bit;
+        word = (word & ~bit) | acc;
+    }
+}
+
+float winding_number(glm::vec3 p_m, const MeshData& m) {
+    float w = 0.0f;
+    const size_t nt = m.triangle_count();
+    for (size_t t = 0; t < nt; ++t) {
+        Tri tr = triangle(m, uint32_t(t));
+        w += gpu_shared::sdf_triangle_winding(p_m, tr.a, tr.b, tr.c);
+    }
+    return w * m.orientation;
+}
+
+float CoarseWinding::at_cell(glm::ivec3 cell) const {
+    glm::vec3 u = glm::vec3(cell) / float(stride);
+    glm::ivec3 i0 = glm::clamp(glm::ivec3(glm::floor(u)), glm::ivec3(0), glm::max(dims - 2, glm::ivec3(0)));
+    glm::ivec3 i1 = glm::min(i0 + 1, dims - 1);
+    glm::vec3 f = glm::clamp(u - glm::vec3(i0), glm::vec3(0.0f), glm::vec3(1.0f));
+    auto at = [&](int x, int y, int z) { return values[size_t(x) + size_t(dims.x) * (size_t(y) + size_t(dims.y) * size_t(z))]; };
+    return gpu_shared::sdf_trilinear(at(i0.x, i0.y, i0.z), at(i1.x, i0.y, i0.z), at(i0.x, i1.y, i0.z),
+                                     at(i1.x, i1.y, i0.z), at(i0.x, i0.y, i1.z), at(i1.x, i0.y, i1.z),
+                                     at(i0.x, i1.y, i1.z), at(i1.x, i1.y, i1.z), f);
+}
+
+void finalize_cell(uint32_t cell, const FinalizeInputs& in, std::span<float> distance_m, std::span<uint8_t> flags) {
+    const SdfGridParams& g = *in.grid;
+    const MeshData& m = *in.mesh;
+    uint32_t tri = in.nearest[cell];
+    if (tri == kSdfNoTriangle) {
+        distance_m[cell] = std::numeric_limits<float>::infinity();
+        return;
+    }
+    glm::vec3 p = gpu_shared::sdf_cell_centre_m(g, gpu_shared::sdf_cell_coords(g, cell));
+    Tri t = triangle(m, tri);
+    gpu_shared::SdfClosest q = gpu_shared::sdf_closest_on_triangle(p, t.a, t.b, t.c);
+    glm::vec3 off = p - q.point_m;
+    float d = std::sqrt(glm::dot(off, off));
+    bool band = (flags[cell] & gpu_shared::kSdfFlagBand) != 0;
+    auto pseudonormal_inside = [&]() {
+        glm::vec4 n;
+        if (q.feature == gpu_shared::kSdfFeatureFace) n = m.face_normals[tri];
+        else if (q.feature <= gpu_shared::kSdfFeatureVertex2) n = m.vertex_pseudonormals[m.indices[3 * tri + q.feature]];
+        else n = m.edge_pseudonormals[m.tri_edges[3 * tri + (q.feature - gpu_shared::kSdfFeatureEdge01)]];
+        return glm::dot(off, xyz(n)) * m.orientation < 0.0f;
+    };
+    bool inside = false;
+    switch (in.sign) {
+        case CellSign::Pseudonormal: inside = pseudonormal_inside(); break;
+        case CellSign::Parity: inside = parity_inside(in.parity[cell]); break;
+        case CellSign::PseudonormalBandParityElsewhere:
+            inside = band ? pseudonormal_inside() : parity_inside(in.parity[cell]);
+            break;
+        case CellSign::Winding: inside = in.winding[cell] > 0.5f; break;
+        case CellSign::FaceNormal: inside = glm::dot(off, xyz(m.face_normals[tri])) * m.orientation < 0.0f; break;
+    }
+    distance_m[cell] = inside ? -d : d;
+    flags[cell] = uint8_t(flags[cell] | (inside ? gpu_shared::kSdfFlagInside : 0u));
+}
+
+}  // namespace tressel::sdf_passes

@@ -1,0 +1,214 @@
+// Signed distance field build: structs, constants and per-item functions shared by the CPU reference
+// (engine/sdf) and the GPU passes (engine/sdf/gpu). Compiled as C++ and as GLSL: the functions below are
+// the single text of each formula, so the GPU port matches the CPU reference to rounding.
+//
+// Grid convention (TressFX, seed 000): cell (i,j,k) has its centre at origin_m + (i,j,k) * cell_size_m;
+// cells are stored x fastest, then y, then z.
+#ifndef TRESSEL_SHARED_SDF_H
+#define TRESSEL_SHARED_SDF_H
+#include "shared/common.h"
+
+#ifdef __cplusplus
+#include <cmath>
+namespace tressel::gpu_shared {
+using vec3 = glm::vec3;
+using ivec3 = glm::ivec3;
+using glm::abs;
+using glm::clamp;
+using glm::cross;
+using glm::dot;
+using glm::floor;
+using glm::max;
+using glm::min;
+using glm::sqrt;
+inline float sdf_atan2(float y, float x) { return std::atan2(y, x); }
+}  // namespace tressel::gpu_shared
+#define SDF_FN inline
+#else
+#define SDF_FN
+#define sdf_atan2(y, x) atan(y, x)
+#endif
+
+TRESSEL_SHARED_BEGIN
+
+TRESSEL_CONST(uint, kSdfWorkgroupSize, 64u);
+// float_to_ordered(+inf): the "unwritten" distance (TressFX's INITIAL_DISTANCE, but ordered above every
+// finite distance so the atomic min always replaces it).
+TRESSEL_CONST(uint, kSdfUnwrittenOrdered, 0xFF800000u);
+TRESSEL_CONST(uint, kSdfNoTriangle, 0xFFFFFFFFu);
+TRESSEL_CONST(int, kSdfMaxCellsPerAxis, 4096);
+
+// Nearest feature of a triangle (Ericson, Real-Time Collision Detection 5.1.5): which pseudonormal
+// (Baerentzen & Aanaes 2005) decides the sign.
+TRESSEL_CONST(uint, kSdfFeatureVertex0, 0u);
+TRESSEL_CONST(uint, kSdfFeatureVertex1, 1u);
+TRESSEL_CONST(uint, kSdfFeatureVertex2, 2u);
+TRESSEL_CONST(uint, kSdfFeatureEdge01, 3u);
+TRESSEL_CONST(uint, kSdfFeatureEdge12, 4u);
+TRESSEL_CONST(uint, kSdfFeatureEdge20, 5u);
+TRESSEL_CONST(uint, kSdfFeatureFace, 6u);
+
+// Per-cell flags of the finished grid (SdfGrid::flags).
+TRESSEL_CONST(uint, kSdfFlagBand, 1u);      // distance exact: within band_cells of the surface
+TRESSEL_CONST(uint, kSdfFlagWritten, 2u);   // written by the narrow-band scatter (before propagation)
+TRESSEL_CONST(uint, kSdfFlagInside, 4u);
+
+// Ray-parity bits (one uint per cell, bit a toggled by a crossing along axis a before the cell centre).
+TRESSEL_CONST(uint, kSdfParityAxisBits, 7u);
+
+// Per collision mesh (TressFX's "collidee"): one buffer per SDF, never shared with per-hair-group data
+// (TressFX's multi-object constant-buffer bug, seed 000).
+struct SdfGridParams {
+    vec4 origin_m;    // xyz: centre of cell (0,0,0), metres, engine space; w: cell size in metres
+    ivec4 dims;       // xyz: cell counts; w: band half-width in cells used by the build
+};
+TRESSEL_CHECK_SIZE(SdfGridParams, 32)
+
+// Per hair group colliding with SDFs (TressFX's "collider").
+struct SdfHairCollisionParams {
+    float margin_m;               // collision margin, metres
+    uint vertices_per_strand;
+    uint vertex_count;
+    uint pad0;
+};
+TRESSEL_CHECK_SIZE(SdfHairCollisionParams, 16)
+
+TRESSEL_SHARED_END
+
+// ---- functions shared by both languages (C++: in namespace tressel::gpu_shared) ----
+TRESSEL_SHARED_BEGIN
+
+SDF_FN vec3 sdf_cell_centre_m(SdfGridParams g, ivec3 cell) {
+    return vec3(g.origin_m.x, g.origin_m.y, g.origin_m.z) +
+           vec3(float(cell.x), float(cell.y), float(cell.z)) * g.origin_m.w;
+}
+
+SDF_FN uint sdf_cell_index(SdfGridParams g, ivec3 cell) {
+    return uint(cell.x) + uint(g.dims.x) * (uint(cell.y) + uint(g.dims.y) * uint(cell.z));
+}
+
+SDF_FN ivec3 sdf_cell_coords(SdfGridParams g, uint index) {
+    uint nx = uint(g.dims.x);
+    uint ny = uint(g.dims.y);
+    return ivec3(int(index % nx), int((index / nx) % ny), int(index / (nx * ny)));
+}
+
+// Continuous grid coordinates: cell centres at integers.
+SDF_FN vec3 sdf_grid_coords(SdfGridParams g, vec3 p_m) {
+    return (p_m - vec3(g.origin_m.x, g.origin_m.y, g.origin_m.z)) / g.origin_m.w;
+}
+
+struct SdfClosest {
+    vec3 point_m;   // closest point on the triangle
+    uint feature;   // kSdfFeature*
+};
+
+SDF_FN vec3 sdf_closest_on_segment(vec3 p, vec3 a, vec3 b) {
+    vec3 ab = b - a;
+    float len2 = dot(ab, ab);
+    float t = len2 > 0.0 ? clamp(dot(p - a, ab) / len2, 0.0f, 1.0f) : 0.0f;
+    return a + ab * t;
+}
+
+// Closest point on triangle abc to p by Voronoi regions (Ericson 5.1.5), with the region reported. A
+// degenerate (zero-area) triangle that falls through to the face region takes the best of its edges.
+SDF_FN SdfClosest sdf_closest_on_triangle(vec3 p, vec3 a, vec3 b, vec3 c) {
+    SdfClosest r;
+    vec3 ab = b - a;
+    vec3 ac = c - a;
+    vec3 ap = p - a;
+    float d1 = dot(ab, ap);
+    float d2 = dot(ac, ap);
+    if (d1 <= 0.0 && d2 <= 0.0) {
+        r.point_m = a;
+        r.feature = kSdfFeatureVertex0;
+        return r;
+    }
+    vec3 bp = p - b;
+    float d3 = dot(ab, bp);
+    float d4 = dot(ac, bp);
+    if (d3 >= 0.0 && d4 <= d3) {
+        r.point_m = b;
+        r.feature = kSdfFeatureVertex1;
+        return r;
+    }
+    float vc = d1 * d4 - d3 * d2;
+    if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) {
+        float v = d1 / (d1 - d3);
+        r.point_m = a + ab * v;
+        r.feature = kSdfFeatureEdge01;
+        return r;
+    }
+    vec3 cp = p - c;
+    float d5 = dot(ab, cp);
+    float d6 = dot(ac, cp);
+    if (d6 >= 0.0 && d5 <= d6) {
+        r.point_m = c;
+        r.feature = kSdfFeatureVertex2;
+        return r;
+    }
+    float vb = d5 * d2 - d1 * d6;
+    if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) {
+        float w = d2 / (d2 - d6);
+        r.point_m = a + ac * w;
+        r.feature = kSdfFeatureEdge20;
+        return r;
+    }
+    float va = d3 * d6 - d5 * d4;
+    if (va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0) {
+        float w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        r.point_m = b + (c - b) * w;
+        r.feature = kSdfFeatureEdge12;
+        return r;
+    }
+    float sum = va + vb + vc;
+    if (sum > 0.0) {
+        float v = vb / sum;
+        float w = vc / sum;
+        r.point_m = a + ab * v + ac * w;
+        r.feature = kSdfFeatureFace;
+        return r;
+    }
+    vec3 q01 = sdf_closest_on_segment(p, a, b);
+    vec3 q12 = sdf_closest_on_segment(p, b, c);
+    vec3 q20 = sdf_closest_on_segment(p, c, a);
+    float e01 = dot(p - q01, p - q01);
+    float e12 = dot(p - q12, p - q12);
+    float e20 = dot(p - q20, p - q20);
+    r.point_m = q01;
+    r.feature = kSdfFeatureEdge01;
+    if (e12 < e01 && e12 <= e20) {
+        r.point_m = q12;
+        r.feature = kSdfFeatureEdge12;
+    } else if (e20 < e01) {
+        r.point_m = q20;
+        r.feature = kSdfFeatureEdge20;
+    }
+    return r;
+}
+
+// Unsigned distance in metres from p to triangle abc (the value every pass compares bit for bit).
+SDF_FN float sdf_triangle_distance_m(vec3 p, vec3 a, vec3 b, vec3 c) {
+    SdfClosest q = sdf_closest_on_triangle(p, a, b, c);
+    vec3 d = p - q.point_m;
+    return sqrt(dot(d, d));
+}
+
+// Signed solid angle of triangle abc seen from p, divided by 4 pi (Van Oosterom & Strackee 1983); the
+// generalized winding number is the sum over triangles (Jacobson, Kavan & Sorkine-Hornung 2013).
+SDF_FN float sdf_triangle_winding(vec3 p, vec3 a, vec3 b, vec3 c) {
+    vec3 x = a - p;
+    vec3 y = b - p;
+    vec3 z = c - p;
+    float lx = sqrt(dot(x, x));
+    float ly = sqrt(dot(y, y));
+    float lz = sqrt(dot(z, z));
+    float num = dot(x, cross(y, z));
+    float den = lx * ly * lz + dot(x, y) * lz + dot(y, z) * lx + dot(z, x) * ly;
+    if (num == 0.0 && den == 0.0) return 0.0;
+    return 2.0f * sdf_atan2(num, den) * 0.0795774715459f;  // 1 / (4 pi)
+}
+
+TRESSEL_SHARED_END
+
+#endif
