@@ -1,0 +1,44 @@
+// Internal to engine/io: the per-format importers behind import_mesh_file(). Each one parses bytes that
+// mesh_import.cpp has already read (with the size cap) and returns meshes in the file's own frame with
+// the file's node transforms applied; mesh_import.cpp then validates, converts to engine space, computes
+// missing normals and welds.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+
+#include "core/result.h"
+#include "io/mesh_import.h"
+
+namespace tressel::detail {
+
+struct SourceFile {
+    std::filesystem::path path;
+    std::span<const uint8_t> bytes;
+    std::string name() const { return path.string(); }
+};
+
+// The frame a file's coordinates are in, as far as the file itself says; the importer starts from the
+// caller's ImportOptions and overrides it (with a diagnostic) from metadata the file carries.
+struct FileFrame {
+    double metres_per_unit = 1.0;
+    UpAxis up_axis = UpAxis::Y;
+};
+
+Result<ImportedScene> import_obj(const SourceFile& file, FileFrame& frame, Progress* progress);
+Result<ImportedScene> import_gltf(const SourceFile& file, bool binary, FileFrame& frame, Progress* progress);
+Result<ImportedScene> import_assimp(const SourceFile& file, const std::string& ext, FileFrame& frame, Progress* progress);
+Result<ImportedScene> import_tfxmesh_scene(const SourceFile& file);
+
+// Pre-flight checks of headers that a parser library would trust: every count and length is checked
+// against the bytes that are really there before the library sees the file.
+Status check_glb_container(const SourceFile& file);
+Status check_ply(const SourceFile& file);
+Status check_stl(const SourceFile& file);
+
+// "a.obj:12: " style prefix.
+inline std::string at_line(const SourceFile& file, size_t line) { return file.name() + ":" + std::to_string(line) + ": "; }
+
+}  // namespace tressel::detail
