@@ -1,0 +1,221 @@
+#include "groom/follow.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+#include "groom/rng.h"
+#include "groom/spatial.h"
+
+namespace tressel {
+
+using gpu_shared::FollowDescriptor;
+using gpu_shared::GuideFrame;
+
+std::vector<GuideFrame> compute_guide_frames(const Strands& guides, const Mesh& scalp) {
+    std::vector<GuideFrame> frames(guides.strand_count());
+    for (size_t i = 0; i < guides.strand_count(); ++i) {
+        const auto s = guides.strand(i);
+        glm::vec3 t = s[1] - s[0];
+        for (size_t k = 2; glm::length(t) <= 1e-12f && k < s.size(); ++k) t = s[k] - s[0];
+        const uint32_t* tri = &scalp.indices[3 * size_t(guides.roots[i].triangle)];
+        const glm::vec3 face = glm::cross(scalp.positions[tri[1]] - scalp.positions[tri[0]], scalp.positions[tri[2]] - scalp.positions[tri[0]]);
+        if (glm::length(t) <= 1e-12f) t = glm::length(face) > 0.0f ? face : glm::vec3(0, 1, 0);
+        t = glm::normalize(t);
+        glm::vec3 b = scalp.positions[tri[1]] - scalp.positions[tri[0]];
+        b -= t * glm::dot(b, t);
+        if (glm::length(b) <= 1e-6f * (1.0f + glm::length(scalp.positions[tri[1]] - scalp.positions[tri[0]]))) {
+            b = std::abs(t.x) < 0.9f ? glm::vec3(1, 0, 0) : glm::vec3(0, 0, 1);
+            b -= t * glm::dot(b, t);
+        }
+        b = glm::normalize(b);
+        const glm::vec3 nrm = glm::cross(t, b);
+        frames[i] = {glm::vec4(t, 0.0f), glm::vec4(b, 0.0f), glm::vec4(nrm, 0.0f)};
+    }
+    return frames;
+}
+
+Status validate_follow(const Follow& f) {
+    auto bad = [](const std::string& m) { return Status(make_error(ErrorCode::InvalidArgument, m)); };
+    if (f.mode == FollowMode::TressFX) {
+        if (f.per_guide < 0 || f.per_guide > 1024)
+            return bad("follow.per_guide " + std::to_string(f.per_guide) + " must be in 0..1024");
+        if (!(f.root_radius_m >= 0.0)) return bad("follow.root_radius_m must be >= 0");
+        if (!std::isfinite(f.tip_separation) || f.tip_separation < -1.0)
+            return bad("follow.tip_separation " + std::to_string(f.tip_separation) + " must be >= -1");
+    }
+    if (f.mode == FollowMode::Barycentric) {
+        if (f.count < 0) return bad("follow.count " + std::to_string(f.count) + " must be >= 0");
+        if (size_t(f.count) > kMaxFollowHairs)
+            return Status(make_error(ErrorCode::LimitExceeded, "follow.count " + std::to_string(f.count) + " exceeds the limit of " +
+                                                                   std::to_string(kMaxFollowHairs)));
+        if (!(f.density_per_cm2 >= 0.0)) return bad("follow.density_per_cm2 must be >= 0");
+        if (f.subdivisions < 0 || f.subdivisions > 16)
+            return bad("follow.subdivisions " + std::to_string(f.subdivisions) + " must be in 0..16");
+    }
+    if (!(f.clump >= 0.0 && f.clump <= 1.0)) return bad("follow.clump " + std::to_string(f.clump) + " must be in [0, 1]");
+    return {};
+}
+
+Result<FollowHairs> generate_follow(const FollowInputs& in, Diagnostics& diag) {
+    TRESSEL_ASSERT(in.scalp && in.region && in.guides, "FollowInputs needs scalp, region and guides");
+    TRESSEL_ASSERT(in.frames.size() == in.guides->strand_count(), "FollowInputs::frames needs one frame per guide");
+    TRESSEL_TRY(validate_follow(in.follow));
+    const Follow& f = in.follow;
+    const Mesh& mesh = *in.scalp;
+    const Strands& guides = *in.guides;
+    const size_t ng = guides.strand_count();
+    FollowHairs out;
+    if (f.mode == FollowMode::None || ng == 0) return out;
+
+    if (f.mode == FollowMode::TressFX) {
+        const size_t total = ng * size_t(f.per_guide);
+        if (total > kMaxFollowHairs)
+            return make_error(ErrorCode::LimitExceeded, "follow.per_guide x guides = " + std::to_string(total) +
+                                                            " follow hairs exceeds the limit of " + std::to_string(kMaxFollowHairs));
+        out.descriptors.reserve(total);
+        for (size_t g = 0; g < ng; ++g)
+            for (int j = 0; j < f.per_guide; ++j) {
+                auto rng = groom_rng::item_rng(f.seed, groom_rng::kStreamFollowTressFX, g * size_t(f.per_guide) + j);
+                const double r = f.root_radius_m * std::sqrt(rng.next_double());
+                const double a = 2.0 * std::numbers::pi * rng.next_double();
+                const uint32_t gi = uint32_t(g);
+                const float keep = float(1.0 - f.clump);
+                FollowDescriptor d;
+                d.guides = {gi, gi, gi, 0u};
+                d.weights = {1.0f, 0.0f, 0.0f, float(f.tip_separation)};
+                d.offset_frame = {0.0f, float(r * std::cos(a)) * keep, float(r * std::sin(a)) * keep, 0.0f};
+                out.descriptors.push_back(d);
+                out.roots.push_back(guides.roots[g]);
+                out.seeds.push_back(rng.next_u32());
+            }
+        return out;
+    }
+
+    // Barycentric.
+    const RegionInfo& region = *in.region;
+    if (region.triangles.empty()) return out;
+    size_t total = f.density_per_cm2 > 0.0 ? size_t(std::llround(f.density_per_cm2 * region.area_cm2())) : size_t(f.count);
+    if (total > kMaxFollowHairs)
+        return make_error(ErrorCode::LimitExceeded, "follow.density_per_cm2 asks for " + std::to_string(total) +
+                                                        " follow hairs, over the limit of " + std::to_string(kMaxFollowHairs));
+    const int level = f.subdivisions + 2;
+    const size_t per_tri = size_t(level - 1) * size_t(level - 2) / 2;
+    size_t regular = f.subdivisions > 0 ? per_tri * region.triangles.size() : 0;
+    if (regular > total) {
+        diag.info("follow.subdivisions", "the regular set (" + std::to_string(regular) + ") exceeds follow.count " +
+                                             std::to_string(total) + "; using random points only");
+        regular = 0;
+    }
+    std::vector<ScalpAttachment> seeds_at;
+    seeds_at.reserve(total);
+    if (regular > 0)
+        for (uint32_t t : region.triangles)
+            for (int i = 1; i < level; ++i)
+                for (int j = 1; i + j < level; ++j) {
+                    const int k = level - i - j;
+                    seeds_at.push_back({t, glm::vec3(float(i), float(j), float(k)) / float(level)});
+                }
+    const AreaSampler sampler(mesh, region);
+    for (size_t i = 0; seeds_at.size() < total; ++i) {
+        auto rng = groom_rng::item_rng(f.seed, groom_rng::kStreamFollowBary, i);
+        const double u = rng.next_double();
+        const float r1 = rng.next_float(), r2 = rng.next_float();
+        seeds_at.push_back(sampler.sample(u, r1, r2));
+    }
+
+    // Guide roots in a grid for the nearest-3 search, cell about the mean guide spacing.
+    std::vector<glm::vec3> groot(ng);
+    glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
+    for (size_t g = 0; g < ng; ++g) {
+        groot[g] = guides.points_os_m[guides.strand_offsets[g]];
+        lo = glm::min(lo, groot[g]);
+        hi = glm::max(hi, groot[g]);
+    }
+    const float spacing = float(std::sqrt(std::max(region.area_m2, 1e-12) / double(ng)));
+    PointGrid grid(lo, hi, std::max(spacing, 1e-5f));
+    for (size_t g = 0; g < ng; ++g) grid.insert(uint32_t(g), groot[g]);
+
+    const float keep = float(1.0 - f.clump), pull = float(f.clump);
+    const bool corners = !in.vertex_guide.empty();
+    out.descriptors.resize(seeds_at.size());
+    out.roots = seeds_at;
+    out.seeds.resize(seeds_at.size());
+    for (size_t i = 0; i < seeds_at.size(); ++i) {
+        const ScalpAttachment& a = seeds_at[i];
+        const uint32_t* tri = &mesh.indices[3 * size_t(a.triangle)];
+        uint32_t gid[3] = {0, 0, 0};
+        glm::vec3 w(0.0f);
+        glm::vec3 offset_ws(0.0f);
+        bool have = false;
+        if (corners) {
+            const int32_t g0 = in.vertex_guide[tri[0]], g1 = in.vertex_guide[tri[1]], g2 = in.vertex_guide[tri[2]];
+            if (g0 >= 0 && g1 >= 0 && g2 >= 0) {
+                gid[0] = uint32_t(g0), gid[1] = uint32_t(g1), gid[2] = uint32_t(g2);
+                w = a.barycentric;
+                have = true;
+            }
+        }
+        if (!have) {
+            const glm::vec3 p = attachment_point(mesh, a);
+            float d2[3];
+            const int found = grid.nearest(p, 3, gid, d2);
+            float sum = 0.0f;
+            for (int k = 0; k < found; ++k) {
+                w[k] = 1.0f / (std::sqrt(d2[k]) + 1e-6f);
+                sum += w[k];
+            }
+            for (int k = found; k < 3; ++k) gid[k] = gid[0];
+            w /= sum;
+            offset_ws = p - (groot[gid[0]] * w.x + groot[gid[1]] * w.y + groot[gid[2]] * w.z);
+        }
+        // Primary guide (largest weight, lowest slot on ties) goes to slot x: its frame holds the offset.
+        int primary = 0;
+        if (w.y > w[primary]) primary = 1;
+        if (w.z > w[primary]) primary = 2;
+        std::swap(gid[0], gid[primary]);
+        std::swap(w[0], w[primary]);
+        for (int k = 1; k < 3; ++k)
+            if (w[k] == 0.0f) gid[k] = gid[0];
+        const GuideFrame& fr = in.frames[gid[0]];
+        const glm::vec3 off(glm::dot(offset_ws, glm::vec3(fr.tangent)), glm::dot(offset_ws, glm::vec3(fr.bitangent)),
+                            glm::dot(offset_ws, glm::vec3(fr.normal)));
+        const glm::vec3 wc = w * keep + glm::vec3(pull, 0.0f, 0.0f);
+        FollowDescriptor& d = out.descriptors[i];
+        d.guides = {gid[0], gid[1], gid[2], 0u};
+        d.weights = {wc.x, wc.y, wc.z, 0.0f};
+        d.offset_frame = glm::vec4(off * keep, 0.0f);
+        out.seeds[i] = uint32_t(groom_rng::hash_seed(f.seed, groom_rng::kStreamFollowBary ^ 0xFFu, i));
+    }
+    return out;
+}
+
+void evaluate_follow(const FollowDescriptor& d, std::span<const glm::vec3> guide_points, uint32_t n,
+                     std::span<const GuideFrame> frames, std::span<glm::vec3> out) {
+    TRESSEL_ASSERT(n >= 2 && out.size() >= n, "evaluate_follow needs n >= 2 and room for n points");
+    const GuideFrame& f0 = frames[d.guides.x];
+    const glm::vec3* g0 = guide_points.data() + size_t(d.guides.x) * n;
+    const glm::vec3* g1 = guide_points.data() + size_t(d.guides.y) * n;
+    const glm::vec3* g2 = guide_points.data() + size_t(d.guides.z) * n;
+    const float inv = 1.0f / float(n - 1);
+    for (uint32_t k = 0; k < n; ++k) out[k] = gpu_shared::follow_point(d, f0, g0[k], g1[k], g2[k], float(k) * inv);
+}
+
+Strands evaluate_follows(const FollowHairs& follows, const Strands& guides, std::span<const GuideFrame> frames) {
+    const uint32_t n = guides.uniform_point_count();
+    TRESSEL_ASSERT(n >= 2, "evaluate_follows needs guides with one point count (resample_strands first)");
+    Strands s;
+    s.points_os_m.resize(follows.size() * n);
+    s.strand_offsets.resize(follows.size() + 1);
+    for (size_t i = 0; i < follows.size(); ++i) {
+        evaluate_follow(follows.descriptors[i], guides.points_os_m, n, frames, std::span<glm::vec3>(s.points_os_m.data() + i * n, n));
+        s.strand_offsets[i + 1] = uint32_t((i + 1) * n);
+    }
+    s.roots = follows.roots;
+    s.seeds = follows.seeds;
+    s.flags.assign(follows.size(), 0u);
+    return s;
+}
+
+}  // namespace tressel

@@ -1,0 +1,200 @@
+#include "groom/grow.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "groom/follow.h"
+#include "groom/image.h"
+#include "groom/placement.h"
+#include "groom/rng.h"
+#include "groom/shape.h"
+#include "groom/spatial.h"
+#include "io/hair_files.h"
+
+namespace tressel {
+namespace {
+
+Status check_mesh(const Mesh& m) {
+    if (m.indices.size() % 3 != 0 || m.triangle_count() == 0)
+        return make_error(ErrorCode::InvalidArgument, "scalp mesh \"" + m.name + "\" has no triangles");
+    for (uint32_t i : m.indices)
+        if (i >= m.positions.size())
+            return make_error(ErrorCode::InvalidArgument, "scalp mesh \"" + m.name + "\" has a triangle index out of range");
+    if ((m.has_normals() && m.normals.size() != m.positions.size()) || (m.has_uvs() && m.uvs.size() != m.positions.size()) ||
+        (m.has_colors() && m.colors.size() != m.positions.size()))
+        return make_error(ErrorCode::InvalidArgument, "scalp mesh \"" + m.name + "\" has attribute arrays of the wrong size");
+    return {};
+}
+
+std::filesystem::path resolve(const std::filesystem::path& base, const std::string& p) {
+    std::filesystem::path path(p);
+    return path.is_relative() && !base.empty() ? base / path : path;
+}
+
+// Guides from a .tfx / .hair file, each attached to the closest region triangle.
+Status guides_from_file(const GroomInputs& in, const RegionInfo& region, GroomResult& r) {
+    const Growth& g = in.group.growth;
+    if (g.guide_file.empty())
+        return make_error(ErrorCode::InvalidArgument, "growth.guide_file is empty for placement \"file\"");
+    auto file = read_strand_file(resolve(in.base_dir, g.guide_file));
+    if (!file.ok()) return make_error(file.error().code, "growth.guide_file: " + file.error().message);
+    r.diagnostics.append(file->diagnostics);
+    if (file->strand_count() > kMaxGuides)
+        return make_error(ErrorCode::LimitExceeded, "growth.guide_file has " + std::to_string(file->strand_count()) +
+                                                        " strands, over the limit of " + std::to_string(kMaxGuides));
+    const Mesh& mesh = *in.scalp;
+    const TriangleBvh bvh(mesh.positions, mesh.indices, region.triangles);
+    std::vector<uint8_t> degenerate(file->strand_count(), 0);
+    for (uint32_t s : file->degenerate_strands) degenerate[s] = 1;
+    Strands& out = r.guides;
+    size_t dropped = 0;
+    double dist_sum = 0.0;
+    const double root_width = 2.0 * in.group.shading.fiber_radius_m;
+    for (size_t s = 0; s < file->strand_count(); ++s) {
+        const uint32_t a = file->strand_offsets[s], b = file->strand_offsets[s + 1];
+        if (b - a < 2) {
+            ++dropped;
+            continue;
+        }
+        for (uint32_t k = a; k < b; ++k) {
+            out.points_os_m.push_back(glm::vec3(in.file_to_mesh * glm::vec4(file->points[k], 1.0f)));
+            if (!file->thickness.empty())
+                out.widths_m.push_back(file->thickness[k]);
+            else {
+                const double t = double(k - a) / double(b - a - 1);
+                out.widths_m.push_back(float(root_width * (1.0 + (g.tip_width_scale - 1.0) * t)));
+            }
+        }
+        out.strand_offsets.push_back(uint32_t(out.points_os_m.size()));
+        const ClosestPoint cp = bvh.closest(out.points_os_m[out.strand_offsets[out.strand_count() - 1]]);
+        out.roots.push_back({cp.triangle, cp.barycentric});
+        out.seeds.push_back(uint32_t(groom_rng::hash_seed(g.seed, groom_rng::kStreamShape, s)));
+        out.flags.push_back(kStrandFromFile | (degenerate[s] ? kStrandDegenerate : 0u));
+        dist_sum += cp.distance_m;
+        r.stats.root_distance_max_m = std::max(r.stats.root_distance_max_m, double(cp.distance_m));
+    }
+    if (dropped > 0)
+        r.diagnostics.warn("growth.guide_file", std::to_string(dropped) + " strands with fewer than 2 points were skipped");
+    if (out.strand_count() > 0) r.stats.root_distance_mean_m = dist_sum / double(out.strand_count());
+    if (r.stats.root_distance_max_m > 0.01)
+        r.diagnostics.warn("growth.guide_file", "some strand roots lie up to " + std::to_string(r.stats.root_distance_max_m) +
+                                                    " m from the scalp surface (check units and transform)");
+    return {};
+}
+
+}  // namespace
+
+Result<GroomResult> grow_group(const GroomInputs& in, Progress* progress) {
+    TRESSEL_ASSERT(in.scalp != nullptr, "GroomInputs::scalp must point at the scalp mesh");
+    const Mesh& mesh = *in.scalp;
+    const HairGroup& group = in.group;
+    const Growth& g = group.growth;
+    auto cancelled = [&] { return progress && progress->cancelled(); };
+    auto step = [&](float f, const char* s) {
+        if (progress) progress->set(f, s);
+    };
+    TRESSEL_TRY(check_mesh(mesh));
+    if (g.placement != Placement::File) TRESSEL_TRY(validate_shape(g));
+    TRESSEL_TRY(validate_follow(group.follow));
+
+    GroomResult r;
+    using Clock = std::chrono::steady_clock;
+    const auto t0 = Clock::now();
+    auto ms_since = [](Clock::time_point a) { return std::chrono::duration<double, std::milli>(Clock::now() - a).count(); };
+    step(0.0f, "scalp region");
+    auto region = evaluate_region(mesh, group.scalp.region, in.base_dir);
+    if (!region.ok()) return region.error();
+    r.region = std::move(*region);
+    if (r.region.triangles.empty())
+        return make_error(ErrorCode::InvalidArgument, "scalp.region selects no triangles of mesh \"" + mesh.name + "\"");
+    if (cancelled()) return make_error(ErrorCode::Cancelled, "growing cancelled");
+
+    r.timings.region_ms = ms_since(t0);
+    const auto t1 = Clock::now();
+    step(0.1f, "guides");
+    RootSet roots;
+    if (g.placement == Placement::File) {
+        TRESSEL_TRY(guides_from_file(in, r.region, r));
+    } else {
+        if (g.placement == Placement::PerVertex) {
+            roots = place_per_vertex(mesh, r.region);
+        } else {
+            double want = g.density_per_cm2 > 0.0 ? g.density_per_cm2 * r.region.area_cm2() : double(g.guides);
+            if (g.density_per_cm2 < 0.0 || g.guides < 0)
+                return make_error(ErrorCode::InvalidArgument, "growth.guides and growth.density_per_cm2 must be >= 0");
+            if (want > double(kMaxGuides))
+                return make_error(ErrorCode::LimitExceeded, std::string(g.density_per_cm2 > 0.0 ? "growth.density_per_cm2" : "growth.guides") +
+                                                                " asks for " + std::to_string(std::llround(want)) +
+                                                                " guides, over the limit of " + std::to_string(kMaxGuides));
+            if (!(g.min_spacing_m >= 0.0)) return make_error(ErrorCode::InvalidArgument, "growth.min_spacing_m must be >= 0");
+            roots = place_random(mesh, r.region, size_t(std::llround(want)), g.seed, g.min_spacing_m, r.diagnostics);
+        }
+        if (roots.size() == 0)
+            return make_error(ErrorCode::InvalidArgument, "growth placed no guides (growth.guides / growth.density_per_cm2 or the region is empty)");
+        if (cancelled()) return make_error(ErrorCode::Cancelled, "growing cancelled");
+        step(0.3f, "guide shapes");
+        UvImage length_map;
+        ShapeInputs si;
+        si.roots = &roots;
+        si.growth = g;
+        si.seed = g.seed;
+        si.root_width_m = 2.0 * group.shading.fiber_radius_m;
+        if (!g.length_map.empty()) {
+            if (!mesh.has_uvs())
+                return make_error(ErrorCode::InvalidArgument, "growth.length_map needs UVs, but mesh \"" + mesh.name + "\" has none");
+            auto img = load_uv_image(resolve(in.base_dir, g.length_map));
+            if (!img.ok()) return make_error(img.error().code, "growth.length_map: " + img.error().message);
+            length_map = std::move(*img);
+            si.length_map = &length_map;
+        }
+        r.guides.points_os_m.reserve(roots.size() * size_t(g.vertices_per_strand));
+        TRESSEL_TRY(shape_guides(si, r.guides, r.diagnostics));
+    }
+    if (cancelled()) return make_error(ErrorCode::Cancelled, "growing cancelled");
+
+    r.timings.guides_ms = ms_since(t1);
+    const auto t2 = Clock::now();
+    step(0.6f, "follow hairs");
+    r.guide_frames = compute_guide_frames(r.guides, mesh);
+    FollowInputs fi;
+    fi.scalp = &mesh;
+    fi.region = &r.region;
+    fi.guides = &r.guides;
+    fi.frames = r.guide_frames;
+    fi.vertex_guide = roots.vertex_guide;
+    fi.follow = group.follow;
+    auto follows = generate_follow(fi, r.diagnostics);
+    if (!follows.ok()) return follows.error();
+    r.follows = std::move(*follows);
+    r.timings.follow_ms = ms_since(t2);
+
+    // Statistics, reduced sequentially in strand order.
+    GroomStats& st = r.stats;
+    st.guides = r.guides.strand_count();
+    st.guide_points = r.guides.point_count();
+    st.follows = r.follows.size();
+    st.follow_points = st.follows * r.guides.uniform_point_count();
+    st.region_triangles = r.region.triangles.size();
+    st.region_area_m2 = r.region.area_m2;
+    st.region_area_cm2 = r.region.area_cm2();
+    st.guides_per_cm2 = st.region_area_cm2 > 0.0 ? double(st.guides) / st.region_area_cm2 : 0.0;
+    st.follows_per_cm2 = st.region_area_cm2 > 0.0 ? double(st.follows) / st.region_area_cm2 : 0.0;
+    double sum = 0.0;
+    st.length_min_m = std::numeric_limits<double>::max();
+    for (size_t i = 0; i < st.guides; ++i) {
+        const double len = strand_length_m(r.guides, i);
+        sum += len;
+        st.length_min_m = std::min(st.length_min_m, len);
+        st.length_max_m = std::max(st.length_max_m, len);
+        if (r.guides.flags[i] & kStrandDegenerate) ++st.degenerate_guides;
+    }
+    if (st.guides == 0) st.length_min_m = 0.0;
+    st.length_mean_m = st.guides ? sum / double(st.guides) : 0.0;
+    r.timings.total_ms = ms_since(t0);
+    step(1.0f, "done");
+    return r;
+}
+
+}  // namespace tressel

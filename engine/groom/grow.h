@@ -1,0 +1,59 @@
+// Growing one hair group: region -> guide roots -> guide shapes (or guides from a file) -> follow-hair
+// descriptors, with statistics and diagnostics. Pure function of its inputs: the same inputs give a
+// bit-identical groom on every run and machine (own PRNG streams per item, sequential reductions).
+#pragma once
+
+#include <filesystem>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "core/diagnostics.h"
+#include "core/progress.h"
+#include "core/result.h"
+#include "groom/groom.h"
+#include "groom/region.h"
+#include "io/mesh.h"
+#include "scene/scene_types.h"
+
+namespace tressel {
+
+struct GroomInputs {
+    const Mesh* scalp = nullptr;          // required; engine space (metres), not owned
+    HairGroup group;                      // scalp.region, growth, follow, shading.fiber_radius_m are read
+    std::filesystem::path base_dir;       // relative mask / length-map / guide-file paths resolve here
+    glm::mat4 file_to_mesh{1.0f};         // placement "file": maps the file's coordinates to scalp mesh space
+};
+
+struct GroomStats {
+    size_t guides = 0, guide_points = 0;
+    size_t follows = 0, follow_points = 0;        // follow points = follows x the guides' point count
+    double length_min_m = 0.0, length_mean_m = 0.0, length_max_m = 0.0;  // guides
+    size_t region_triangles = 0;
+    double region_area_m2 = 0.0, region_area_cm2 = 0.0;
+    double guides_per_cm2 = 0.0, follows_per_cm2 = 0.0;
+    size_t degenerate_guides = 0;
+    double root_distance_max_m = 0.0, root_distance_mean_m = 0.0;  // file guides: root to scalp surface
+};
+
+// Wall-clock milliseconds per phase (not part of the groom's content: they vary run to run).
+struct GroomTimings {
+    double region_ms = 0.0, guides_ms = 0.0, follow_ms = 0.0, total_ms = 0.0;
+};
+
+struct GroomResult {
+    Strands guides;                                  // scalp-mesh space, metres
+    std::vector<gpu_shared::GuideFrame> guide_frames;  // root frame per guide (follow offsets live in it)
+    FollowHairs follows;
+    RegionInfo region;
+    GroomStats stats;
+    GroomTimings timings;
+    Diagnostics diagnostics;
+};
+
+// InvalidArgument / LimitExceeded naming the parameter for bad parameters (length, vertices per strand,
+// guide count over kMaxGuides, an empty region, a uv_mask on a mesh without UVs, ...); file errors name
+// the file. Cancelled when `progress` asks for it.
+Result<GroomResult> grow_group(const GroomInputs& in, Progress* progress = nullptr);
+
+}  // namespace tressel

@@ -1,0 +1,50 @@
+#include "groom/image.h"
+
+#include <cmath>
+#include <cstring>
+
+#include <stb_image.h>
+
+#include "core/file_io.h"
+
+namespace tressel {
+
+float UvImage::sample(glm::vec2 uv, int channel) const {
+    if (width <= 0 || height <= 0) return 0.0f;
+    const float x = (uv.x - std::floor(uv.x)) * float(width) - 0.5f;
+    const float y = (1.0f - (uv.y - std::floor(uv.y))) * float(height) - 0.5f;
+    const int x0 = int(std::floor(x)), y0 = int(std::floor(y));
+    const float fx = x - float(x0), fy = y - float(y0);
+    auto texel = [&](int xi, int yi) {
+        xi = ((xi % width) + width) % width;
+        yi = ((yi % height) + height) % height;
+        return float(rgba[(size_t(yi) * width + xi) * 4 + channel]) * (1.0f / 255.0f);
+    };
+    const float top = texel(x0, y0) * (1 - fx) + texel(x0 + 1, y0) * fx;
+    const float bottom = texel(x0, y0 + 1) * (1 - fx) + texel(x0 + 1, y0 + 1) * fx;
+    return top * (1 - fy) + bottom * fy;
+}
+
+Result<UvImage> load_uv_image(const std::filesystem::path& path) {
+    auto bytes = read_file_bytes(path, 512ull << 20);
+    if (!bytes.ok()) return bytes.error();
+    int w = 0, h = 0, comp = 0;
+    if (!stbi_info_from_memory(bytes->data(), int(bytes->size()), &w, &h, &comp))
+        return make_error(ErrorCode::Parse, path.string() + ": not an image stb_image can read (" +
+                                                (stbi_failure_reason() ? stbi_failure_reason() : "unknown") + ")");
+    if (w <= 0 || h <= 0 || w > 16384 || h > 16384)
+        return make_error(ErrorCode::LimitExceeded, path.string() + ": image size " + std::to_string(w) + " x " +
+                                                        std::to_string(h) + " is outside 1..16384");
+    stbi_uc* data = stbi_load_from_memory(bytes->data(), int(bytes->size()), &w, &h, &comp, 4);
+    if (!data)
+        return make_error(ErrorCode::Parse, path.string() + ": decoding failed (" +
+                                                (stbi_failure_reason() ? stbi_failure_reason() : "unknown") + ")");
+    UvImage img;
+    img.width = w;
+    img.height = h;
+    img.rgba.assign(data, data + size_t(w) * h * 4);
+    stbi_image_free(data);
+    return img;
+}
+
+}  // namespace tressel

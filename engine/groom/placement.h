@@ -1,0 +1,58 @@
+// Guide root placement on a scalp region (seeds 001, 002: roots at scalp vertices as in Nalu, or spread
+// over the surface). Roots lie on the mesh surface: a triangle plus barycentric coordinates.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "core/diagnostics.h"
+#include "core/result.h"
+#include "groom/groom.h"
+#include "groom/region.h"
+#include "io/mesh.h"
+
+namespace tressel {
+
+struct RootSet {
+    std::vector<ScalpAttachment> roots;
+    std::vector<glm::vec3> points_m;      // mesh space, on the surface
+    std::vector<glm::vec3> normals;       // unit: barycentric blend of vertex normals (face normal when absent)
+    std::vector<glm::vec2> uvs;           // root UV (zero when the mesh has no UVs)
+    // Per-vertex placement: guide index for every mesh vertex (vertices at the same position share one
+    // guide), -1 for vertices without a guide. Empty for other placements.
+    std::vector<int32_t> vertex_guide;
+    size_t size() const { return roots.size(); }
+};
+
+inline constexpr size_t kMaxGuides = 2'000'000;
+
+// Point, interpolated normal and UV of an attachment.
+glm::vec3 attachment_point(const Mesh& mesh, const ScalpAttachment& a);
+glm::vec3 attachment_normal(const Mesh& mesh, const ScalpAttachment& a);
+glm::vec2 attachment_uv(const Mesh& mesh, const ScalpAttachment& a);
+void append_root(const Mesh& mesh, const ScalpAttachment& a, RootSet& out);
+
+// One guide per distinct vertex position in the region that some triangle uses (Nalu, seed 002); the
+// root is attached to the lowest-numbered triangle using that vertex, barycentric at its corner.
+RootSet place_per_vertex(const Mesh& mesh, const RegionInfo& region);
+
+// Area-uniform random roots over the region's triangles: triangle by area (a CDF in double), then a
+// uniform point in it (b = (1 - sqrt(u), sqrt(u)(1 - v), sqrt(u) v)). Sample i draws from its own
+// stream seeded by (seed, i). With min_spacing_m > 0, Poisson-disk dart throwing over a grid: at most
+// 30 x count darts, accepted in dart order; fewer roots than asked is reported in `diag`.
+RootSet place_random(const Mesh& mesh, const RegionInfo& region, size_t count, uint32_t seed, double min_spacing_m,
+                     Diagnostics& diag);
+
+// Cumulative triangle areas of a region, and a sampler of area-uniform points on it (used by follow
+// generation as well).
+struct AreaSampler {
+    explicit AreaSampler(const Mesh& mesh, const RegionInfo& region);
+    // u in [0, 1) picks the triangle, (r1, r2) in [0, 1)^2 the point.
+    ScalpAttachment sample(double u, float r1, float r2) const;
+    const RegionInfo* region;
+    std::vector<double> cdf;  // cdf[i] = area of region.triangles[0..i]
+};
+
+}  // namespace tressel

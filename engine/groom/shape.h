@@ -1,0 +1,40 @@
+// Guide shapes grown from roots (seeds 001, 002): along the interpolated scalp normal, blended toward a
+// comb direction; per-strand length variation and an optional length map; curl (a helix around the
+// growth direction) and wave (seed 001's waviness, here a planar sine); droop toward gravity (-Y) as a
+// bend that keeps segment lengths; a root-to-tip width taper.
+//
+// Every output strand has exactly `vertices_per_strand` points and equal segments of length L / (n - 1),
+// so its polyline length is L (the requested length) to float rounding: the straight/drooped centreline
+// is built segment by segment, and curl/wave shapes are traced densely and re-walked with chords of
+// exactly that length.
+#pragma once
+
+#include <cstdint>
+
+#include "core/diagnostics.h"
+#include "core/result.h"
+#include "groom/groom.h"
+#include "groom/image.h"
+#include "groom/placement.h"
+#include "scene/scene_types.h"
+
+namespace tressel {
+
+struct ShapeInputs {
+    const RootSet* roots = nullptr;     // required
+    Growth growth;
+    double root_width_m = 0.004;        // fibre width at the root (2 x Shading::fiber_radius_m)
+    const UvImage* length_map = nullptr; // optional: red channel scales the length at the root UV
+    uint32_t seed = 7;
+};
+
+// Checks the shape parameters (names the failing one): length > 0, vertices_per_strand in 2..256,
+// variation in [0, 1), comb in [0, 1] with a non-zero comb direction when comb > 0, curl/wave sizes >= 0
+// with positive pitch / frequency when in use, droop in [0, 1], tip_width_scale >= 0.
+Status validate_shape(const Growth& g);
+
+// Grows one strand per root into `out` (appending). Per strand i, all random draws come from the stream
+// (seed, i): length variation and curl phase.
+Status shape_guides(const ShapeInputs& in, Strands& out, Diagnostics& diag);
+
+}  // namespace tressel
