@@ -1,0 +1,56 @@
+// tressel-cli: the headless tool. Links only the engine; it is the integration-test driver and the
+// benchmark harness.
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+
+namespace tressel::cli {
+namespace {
+
+const Command kCommands[] = {
+    {"info", "summarise a scene or a mesh file: counts, bounds, topology problems", kInfoUsage, &run_info},
+};
+
+void print_help() {
+    std::printf(
+        "tressel-cli - headless tools of Tressel, the strand-hair authoring tool\n\n"
+        "usage: tressel-cli <command> [arguments]\n"
+        "       tressel-cli <command> --help\n\n"
+        "commands:\n");
+    for (const Command& c : kCommands) std::printf("  %-10s %s\n", c.name, c.summary);
+    std::printf(
+        "\nenvironment:\n"
+        "  TRESSEL_DEVICE      GPU to use: discrete, integrated, cpu, an index, or part of its name\n"
+        "  TRESSEL_VALIDATION  1 enables the Vulkan validation layers\n");
+}
+
+}  // namespace
+
+int fail(const std::string& message, int code) {
+    std::fprintf(stderr, "error: %s\n", message.c_str());
+    return code;
+}
+
+}  // namespace tressel::cli
+
+int main(int argc, char** argv) {
+    using namespace tressel::cli;
+    if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
+        print_help();
+        return argc < 2 ? 2 : 0;
+    }
+    std::vector<std::string> args(argv + 2, argv + argc);
+    for (const Command& c : kCommands) {
+        if (std::strcmp(c.name, argv[1]) != 0) continue;
+        for (auto& a : args)
+            if (a == "--help" || a == "-h") {
+                std::printf("%s", c.usage);
+                return 0;
+            }
+        return c.run(args);
+    }
+    return fail(std::string("unknown command '") + argv[1] + "' (see tressel-cli --help)", 2);
+}

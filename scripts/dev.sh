@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The two entry points of the README, on a fresh Debian 12 machine (as root, or with sudo available):
+#   bash scripts/dev.sh run [scene.json] [editor options]   install, build, open the editor
+#   bash scripts/dev.sh test [ctest options]                 install, build, run the whole test suite
+# Both install the Debian packages (scripts/setup.sh, idempotent) and build into build/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=${1:-}
+case "$mode" in
+  run|test) shift ;;
+  *) echo "usage: bash scripts/dev.sh run [scene.json] | test" >&2; exit 2 ;;
+esac
+
+bash scripts/setup.sh
+jobs=$(nproc 2>/dev/null || echo 2)
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRESSEL_WERROR=ON
+cmake --build build -j "$jobs"
+
+if [ "$mode" = run ]; then
+  if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+    echo "no display found: running the editor under Xvfb (set DISPLAY to see the window)" >&2
+    exec xvfb-run -a -s "-screen 0 1600x900x24" ./build/app/editor/tressel "$@"
+  fi
+  exec ./build/app/editor/tressel "$@"
+fi
+
+# Tests: every GPU test runs with the validation layers on; window tests need an X server (Xvfb).
+export TRESSEL_VALIDATION=1
+exec xvfb-run -a -s "-screen 0 1600x900x24" ctest --test-dir build --output-on-failure -j "$jobs" "$@"
