@@ -1,0 +1,216 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <set>
+#include <string>
+
+#include "core/file_io.h"
+#include "scene/params.h"
+#include "scene/scene_fields.h"
+#include "scene/scene_json.h"
+#include "scene/scene_schema.h"
+#include "test_paths.h"
+
+namespace tressel {
+namespace {
+
+using ::testing::HasSubstr;
+
+ParamType expected_type(double) { return ParamType::Float; }
+ParamType expected_type(int) { return ParamType::Int; }
+ParamType expected_type(uint32_t) { return ParamType::Int; }
+ParamType expected_type(const std::vector<std::string>&) { return ParamType::StringList; }
+
+// Walks a scene (with one element in every array) and checks each member against its declaration:
+// the declaration exists, its type fits the member, numeric defaults equal the C++ default, vector
+// defaults lie inside the declared range, enum spellings match.
+struct DeclChecker {
+    std::string table;
+    std::set<std::pair<std::string, std::string>> visited;
+    std::set<std::string> tables;
+    int numeric_defaults_checked = 0;
+
+    const ParamDecl* decl(std::string_view key) {
+        visited.emplace(table, std::string(key));
+        tables.insert(table);
+        const ParamTable* t = find_param_table(table);
+        if (!t) {
+            ADD_FAILURE() << "no ParamTable \"" << table << "\"";
+            return nullptr;
+        }
+        const ParamDecl* d = t->find(key);
+        if (!d) ADD_FAILURE() << "no ParamDecl for " << table << "." << key;
+        return d;
+    }
+    std::string where(std::string_view key) const { return scene_json::join(table, key); }
+
+    void tag(std::string_view key, std::string_view) {
+        if (auto* d = decl(key)) {
+            EXPECT_EQ(d->type, ParamType::String) << where(key);
+        }
+    }
+    template <class T>
+    void numeric(std::string_view key, const ParamDecl& d, T member) {
+        EXPECT_EQ(static_cast<double>(member), d.default_value) << where(key) << ": the ParamDecl default differs from scene_types.h";
+        EXPECT_GE(static_cast<double>(member), d.min) << where(key);
+        EXPECT_LE(static_cast<double>(member), d.max) << where(key);
+        EXPECT_LE(d.min, d.max) << where(key);
+        ++numeric_defaults_checked;
+    }
+    void field(std::string_view key, double& m) {
+        if (auto* d = decl(key)) {
+            EXPECT_EQ(d->type, expected_type(m)) << where(key);
+            numeric(key, *d, m);
+        }
+    }
+    void field(std::string_view key, int& m) {
+        if (auto* d = decl(key)) {
+            EXPECT_EQ(d->type, expected_type(m)) << where(key);
+            numeric(key, *d, m);
+        }
+    }
+    void field(std::string_view key, uint32_t& m) {
+        if (auto* d = decl(key)) {
+            EXPECT_EQ(d->type, expected_type(m)) << where(key);
+            numeric(key, *d, m);
+        }
+    }
+    void field(std::string_view key, bool& m) {
+        if (auto* d = decl(key)) {
+            EXPECT_EQ(d->type, ParamType::Bool) << where(key);
+            EXPECT_EQ(m ? 1.0 : 0.0, d->default_value) << where(key) << ": the ParamDecl default differs from scene_types.h";
+            ++numeric_defaults_checked;
+        }
+    }
+    void field(std::string_view key, glm::dvec3& m) {
+        if (auto* d = decl(key)) {
+            EXPECT_EQ(d->type, ParamType::Vec3) << where(key);
+            for (int i = 0; i < 3; ++i) {
+                EXPECT_GE(m[i], d->min) << where(key) << "[" << i << "] default outside the declared range";
+                EXPECT_LE(m[i], d->max) << where(key) << "[" << i << "] default outside the declared range";
+            }
+        }
+    }
+    void scale_field(std::string_view key, glm::dvec3& m) { field(key, m); }
+    void field(std::string_view key, std::string& m) {
+        if (auto* d = decl(key)) {
+            EXPECT_TRUE(d->type == ParamType::String || d->type == ParamType::Path || d->type == ParamType::Enum) << where(key);
+            EXPECT_EQ(m, "") << where(key);
+            if (d->type == ParamType::Enum) {
+                // String members declared as enums name a LengthUnit or an UpAxis ("" = inherit).
+                EXPECT_TRUE(d->enum_values == enum_values_joined<LengthUnit>() || d->enum_values == enum_values_joined<UpAxis>()) << where(key);
+            }
+        }
+    }
+    void field(std::string_view key, std::vector<std::string>& m) {
+        if (auto* d = decl(key)) {
+            EXPECT_EQ(d->type, expected_type(m)) << where(key);
+        }
+    }
+    template <SceneEnum E>
+    void field(std::string_view key, E& m) {
+        if (auto* d = decl(key)) {
+            EXPECT_EQ(d->type, ParamType::Enum) << where(key);
+            EXPECT_EQ(std::string(d->enum_values), enum_values_joined<E>()) << where(key);
+            EXPECT_NE(enum_to_string(m), "") << where(key);
+        }
+    }
+    template <class S>
+    void object(std::string_view key, S& s) {
+        std::string saved = table;
+        table = scene_json::join(table, key);
+        tables.insert(table);
+        scene_fields::describe(*this, s);
+        table = saved;
+    }
+    template <class S>
+    void array(std::string_view key, std::vector<S>& v) {
+        ASSERT_EQ(v.size(), 1u);
+        std::string saved = table;
+        table = scene_json::join(table, key) + "[]";
+        tables.insert(table);
+        scene_fields::describe(*this, v[0]);
+        table = saved;
+    }
+};
+
+TEST(SceneParams, EveryFieldIsDeclaredAndDefaultsMatchTheStructs) {
+    Scene s = scene_json::one_of_each_scene();
+    DeclChecker c;
+    scene_fields::describe(c, s);
+    int numeric_decls = 0;
+    for (const ParamTable& t : scene_param_tables())
+        for (const ParamDecl& d : t.decls)
+            numeric_decls += d.type == ParamType::Float || d.type == ParamType::Int || d.type == ParamType::Bool;
+    EXPECT_EQ(c.numeric_defaults_checked, numeric_decls) << "every numeric and boolean declaration must be compared with its member";
+
+    // The other direction: every declaration is walked (no stale or misspelt decl), every table reached.
+    std::set<std::string> declared_tables;
+    for (const ParamTable& t : scene_param_tables()) {
+        declared_tables.insert(std::string(t.path));
+        std::set<std::string> keys;
+        for (const ParamDecl& d : t.decls) {
+            EXPECT_TRUE(keys.insert(std::string(d.key)).second) << "duplicate key " << t.path << "." << d.key;
+            EXPECT_TRUE(c.visited.count({std::string(t.path), std::string(d.key)}))
+                << t.path << "." << d.key << " is declared but no member maps to it";
+            EXPECT_FALSE(d.meaning.empty()) << t.path << "." << d.key;
+        }
+    }
+    EXPECT_EQ(declared_tables, c.tables);
+}
+
+TEST(SceneParams, LightTablesCarryTheirOwnDefaults) {
+    // key and fill share a struct but not their defaults: each table must match its own instance.
+    const ParamDecl* key = find_param_table("lighting.key")->find("intensity");
+    const ParamDecl* fill = find_param_table("lighting.fill")->find("intensity");
+    ASSERT_TRUE(key && fill);
+    EXPECT_EQ(key->default_value, Lighting{}.key.intensity);
+    EXPECT_EQ(fill->default_value, Lighting{}.fill.intensity);
+    EXPECT_NE(key->default_value, fill->default_value);
+}
+
+TEST(SceneParams, EnumHelpersRoundTrip) {
+    EXPECT_EQ(enum_to_string(SignMethod::FaceNormal), "face_normal");
+    EXPECT_EQ(enum_from_string<ShadingModel>("kajiya_kay"), ShadingModel::KajiyaKay);
+    EXPECT_EQ(enum_from_string<Placement>("per_vertex"), Placement::PerVertex);
+    EXPECT_EQ(enum_from_string<RegionType>("Cap"), std::nullopt) << "spellings are exact";
+    for (auto n : EnumNames<SmoothingMode>::names) EXPECT_EQ(enum_to_string(*enum_from_string<SmoothingMode>(n)), n);
+    EXPECT_EQ(enum_values_joined<FollowMode>(), "none|tressfx|barycentric");
+}
+
+// docs/scene-schema.md is generated; this fails when someone changes a declaration without
+// regenerating it. TRESSEL_UPDATE_SCHEMA=1 rewrites the file instead.
+TEST(SchemaDoc, CommittedDocumentMatchesTheDeclarations) {
+    const auto file = test::source("docs/scene-schema.md");
+    const std::string generated = scene_schema_markdown();
+    const char* update = std::getenv("TRESSEL_UPDATE_SCHEMA");
+    if (update && std::string(update) == "1") {
+        ASSERT_TRUE(write_file_atomic(file, generated).ok());
+    }
+    auto text = read_file_text(file);
+    const std::string how = "regenerate it with: TRESSEL_UPDATE_SCHEMA=1 " + test::binary("tests/unit/scene/scene_tests").string() +
+                            " --gtest_filter=SchemaDoc.*";
+    ASSERT_TRUE(text.ok()) << file << " is missing; " << how;
+    EXPECT_TRUE(*text == generated) << file << " is out of date with engine/scene/params.cpp; " << how;
+}
+
+TEST(SchemaDoc, HasOneTablePerObjectWithRangesDefaultsAndTressFXNames) {
+    const std::string doc = scene_schema_markdown();
+    for (const ParamTable& t : scene_param_tables()) {
+        if (!t.path.empty()) {
+            EXPECT_THAT(doc, HasSubstr("## `" + std::string(t.path) + "`"));
+        }
+        for (const ParamDecl& d : t.decls) EXPECT_THAT(doc, HasSubstr("| `" + std::string(d.key) + "` |"));
+    }
+    EXPECT_THAT(doc, HasSubstr("| `local_iterations` | integer |  | [1, 32] | `3` |"));
+    EXPECT_THAT(doc, HasSubstr("| `margin` | number | m | [0, 1] | `0.004` |"));
+    EXPECT_THAT(doc, HasSubstr("| localConstraintsIterations |"));
+    EXPECT_THAT(doc, HasSubstr("`\"kajiya_kay\"`, `\"marschner\"`"));
+    EXPECT_THAT(doc, HasSubstr("| `root_color` | [x, y, z] | 1 | each in [0, 1] | `[0.2, 0.12, 0.06]` |"));
+    EXPECT_THAT(doc, HasSubstr("Nested: `scalp` (object)"));
+    EXPECT_THAT(doc, HasSubstr("`meshes` (array of objects)"));
+}
+
+}  // namespace
+}  // namespace tressel
