@@ -60,13 +60,15 @@ Result<ImportedScene> import_assimp(const SourceFile& file, const std::string& e
         return make_error(ErrorCode::Parse, file.name() + ": the " + ext + " file has no complete scene");
 
     ImportedScene scene;
+    // FBX UnitScaleFactor is not trusted: most exporters leave the centimetre default whatever the
+    // geometry's real unit (the Infinite head scan is in metres yet declares centimetres), so the import
+    // option decides and the declaration is only reported.
     double unit_scale_cm = 0.0;
     if (metadata_number(ai, "UnitScaleFactor", unit_scale_cm) && unit_scale_cm > 0.0 && std::isfinite(unit_scale_cm)) {
         const double mpu = unit_scale_cm / 100.0;
-        if (std::abs(mpu - frame.metres_per_unit) > 1e-9 * mpu) {
-            scene.diagnostics.info(file.name(), "the file declares " + std::to_string(mpu) + " metres per unit; used instead of the import option");
-        }
-        frame.metres_per_unit = mpu;
+        if (std::abs(mpu - frame.metres_per_unit) > 1e-9 * mpu)
+            scene.diagnostics.info(file.name(), "the file declares " + std::to_string(mpu) + " metres per unit; the import option (" +
+                                                    std::to_string(frame.metres_per_unit) + ") was used");
     }
     double up = -1.0;
     if (metadata_number(ai, "UpAxis", up)) {

@@ -119,6 +119,8 @@ Result<ImportedScene> import_mesh_file(const std::filesystem::path& path, const 
             mesh.normals.clear();
         }
         normalize_weights(mesh);
+        if (size_t unused = remove_unreferenced_vertices(mesh))
+            scene.diagnostics.info(path.string(), "mesh '" + mesh.name + "': " + std::to_string(unused) + " vertices used by no triangle were dropped");
         if (options.weld) weld_positions(mesh);
         if (!mesh.has_normals() && options.compute_missing_normals) compute_vertex_normals(mesh);
         for (const auto& p : mesh.positions) {

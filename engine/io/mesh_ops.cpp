@@ -114,6 +114,38 @@ size_t weld_positions(Mesh& mesh) {
     return removed;
 }
 
+size_t remove_unreferenced_vertices(Mesh& mesh) {
+    std::vector<uint32_t> remap(mesh.positions.size(), UINT32_MAX);
+    for (uint32_t i : mesh.indices) {
+        if (i < remap.size()) remap[i] = 0;
+    }
+    std::vector<uint32_t> keep;
+    keep.reserve(mesh.positions.size());
+    for (size_t i = 0; i < remap.size(); ++i) {
+        if (remap[i] == 0) {
+            remap[i] = uint32_t(keep.size());
+            keep.push_back(uint32_t(i));
+        }
+    }
+    const size_t removed = mesh.positions.size() - keep.size();
+    if (removed == 0) return 0;
+    auto compact = [&](auto& arr) {
+        if (arr.empty()) return;
+        std::remove_reference_t<decltype(arr)> out;
+        out.reserve(keep.size());
+        for (uint32_t i : keep) out.push_back(arr[i]);
+        arr = std::move(out);
+    };
+    compact(mesh.positions);
+    compact(mesh.normals);
+    compact(mesh.uvs);
+    compact(mesh.colors);
+    compact(mesh.joints);
+    compact(mesh.weights);
+    for (auto& i : mesh.indices) i = remap[i];
+    return removed;
+}
+
 Status validate_mesh(const Mesh& mesh, const std::string& where) {
     const size_t n = mesh.positions.size();
     std::string who = where + (mesh.name.empty() ? "" : " (mesh '" + mesh.name + "')");

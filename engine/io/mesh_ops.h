@@ -20,6 +20,9 @@ void compute_vertex_normals(Mesh& mesh);
 // first occurrence are kept and indices are remapped. Returns the number of vertices removed.
 size_t weld_positions(Mesh& mesh);
 
+// Drops vertices that no triangle uses (scans often carry some) and remaps indices. Returns how many.
+size_t remove_unreferenced_vertices(Mesh& mesh);
+
 // Checks what every consumer relies on: index count a multiple of 3, every index in range, attribute
 // arrays empty or one per position, every position / normal / uv finite. `where` (a file name) starts
 // each message.

@@ -108,7 +108,7 @@ Result<TfxMesh> parse_tfxmesh(std::string_view text, const std::string& file_nam
         out.bone_names.emplace_back(name);
     }
 
-    auto verts = read_count(lines, "numOfVertices", 30);
+    auto verts = read_count(lines, "numOfVertices", 29);
     if (!verts.ok()) return verts.error();
     const size_t nv = *verts;
     mesh.positions.reserve(nv);
@@ -149,7 +149,7 @@ Result<TfxMesh> parse_tfxmesh(std::string_view text, const std::string& file_nam
         mesh.weights.push_back(w);
     }
 
-    auto tris = read_count(lines, "numOfTriangles", 8);
+    auto tris = read_count(lines, "numOfTriangles", 7);
     if (!tris.ok()) return tris.error();
     mesh.indices.reserve(*tris * 3);
     for (size_t i = 0; i < *tris; ++i) {

@@ -1,0 +1,468 @@
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "core/file_io.h"
+#include "io/mesh_import.h"
+#include "io/mesh_ops.h"
+#include "test_paths.h"
+
+namespace tressel {
+namespace {
+
+namespace fs = std::filesystem;
+
+ImportedScene load(const std::string& rel, ImportOptions opt = {}) {
+    auto r = import_mesh_file(test::testdata(rel), opt);
+    EXPECT_TRUE(r.ok()) << rel << ": " << (r.ok() ? "" : r.error().describe());
+    return r.ok() ? std::move(r.value()) : ImportedScene{};
+}
+
+MeshReport report(const std::string& rel, ImportOptions opt = {}) { return analyze_mesh(merge_meshes(load(rel, opt), "merged")); }
+
+// Independent oracle for OBJ files: triangles after fan triangulation = sum over faces of (corners - 2).
+size_t obj_triangles(const fs::path& path) {
+    std::ifstream in(path);
+    std::string line;
+    size_t tris = 0;
+    while (std::getline(in, line)) {
+        if (line.rfind("f ", 0) != 0) continue;
+        std::istringstream ss(line.substr(2));
+        std::string tok;
+        size_t n = 0;
+        while (ss >> tok) ++n;
+        tris += n - 2;
+    }
+    return tris;
+}
+
+void write_text(const fs::path& p, const std::string& text) {
+    std::ofstream(p, std::ios::binary) << text;
+}
+
+Error expect_error(const fs::path& p, ImportOptions opt = {}) {
+    auto r = import_mesh_file(p, opt);
+    EXPECT_FALSE(r.ok()) << p << " was accepted";
+    if (r.ok()) return Error{};
+    EXPECT_NE(r.error().message.find(p.filename().string()), std::string::npos) << "message does not name the file: " << r.error().message;
+    return r.error();
+}
+
+// ---- real assets: counts from testdata/README.md ----
+
+TEST(ImportReal, InfiniteHeadFbx) {
+    auto scene = load("heads/infinite_head.fbx");
+    ASSERT_EQ(scene.meshes.size(), 1u);
+    MeshReport r = analyze_mesh(scene.meshes[0]);
+    // The file's 8,844 positions; split further where UVs or normals differ (at most the 10,794 the
+    // README reports for Assimp's split).
+    EXPECT_EQ(r.unique_positions, 8844u);
+    EXPECT_GE(r.vertices, 8844u);
+    EXPECT_LE(r.vertices, 10794u);
+    EXPECT_EQ(r.triangles, 17684u);
+    EXPECT_TRUE(r.closed());
+    // Metres, about 0.9 m wide.
+    const glm::vec3 ext = r.bounds_max - r.bounds_min;
+    EXPECT_GT(ext.x, 0.6f);
+    EXPECT_LT(ext.x, 1.2f);
+    EXPECT_EQ(scene.format, "fbx");
+}
+
+TEST(ImportReal, ScalpPatchHas136BoundaryEdges) {
+    MeshReport r = report("heads/infinite_scalp_patch.obj");
+    EXPECT_EQ(r.vertices, 448u);
+    EXPECT_EQ(r.triangles, 760u);
+    EXPECT_EQ(r.open_edges, 136u);
+    EXPECT_EQ(r.non_manifold_edges, 0u);
+    EXPECT_FALSE(r.closed());
+}
+
+TEST(ImportReal, KvantWigScalp) {
+    MeshReport r = report("heads/kvant_wig_scalp.obj");
+    EXPECT_EQ(r.unique_positions, 115u);
+    EXPECT_EQ(r.triangles, 201u);
+    EXPECT_FALSE(r.closed());
+}
+
+struct ObjCase {
+    const char* file;
+    size_t unique_positions;  // 0 = not given by the README
+    bool closed;
+};
+
+TEST(ImportReal, MeshesFolderCountsAndClosure) {
+    const ObjCase cases[] = {
+        {"coarser_bunny.obj", 251, true}, {"icosphere.obj", 42, true}, {"torus.obj", 0, true},
+        {"bob.obj", 0, true},             {"spot.obj", 2930, true},    {"rubber-ducky.obj", 0, true},
+        {"fandisk.obj", 0, true},         {"armadillo.obj", 26002, true}, {"teapot.obj", 0, false},
+        {"suzanne.obj", 0, false},        {"stanford-bunny.obj", 0, false},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.file);
+        const std::string rel = std::string("meshes/") + c.file;
+        MeshReport r = report(rel);
+        EXPECT_EQ(r.triangles, obj_triangles(test::testdata(rel)));
+        if (c.unique_positions) {
+            EXPECT_EQ(r.unique_positions, c.unique_positions);
+        }
+        EXPECT_EQ(r.closed(), c.closed);
+        EXPECT_EQ(r.non_finite_values, 0u);
+    }
+    EXPECT_EQ(report("meshes/fandisk.obj").triangles, 12946u);
+    EXPECT_EQ(report("meshes/armadillo.obj").triangles, 52000u);
+}
+
+size_t obj_vertex_lines(const fs::path& path) {
+    std::ifstream in(path);
+    std::string line;
+    size_t n = 0;
+    while (std::getline(in, line)) n += line.rfind("v ", 0) == 0 ? 1 : 0;
+    return n;
+}
+
+// The README's "1,113 duplicate positions": in the file they are 1,113 vertices no face uses (no two
+// positions are bit-identical); the importer drops them and says so.
+TEST(ImportReal, StanfordBunnyUnusedVerticesDropped) {
+    auto scene = load("meshes/stanford-bunny.obj");
+    ASSERT_EQ(scene.meshes.size(), 1u);
+    MeshReport r = analyze_mesh(scene.meshes[0]);
+    EXPECT_EQ(r.vertices, obj_vertex_lines(test::testdata("meshes/stanford-bunny.obj")) - 1113u);
+    EXPECT_EQ(r.unique_positions, r.vertices);
+    EXPECT_GT(r.open_edges, 0u);  // holes in the base
+    bool reported = false;
+    for (const auto& d : scene.diagnostics.items) reported |= d.message.find("1113 vertices used by no triangle") != std::string::npos;
+    EXPECT_TRUE(reported);
+}
+
+TEST(ImportReal, WeldReducesVertexCount) {
+    ImportOptions weld;
+    weld.weld = true;
+    for (const char* rel : {"meshes/spot.obj", "heads/infinite_head.fbx"}) {
+        SCOPED_TRACE(rel);
+        MeshReport raw = report(rel);
+        MeshReport welded = report(rel, weld);
+        EXPECT_LT(welded.vertices, raw.vertices);
+        EXPECT_EQ(welded.vertices, raw.unique_positions);
+        EXPECT_EQ(welded.triangles, raw.triangles);
+        EXPECT_EQ(welded.open_edges, raw.open_edges);
+        EXPECT_TRUE(welded.closed());
+    }
+}
+
+TEST(ImportReal, AlligatorIsFlat) {
+    MeshReport r = report("meshes/alligator.obj");
+    const glm::vec3 ext = r.bounds_max - r.bounds_min;
+    EXPECT_EQ(ext.z, 0.0f);
+    EXPECT_GT(ext.x, 0.0f);
+    EXPECT_GT(ext.y, 0.0f);
+}
+
+TEST(ImportReal, ComputedNormalsAreUnitLength) {
+    auto scene = load("meshes/fandisk.obj");  // the file has no normals
+    ASSERT_EQ(scene.meshes.size(), 1u);
+    const Mesh& m = scene.meshes[0];
+    ASSERT_EQ(m.normals.size(), m.positions.size());
+    for (const auto& n : m.normals) ASSERT_NEAR(glm::length(n), 1.0f, 1e-4f);
+    ImportOptions none;
+    none.compute_missing_normals = false;
+    EXPECT_FALSE(load("meshes/fandisk.obj", none).meshes[0].has_normals());
+}
+
+TEST(ImportReal, GltfCesiumManSkinAnimationAndBindPose) {
+    auto scene = load("gltf/CesiumMan.glb");
+    EXPECT_EQ(scene.format, "glb");
+    ASSERT_EQ(scene.skins.size(), 1u);
+    EXPECT_EQ(scene.skins[0].joints.size(), 19u);
+    ASSERT_EQ(scene.skins[0].inverse_bind.size(), 19u);
+    bool non_identity = false;
+    for (const auto& m : scene.skins[0].inverse_bind) non_identity |= m != glm::mat4(1.0f);
+    EXPECT_TRUE(non_identity);
+    ASSERT_EQ(scene.animations.size(), 1u);
+    EXPECT_GT(scene.animations[0].duration_s, 0.0);
+    ASSERT_FALSE(scene.animations[0].channels.empty());
+    for (const auto& ch : scene.animations[0].channels) {
+        ASSERT_FALSE(ch.times_s.empty());
+        for (size_t k = 1; k < ch.times_s.size(); ++k) EXPECT_GT(ch.times_s[k], ch.times_s[k - 1]);
+        const size_t comps = ch.path == AnimPath::Rotation ? 4 : 3;
+        EXPECT_EQ(ch.values.size(), ch.times_s.size() * comps);
+        EXPECT_GE(ch.node, 0);
+        EXPECT_LT(size_t(ch.node), scene.nodes.size());
+    }
+    ASSERT_FALSE(scene.meshes.empty());
+    const Mesh& m = scene.meshes[0];
+    EXPECT_EQ(m.skin, 0);
+    ASSERT_EQ(m.joints.size(), m.positions.size());
+    for (size_t i = 0; i < m.weights.size(); ++i) {
+        const glm::vec4& w = m.weights[i];
+        ASSERT_NEAR(w.x + w.y + w.z + w.w, 1.0f, 1e-4f);
+        for (int k = 0; k < 4; ++k) ASSERT_LT(m.joints[i][k], 19);
+    }
+    // The mesh is Z-up under a rotated root: in the bind pose, in engine space, the man stands along +Y.
+    MeshReport r = analyze_mesh(m);
+    const glm::vec3 ext = r.bounds_max - r.bounds_min;
+    EXPECT_GT(ext.y, ext.x);         // arms out: nearly as wide as tall
+    EXPECT_GT(ext.y, 2.0f * ext.z);  // front to back is thin
+    EXPECT_GT(ext.y, 1.0f);  // about 1.5 m tall
+    EXPECT_LT(ext.y, 2.5f);
+    // Parents are consistent with the hierarchy: no node is its own ancestor.
+    for (size_t i = 0; i < scene.nodes.size(); ++i) {
+        int p = scene.nodes[i].parent;
+        size_t steps = 0;
+        while (p >= 0 && steps <= scene.nodes.size()) {
+            p = scene.nodes[size_t(p)].parent;
+            ++steps;
+        }
+        EXPECT_LE(steps, scene.nodes.size());
+    }
+}
+
+TEST(ImportReal, GltfRiggedFigureAndRobot) {
+    auto fig = load("gltf/RiggedFigure.glb");
+    ASSERT_EQ(fig.skins.size(), 1u);
+    EXPECT_EQ(fig.skins[0].joints.size(), 19u);
+    EXPECT_EQ(fig.animations.size(), 1u);
+
+    auto robot = load("gltf/RobotExpressive.glb");
+    EXPECT_EQ(robot.animations.size(), 14u);
+    ASSERT_EQ(robot.skins.size(), 4u);
+    for (const auto& s : robot.skins) EXPECT_EQ(s.joints.size(), 43u);
+    size_t triangles = 0;
+    for (const auto& m : robot.meshes) triangles += m.triangle_count();
+    EXPECT_EQ(robot.meshes.size(), 19u);
+    Mesh merged = merge_meshes(robot, "robot");
+    EXPECT_EQ(merged.triangle_count(), triangles);
+    EXPECT_TRUE(validate_mesh(merged, "robot").ok());
+}
+
+// ---- conversions ----
+
+TEST(ImportConvert, ZUpAndCentimetres) {
+    const fs::path dir = test::scratch_dir("io_convert");
+    write_text(dir / "tri.obj", "v 0 0 0\nv 2 0 0\nv 0 0 3\nf 1 2 3\n");
+    ImportOptions z;
+    z.up_axis = UpAxis::Z;
+    z.units = LengthUnit::Centimetre;
+    auto r = import_mesh_file(dir / "tri.obj", z);
+    ASSERT_TRUE(r.ok()) << r.error().describe();
+    const Mesh& m = r->meshes[0];
+    // (x, y, z) file cm, Z up -> (x, z, -y) metres.
+    EXPECT_NEAR(m.positions[1].x, 0.02f, 1e-7f);
+    EXPECT_NEAR(m.positions[2].y, 0.03f, 1e-7f);
+    EXPECT_NEAR(m.positions[2].z, 0.0f, 1e-7f);
+    // The normal of the triangle (file +(-y)... ) follows the rotation: file normal is -Y, engine normal is +Z.
+    ASSERT_TRUE(m.has_normals());
+    EXPECT_NEAR(m.normals[0].z, 1.0f, 1e-5f);
+
+    ImportOptions cm;
+    cm.units = LengthUnit::Centimetre;
+    MeshReport metres = report("meshes/spot.obj");
+    MeshReport centi = report("meshes/spot.obj", cm);
+    const glm::vec3 a = metres.bounds_max - metres.bounds_min, b = centi.bounds_max - centi.bounds_min;
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(b[k], a[k] * 0.01f, 1e-6f * a[k] + 1e-9f);
+}
+
+TEST(ImportConvert, ComputedNormalsPointOutOfAClosedCube) {
+    const fs::path dir = test::scratch_dir("io_cube");
+    write_text(dir / "cube.obj",
+               "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n"
+               "f 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n");
+    auto r = import_mesh_file(dir / "cube.obj");
+    ASSERT_TRUE(r.ok()) << r.error().describe();
+    const Mesh& m = r->meshes[0];
+    EXPECT_EQ(m.triangle_count(), 12u);
+    EXPECT_TRUE(analyze_mesh(m).closed());
+    for (size_t i = 0; i < m.positions.size(); ++i) {
+        const glm::vec3 out = glm::normalize(m.positions[i] - glm::vec3(0.5f));
+        EXPECT_NEAR(glm::length(m.normals[i]), 1.0f, 1e-5f);
+        EXPECT_GT(glm::dot(m.normals[i], out), 0.9f);  // the corner's diagonal, by symmetry of the angle weights
+    }
+}
+
+TEST(ImportConvert, ProgressAndCancel) {
+    Progress progress;
+    ImportOptions opt;
+    opt.progress = &progress;
+    auto ok = import_mesh_file(test::testdata("meshes/icosphere.obj"), opt);
+    ASSERT_TRUE(ok.ok());
+    EXPECT_FLOAT_EQ(progress.fraction(), 1.0f);
+    Progress cancelled;
+    cancelled.request_cancel();
+    opt.progress = &cancelled;
+    auto r = import_mesh_file(test::testdata("meshes/icosphere.obj"), opt);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code, ErrorCode::Cancelled);
+}
+
+// ---- analyze_mesh on analytic cases ----
+
+TEST(Analyze, EdgesAndDegenerates) {
+    Mesh m;
+    m.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0, -1, 0}, {1, 0, 0}};
+    m.indices = {0, 1, 2};
+    MeshReport one = analyze_mesh(m);
+    EXPECT_EQ(one.open_edges, 3u);
+    EXPECT_EQ(one.unique_positions, 5u);
+    // Three triangles on edge (0,1): one non-manifold edge; vertex 5 duplicates vertex 1's position.
+    m.indices = {0, 1, 2, 1, 0, 3, 0, 5, 4};
+    MeshReport three = analyze_mesh(m);
+    EXPECT_EQ(three.non_manifold_edges, 1u);
+    EXPECT_EQ(three.open_edges, 6u);
+    EXPECT_FALSE(three.closed());
+    m.indices = {0, 1, 5};  // repeated position
+    EXPECT_EQ(analyze_mesh(m).degenerate_triangles, 1u);
+    m.positions[3] = glm::vec3(std::nanf(""), 0, 0);
+    EXPECT_EQ(analyze_mesh(m).non_finite_values, 1u);
+}
+
+// ---- robustness: real broken files ----
+
+TEST(ImportNegative, MangledGlbRejectedFromItsHeader) {
+    const fs::path p = test::testdata("negative/LeePerrySmith_mangled.glb");
+    Error e = expect_error(p);
+    EXPECT_EQ(e.code, ErrorCode::Parse);
+    // Rejected by the container check, before tinygltf sees (or allocates for) the claimed length.
+    EXPECT_NE(e.message.find("GLB header declares a total length of 767410159 bytes"), std::string::npos) << e.message;
+    EXPECT_NE(e.message.find("673168"), std::string::npos) << e.message;
+}
+
+TEST(ImportNegative, MangledPlyRejected) {
+    Error e = expect_error(test::testdata("negative/Lucy100k_mangled.ply"));
+    EXPECT_EQ(e.code, ErrorCode::Parse);
+    EXPECT_TRUE(e.message.find("face") != std::string::npos || e.message.find("vertex") != std::string::npos) << e.message;
+    EXPECT_TRUE(e.message.find("corrupt") != std::string::npos || e.message.find("truncated") != std::string::npos) << e.message;
+}
+
+// ---- robustness: hand-made bad files ----
+
+TEST(ImportNegative, FileSystemCases) {
+    const fs::path dir = test::scratch_dir("io_fs");
+    EXPECT_EQ(expect_error(dir / "missing.obj").code, ErrorCode::NotFound);
+    write_text(dir / "empty.obj", "");
+    Error empty = expect_error(dir / "empty.obj");
+    EXPECT_NE(empty.message.find("empty"), std::string::npos);
+    fs::create_directories(dir / "folder.obj");
+    EXPECT_NE(expect_error(dir / "folder.obj").message.find("directory"), std::string::npos);
+    write_text(dir / "mesh.xyz", "v 0 0 0\n");
+    Error ext = expect_error(dir / "mesh.xyz");
+    EXPECT_EQ(ext.code, ErrorCode::Unsupported);
+    EXPECT_NE(ext.message.find(".xyz"), std::string::npos);
+    ImportOptions small;
+    small.max_file_bytes = 100;
+    EXPECT_EQ(expect_error(test::testdata("meshes/spot.obj"), small).code, ErrorCode::LimitExceeded);
+}
+
+TEST(ImportNegative, BadObjContent) {
+    const fs::path dir = test::scratch_dir("io_badobj");
+    write_text(dir / "nan.obj", "v 0 0 0\nv 1 0 0\nv 0 nan 0\nf 1 2 3\n");
+    Error nan = expect_error(dir / "nan.obj");
+    EXPECT_NE(nan.message.find("nan.obj:3:"), std::string::npos) << nan.message;
+    EXPECT_NE(nan.message.find("non-finite"), std::string::npos) << nan.message;
+    write_text(dir / "inf.obj", "v 0 0 0\nv 1e39 0 0\nv 0 1 0\nf 1 2 3\n");
+    EXPECT_NE(expect_error(dir / "inf.obj").message.find("inf.obj:2:"), std::string::npos);
+
+    write_text(dir / "lines.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nl 1 2\nl 2 3\np 1\n");
+    Error lines = expect_error(dir / "lines.obj");
+    EXPECT_NE(lines.message.find("no faces"), std::string::npos) << lines.message;
+    EXPECT_NE(lines.message.find("2 line"), std::string::npos) << lines.message;
+
+    write_text(dir / "range.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nf 1 2 4\n");
+    Error range = expect_error(dir / "range.obj");
+    EXPECT_NE(range.message.find("range.obj:5:"), std::string::npos) << range.message;
+    EXPECT_NE(range.message.find("out of range"), std::string::npos) << range.message;
+    write_text(dir / "zero.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 0 1 2\n");
+    EXPECT_NE(expect_error(dir / "zero.obj").message.find("out of range"), std::string::npos);
+    write_text(dir / "text.obj", "v 0 0 0\nv 1 zero 0\n");
+    EXPECT_NE(expect_error(dir / "text.obj").message.find("'zero' is not a number"), std::string::npos);
+}
+
+// A binary and an ASCII PLY written from a real mesh (spot, welded), then truncated.
+std::vector<uint8_t> spot_ply(bool binary, const Mesh& m) {
+    std::string h = std::string("ply\nformat ") + (binary ? "binary_little_endian" : "ascii") + " 1.0\nelement vertex " +
+                    std::to_string(m.positions.size()) + "\nproperty float x\nproperty float y\nproperty float z\nelement face " +
+                    std::to_string(m.triangle_count()) + "\nproperty list uchar int vertex_indices\nend_header\n";
+    std::vector<uint8_t> out(h.begin(), h.end());
+    auto put = [&](const void* p, size_t n) { out.insert(out.end(), (const uint8_t*)p, (const uint8_t*)p + n); };
+    std::ostringstream text;
+    for (const auto& p : m.positions) {
+        if (binary) put(&p, 12);
+        else text << p.x << ' ' << p.y << ' ' << p.z << '\n';
+    }
+    for (size_t t = 0; t < m.triangle_count(); ++t) {
+        if (binary) {
+            uint8_t three = 3;
+            put(&three, 1);
+            for (int k = 0; k < 3; ++k) {
+                int32_t i = int32_t(m.indices[3 * t + size_t(k)]);
+                put(&i, 4);
+            }
+        } else {
+            text << "3 " << m.indices[3 * t] << ' ' << m.indices[3 * t + 1] << ' ' << m.indices[3 * t + 2] << '\n';
+        }
+    }
+    std::string body = text.str();
+    out.insert(out.end(), body.begin(), body.end());
+    return out;
+}
+
+TEST(ImportNegative, TruncatedPlyAndGlb) {
+    const fs::path dir = test::scratch_dir("io_trunc");
+    ImportOptions weld;
+    weld.weld = true;
+    Mesh spot = load("meshes/spot.obj", weld).meshes.at(0);
+    for (bool binary : {true, false}) {
+        SCOPED_TRACE(binary ? "binary" : "ascii");
+        std::vector<uint8_t> ply = spot_ply(binary, spot);
+        ASSERT_TRUE(write_file_atomic(dir / "spot.ply", std::span<const uint8_t>(ply)).ok());
+        auto whole = import_mesh_file(dir / "spot.ply");
+        ASSERT_TRUE(whole.ok()) << whole.error().describe();
+        MeshReport r = analyze_mesh(merge_meshes(*whole, "spot"));
+        EXPECT_EQ(r.unique_positions, 2930u);
+        EXPECT_EQ(r.triangles, 5856u);
+        EXPECT_TRUE(r.closed());
+        for (double frac : {0.01, 0.1, 0.33, 0.5, 0.9, 0.999}) {
+            const size_t cut = size_t(double(ply.size()) * frac);
+            ASSERT_TRUE(write_file_atomic(dir / "cut.ply", std::span<const uint8_t>(ply.data(), cut)).ok());
+            auto r2 = import_mesh_file(dir / "cut.ply");
+            EXPECT_FALSE(r2.ok()) << "cut at " << cut << " of " << ply.size();
+        }
+        // A count that lies: the header announces 100x the vertices.
+        std::string s(ply.begin(), ply.end());
+        const std::string key = "element vertex " + std::to_string(spot.positions.size());
+        s.replace(s.find(key), key.size(), "element vertex " + std::to_string(spot.positions.size() * 100));
+        write_text(dir / "lie.ply", s);
+        EXPECT_FALSE(import_mesh_file(dir / "lie.ply").ok());
+    }
+
+    auto glb = read_file_bytes(test::testdata("gltf/CesiumMan.glb"));
+    ASSERT_TRUE(glb.ok());
+    for (size_t cut : {size_t(0), size_t(11), size_t(12), size_t(19), size_t(20), size_t(100), glb->size() / 2, glb->size() - 1}) {
+        ASSERT_TRUE(write_file_atomic(dir / "cut.glb", std::span<const uint8_t>(glb->data(), cut)).ok());
+        Error e = expect_error(dir / "cut.glb");
+        EXPECT_EQ(e.code, ErrorCode::Parse) << e.message;
+    }
+}
+
+TEST(ImportNegative, GlbWithBadAccessorIsRejected) {
+    // Same file with the JSON edited so an accessor claims far more elements than its buffer view holds.
+    auto glb = read_file_bytes(test::testdata("gltf/RiggedFigure.glb"));
+    ASSERT_TRUE(glb.ok());
+    std::string s(glb->begin(), glb->end());
+    size_t at = s.find("\"count\":");
+    ASSERT_NE(at, std::string::npos);
+    size_t digits = at + 8;
+    size_t end = digits;
+    while (end < s.size() && std::isdigit((unsigned char)s[end])) ++end;
+    // Keep the byte length identical so the container check passes: overwrite the digits with 9s.
+    for (size_t i = digits; i < end; ++i) s[i] = '9';
+    const fs::path dir = test::scratch_dir("io_accessor");
+    write_text(dir / "bad.glb", s);
+    Error e = expect_error(dir / "bad.glb");
+    EXPECT_NE(e.message.find("accessor"), std::string::npos) << e.message;
+}
+
+}  // namespace
+}  // namespace tressel
