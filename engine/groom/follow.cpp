@@ -108,7 +108,7 @@ Result<FollowHairs> generate_follow(const FollowInputs& in, Diagnostics& diag) {
                                              std::to_string(total) + "; using random points only");
         regular = 0;
     }
-    std::vector<ScalpAttachment> seeds_at;
+    std::vector<ScalpAttachment>& seeds_at = out.roots;
     seeds_at.reserve(total);
     if (regular > 0)
         for (uint32_t t : region.triangles)
@@ -134,15 +134,26 @@ Result<FollowHairs> generate_follow(const FollowInputs& in, Diagnostics& diag) {
         hi = glm::max(hi, groot[g]);
     }
     const float spacing = float(std::sqrt(std::max(region.area_m2, 1e-12) / double(ng)));
-    PointGrid grid(lo, hi, std::max(spacing, 1e-5f));
+    // Cells of about 1.5 guide spacings: the 3 nearest lie within one or two rings.
+    PointGrid grid(lo, hi, std::max(1.5f * spacing, 1e-5f));
     for (size_t g = 0; g < ng; ++g) grid.insert(uint32_t(g), groot[g]);
+    grid.compact();
 
     const float keep = float(1.0 - f.clump), pull = float(f.clump);
     const bool corners = !in.vertex_guide.empty();
     out.descriptors.resize(seeds_at.size());
-    out.roots = seeds_at;
     out.seeds.resize(seeds_at.size());
-    for (size_t i = 0; i < seeds_at.size(); ++i) {
+    // Visit follows triangle by triangle (a stable counting sort) so consecutive nearest-guide queries
+    // touch the same grid cells; each result still lands in the follow's own slot.
+    std::vector<uint32_t> order(seeds_at.size());
+    {
+        const size_t nt = mesh.triangle_count();
+        std::vector<uint32_t> start(nt + 1, 0);
+        for (const auto& a : seeds_at) ++start[a.triangle + 1];
+        for (size_t t = 0; t < nt; ++t) start[t + 1] += start[t];
+        for (size_t i = 0; i < seeds_at.size(); ++i) order[start[seeds_at[i].triangle]++] = uint32_t(i);
+    }
+    for (const uint32_t i : order) {
         const ScalpAttachment& a = seeds_at[i];
         const uint32_t* tri = &mesh.indices[3 * size_t(a.triangle)];
         uint32_t gid[3] = {0, 0, 0};

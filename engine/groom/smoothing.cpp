@@ -39,9 +39,13 @@ Result<Strands> smooth_strands(const Strands& in, const Smoothing& sm) {
     for (size_t i = 0; i < in.strand_count(); ++i) {
         const auto p = in.strand(i);
         const uint32_t first = in.strand_offsets[i], n = uint32_t(p.size());
-        auto pt = [&](int k) -> glm::dvec3 {  // mirrored beyond the ends
-            if (k < 0) return 2.0 * glm::dvec3(p[0]) - glm::dvec3(p[1]);
-            if (k >= int(n)) return 2.0 * glm::dvec3(p[n - 1]) - glm::dvec3(p[n - 2]);
+        auto pt = [&](int k) -> glm::dvec3 {  // extrapolated beyond the ends (quadratic when possible)
+            if (k < 0)
+                return n >= 3 ? 3.0 * glm::dvec3(p[0]) - 3.0 * glm::dvec3(p[1]) + glm::dvec3(p[2])
+                              : 2.0 * glm::dvec3(p[0]) - glm::dvec3(p[1]);
+            if (k >= int(n))
+                return n >= 3 ? 3.0 * glm::dvec3(p[n - 1]) - 3.0 * glm::dvec3(p[n - 2]) + glm::dvec3(p[n - 3])
+                              : 2.0 * glm::dvec3(p[n - 1]) - glm::dvec3(p[n - 2]);
             return glm::dvec3(p[size_t(k)]);
         };
         for (uint32_t k = 0; k + 1 < n; ++k) {

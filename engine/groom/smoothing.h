@@ -4,7 +4,7 @@
 //   bezier       cubic Bezier per segment; handles along the neighbour-difference tangent, each one third
 //                of the segment's own length (no overshoot on uneven spacing)
 //   catmull_rom  centripetal Catmull-Rom (alpha = 0.5: no cusps or self-intersections within a segment)
-// End tangents use a mirrored neighbour. Widths and colours are interpolated linearly.
+// End tangents use a neighbour extrapolated quadratically from the last three points. Widths and colours are interpolated linearly.
 #pragma once
 
 #include "core/result.h"

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/result.h"
+
 namespace tressel {
 
 glm::vec3 closest_point_on_triangle(const glm::vec3& p, const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
@@ -172,55 +174,100 @@ void PointGrid::insert(uint32_t id, const glm::vec3& p) {
     ids_.push_back(id);
 }
 
+void PointGrid::compact() {
+    TRESSEL_ASSERT(cell_start_.empty(), "PointGrid::compact called twice");
+    const size_t cells = head_.size();
+    cell_start_.assign(cells + 1, 0);
+    std::vector<glm::vec3> pts(pts_.size());
+    std::vector<uint32_t> ids(ids_.size());
+    uint32_t at = 0;
+    for (size_t c = 0; c < cells; ++c) {
+        cell_start_[c] = at;
+        // Linked lists run newest first: reverse them so a cell keeps insertion order.
+        const uint32_t begin = at;
+        for (int32_t i = head_[c]; i >= 0; i = next_[i]) {
+            pts[at] = pts_[i];
+            ids[at] = ids_[i];
+            ++at;
+        }
+        std::reverse(pts.begin() + begin, pts.begin() + at);
+        std::reverse(ids.begin() + begin, ids.begin() + at);
+    }
+    cell_start_[cells] = at;
+    pts_ = std::move(pts);
+    ids_ = std::move(ids);
+    head_.clear();
+    head_.shrink_to_fit();
+    next_.clear();
+}
+
+template <class F>
+void PointGrid::for_each_in_cell(size_t cell, F&& f) const {
+    if (!cell_start_.empty()) {
+        for (uint32_t i = cell_start_[cell], e = cell_start_[cell + 1]; i < e; ++i) f(int32_t(i));
+    } else {
+        for (int32_t i = head_[cell]; i >= 0; i = next_[i]) f(i);
+    }
+}
+
 bool PointGrid::any_within(const glm::vec3& p, float radius_m) const {
     const glm::ivec3 a = cell_of(p - glm::vec3(radius_m)), b = cell_of(p + glm::vec3(radius_m));
     const float r2 = radius_m * radius_m;
     for (int z = a.z; z <= b.z; ++z)
         for (int y = a.y; y <= b.y; ++y)
-            for (int x = a.x; x <= b.x; ++x)
-                for (int32_t i = head_[flat({x, y, z})]; i >= 0; i = next_[i]) {
+            for (int x = a.x; x <= b.x; ++x) {
+                bool hit = false;
+                for_each_in_cell(flat({x, y, z}), [&](int32_t i) {
                     const glm::vec3 d = pts_[i] - p;
-                    if (glm::dot(d, d) < r2) return true;
-                }
+                    hit = hit || glm::dot(d, d) < r2;
+                });
+                if (hit) return true;
+            }
     return false;
 }
 
 int PointGrid::nearest(const glm::vec3& p, int k, uint32_t* ids, float* dist2) const {
+    TRESSEL_ASSERT(!cell_start_.empty() || pts_.empty(), "PointGrid::nearest needs compact() after the inserts");
     k = std::clamp(k, 0, 8);
-    int found = 0;
-    auto consider = [&](int32_t i) {
-        const glm::vec3 d = pts_[i] - p;
-        const float d2 = glm::dot(d, d);
-        const uint32_t id = ids_[i];
-        if (found == k && (d2 > dist2[k - 1] || (d2 == dist2[k - 1] && id > ids[k - 1]))) return;
-        int j = found < k ? found++ : k - 1;
-        while (j > 0 && (dist2[j - 1] > d2 || (dist2[j - 1] == d2 && ids[j - 1] > id))) {
-            dist2[j] = dist2[j - 1];
-            ids[j] = ids[j - 1];
-            --j;
-        }
-        dist2[j] = d2;
-        ids[j] = id;
-    };
     if (k == 0 || pts_.empty()) return 0;
+    int found = 0;
     const glm::ivec3 c = cell_of(p);
-    // Distance from p to the boundary of its own cell bounds how far ring r's cells can be.
-    const glm::vec3 in_cell = p - (lo_ + glm::vec3(c) * cell_);
-    const glm::vec3 margin = glm::min(in_cell, glm::vec3(cell_) - in_cell);
-    const float slack = std::max(0.0f, std::min({margin.x, margin.y, margin.z}));
     const int max_ring = std::max({dims_.x, dims_.y, dims_.z});
     for (int r = 0; r <= max_ring; ++r) {
         const glm::ivec3 a = c - r, b = c + r;
+        bool any_cell = false;
+        // Only the shell of cells at Chebyshev distance r: full rows on the z / y faces, two cells elsewhere.
         for (int z = std::max(a.z, 0); z <= std::min(b.z, dims_.z - 1); ++z)
-            for (int y = std::max(a.y, 0); y <= std::min(b.y, dims_.y - 1); ++y)
-                for (int x = std::max(a.x, 0); x <= std::min(b.x, dims_.x - 1); ++x) {
-                    if (std::max({std::abs(x - c.x), std::abs(y - c.y), std::abs(z - c.z)}) != r) continue;
-                    for (int32_t i = head_[flat({x, y, z})]; i >= 0; i = next_[i]) consider(i);
+            for (int y = std::max(a.y, 0); y <= std::min(b.y, dims_.y - 1); ++y) {
+                const bool face = z == a.z || z == b.z || y == a.y || y == b.y;
+                const int step = face || r == 0 ? 1 : 2 * r;
+                for (int x = a.x; x <= b.x; x += step) {
+                    if (x < 0 || x >= dims_.x) continue;
+                    // Skip cells entirely farther than the current k-th distance.
+                    const glm::vec3 lo = lo_ + glm::vec3(float(x), float(y), float(z)) * cell_;
+                    const glm::vec3 d = glm::max(glm::max(lo - p, p - (lo + cell_)), glm::vec3(0.0f));
+                    const float cell_d2 = glm::dot(d, d);
+                    if (found == k && cell_d2 > dist2[k - 1]) continue;
+                    any_cell = true;
+                    const size_t f = flat({x, y, z});
+                    for (uint32_t i = cell_start_[f], e = cell_start_[f + 1]; i < e; ++i) {
+                        const glm::vec3 q = pts_[i] - p;
+                        const float d2 = glm::dot(q, q);
+                        const uint32_t id = ids_[i];
+                        if (found == k && (d2 > dist2[k - 1] || (d2 == dist2[k - 1] && id > ids[k - 1]))) continue;
+                        int j = found < k ? found++ : k - 1;
+                        while (j > 0 && (dist2[j - 1] > d2 || (dist2[j - 1] == d2 && ids[j - 1] > id))) {
+                            dist2[j] = dist2[j - 1];
+                            ids[j] = ids[j - 1];
+                            --j;
+                        }
+                        dist2[j] = d2;
+                        ids[j] = id;
+                    }
                 }
-        if (found == k) {
-            const float reach = float(r) * cell_ + slack;  // every unvisited point is at least this far
-            if (dist2[k - 1] <= reach * reach) break;
-        }
+            }
+        // Every cell of the next ring is at least r * cell_ away from p (p lies in the centre cell).
+        if (found == k && (!any_cell || dist2[k - 1] <= (float(r) * cell_) * (float(r) * cell_))) break;
     }
     return found;
 }

@@ -50,6 +50,8 @@ class PointGrid {
 public:
     PointGrid(const glm::vec3& lo_m, const glm::vec3& hi_m, float cell_m, size_t max_cells = size_t(1) << 22);
     void insert(uint32_t id, const glm::vec3& p);
+    // Reorders the points cell by cell for faster queries; no insert afterwards.
+    void compact();
     // True when some inserted point lies closer than radius_m to p.
     bool any_within(const glm::vec3& p, float radius_m) const;
     // The k nearest inserted points to p (k <= 8), closest first; returns how many were found.
@@ -57,6 +59,8 @@ public:
 
 private:
     glm::ivec3 cell_of(const glm::vec3& p) const;
+    template <class F>
+    void for_each_in_cell(size_t cell, F&& f) const;
     size_t flat(const glm::ivec3& c) const { return (size_t(c.z) * dims_.y + size_t(c.y)) * dims_.x + size_t(c.x); }
     glm::vec3 lo_;
     float cell_;
@@ -65,6 +69,7 @@ private:
     std::vector<int32_t> next_;
     std::vector<glm::vec3> pts_;
     std::vector<uint32_t> ids_;
+    std::vector<uint32_t> cell_start_;  // after compact(): points of cell c are [cell_start_[c], cell_start_[c + 1])
 };
 
 }  // namespace tressel
