@@ -199,6 +199,7 @@ public:
 
     VkCommandBuffer handle() const { return cmd_; }
     bool valid() const { return cmd_ != VK_NULL_HANDLE; }
+    const Device& device() const { return *device_; }
 
     void bind(const ComputePipeline& pipeline, const DescriptorSet& set);
     void push(const ComputePipeline& pipeline, const void* data, uint32_t bytes);

@@ -13,6 +13,7 @@
 #include "core/result.h"
 #include "io/mesh.h"
 #include "scene/scene_types.h"
+#include "sdf/sdf_passes.h"
 #include "shared/sdf.h"
 
 namespace tressel {
@@ -94,6 +95,36 @@ struct SdfGrid {
 
 // Host memory the build would allocate for `cells` cells and the mesh's triangles / vertices, in bytes.
 uint64_t estimate_sdf_build_bytes(const SdfGridDesc& grid, size_t triangles, size_t vertices);
+
+// Everything decided before any pass runs, shared by the CPU and GPU builds: the validated mesh prepared
+// (welded, pseudonormals), the grid, the memory estimate checked against the cap, and the sign method.
+struct SdfBuildPlan {
+    SdfGridDesc grid;
+    int band_cells = 2;
+    SignMethod requested_sign = SignMethod::Auto;
+    SignMethod sign_used = SignMethod::Parity;       // never Auto
+    sdf_passes::CellSign cell_sign = sdf_passes::CellSign::Parity;
+    sdf_passes::MeshData mesh;
+    std::string mesh_name;
+    uint64_t memory_bytes = 0;
+    uint64_t winding_budget = kSdfDefaultWindingBudget;
+};
+
+// Validation, grid sizing, memory cap and sign choice (the errors of build_sdf_cpu).
+Result<SdfBuildPlan> plan_sdf_build(const SdfBuildDesc& desc, Diagnostics& diag);
+
+// Winding sign only: the coarse sub-grid stride that keeps (band cells + coarse samples) x triangles
+// within the budget, decided once the band is known.
+struct WindingPlan {
+    int stride = 0;                 // 0 = not used; 1 = every cell exact
+    bool exact_band = true;         // band cells evaluated exactly (else everything from the coarse grid)
+    glm::ivec3 coarse_dims{0};
+    uint64_t evaluations = 0;
+};
+WindingPlan plan_winding(const SdfBuildPlan& plan, uint64_t band_cell_count, Diagnostics& diag);
+
+// Fills out.stats from the plan and the finished distances and flags.
+void fill_sdf_stats(const SdfBuildPlan& plan, const WindingPlan& winding, SdfGrid& out);
 
 // Builds the field. Errors: InvalidArgument (null/empty mesh, non-finite vertex, index out of range, bad
 // cells_x / padding / band_cells, with the parameter named), LimitExceeded (memory estimate above the

@@ -103,7 +103,7 @@ Status check_cancel(Progress* progress, float fraction, const char* stage) {
 
 }  // namespace
 
-Result<SdfGrid> build_sdf_cpu(const SdfBuildDesc& desc, Diagnostics& diag) {
+Result<SdfBuildPlan> plan_sdf_build(const SdfBuildDesc& desc, Diagnostics& diag) {
     const Mesh* mesh = desc.mesh;
     if (!mesh) return make_error(ErrorCode::InvalidArgument, "mesh is null: the SDF build needs a collision mesh.");
     const std::string name = mesh->name.empty() ? std::string("collision mesh") : "mesh '" + mesh->name + "'";
@@ -165,6 +165,27 @@ Result<SdfGrid> build_sdf_cpu(const SdfBuildDesc& desc, Diagnostics& diag) {
                                   std::to_string(m.inconsistent_edges) +
                                   " inconsistently oriented edges): the SDF sign uses winding numbers.");
 
+    SdfBuildPlan plan;
+    plan.grid = gd;
+    plan.band_cells = desc.band_cells;
+    plan.sign_used = method;
+    plan.requested_sign = desc.sign;
+    plan.cell_sign = cell_sign;
+    plan.mesh = std::move(m);
+    plan.mesh_name = mesh->name;
+    plan.memory_bytes = need;
+    plan.winding_budget = desc.winding_budget;
+    return plan;
+}
+
+
+Result<SdfGrid> build_sdf_cpu(const SdfBuildDesc& desc, Diagnostics& diag) {
+    auto plan_r = plan_sdf_build(desc, diag);
+    if (!plan_r.ok()) return plan_r.error();
+    const SdfBuildPlan& plan = *plan_r;
+    const SdfGridDesc& gd = plan.grid;
+    const sp::MeshData& m = plan.mesh;
+    const sp::CellSign cell_sign = plan.cell_sign;
     const gpu_shared::SdfGridParams g = gd.gpu_params(desc.band_cells);
     const uint32_t cells = uint32_t(gd.cell_count());
     const uint32_t tris = uint32_t(m.triangle_count());
@@ -172,7 +193,7 @@ Result<SdfGrid> build_sdf_cpu(const SdfBuildDesc& desc, Diagnostics& diag) {
     SdfGrid out;
     out.grid = gd;
     out.band_cells = desc.band_cells;
-    out.sign_used = method;
+    out.sign_used = plan.sign_used;
     std::vector<uint32_t> dist_ordered(cells), nearest(cells), nearest_next(cells), parity(cells);
     out.flags.assign(cells, 0);
     out.distance_m.assign(cells, 0.0f);
@@ -203,35 +224,18 @@ Result<SdfGrid> build_sdf_cpu(const SdfBuildDesc& desc, Diagnostics& diag) {
     }
     // 7. winding numbers: exact in band cells, trilinear from a coarse sub-grid elsewhere, within budget
     std::vector<float> winding;
+    WindingPlan winding_plan;
     if (cell_sign == sp::CellSign::Winding) {
         TRESSEL_TRY(check_cancel(desc.progress, 0.75f, "winding numbers"));
         winding.assign(cells, 0.0f);
         uint64_t band = 0;
         for (uint32_t c = 0; c < cells; ++c) band += (out.flags[c] & gpu_shared::kSdfFlagBand) ? 1 : 0;
-        const uint64_t budget = std::max<uint64_t>(desc.winding_budget, 1);
+        winding_plan = plan_winding(plan, band, diag);
         sp::CoarseWinding coarse;
-        bool exact_band = true;
-        if (uint64_t(cells) * tris <= budget) {
-            coarse.stride = 1;
-        } else {
-            int s = 2;
-            auto coarse_count = [&](int st) {
-                glm::ivec3 cd = (gd.dims - 1 + st - 1) / st + 1;
-                return uint64_t(cd.x) * uint64_t(cd.y) * uint64_t(cd.z);
-            };
-            while (s < 64 && (band + coarse_count(s)) * tris > budget) ++s;
-            coarse.stride = s;
-            if ((band + coarse_count(s)) * tris > budget) {
-                exact_band = false;
-                while (s < 256 && coarse_count(s) * tris > budget) ++s;
-                coarse.stride = s;
-                diag.warn(mesh->name, "winding numbers over " + std::to_string(tris) +
-                                          " triangles exceed the budget even in the narrow band: the sign comes "
-                                          "from a coarse grid every " + std::to_string(s) + " cells.");
-            }
-        }
+        coarse.stride = winding_plan.stride;
+        const bool exact_band = winding_plan.exact_band;
         const int st = coarse.stride;
-        coarse.dims = (gd.dims - 1 + st - 1) / st + 1;
+        coarse.dims = winding_plan.coarse_dims;
         coarse.values.resize(size_t(coarse.dims.x) * coarse.dims.y * coarse.dims.z);
         uint64_t evals = 0;
         for (int k = 0; k < coarse.dims.z; ++k) {
@@ -255,11 +259,7 @@ Result<SdfGrid> build_sdf_cpu(const SdfBuildDesc& desc, Diagnostics& diag) {
                 winding[c] = coarse.at_cell(cell);
             }
         }
-        out.stats.winding_stride = st;
-        out.stats.winding_evaluations = evals;
-        if (st > 1 && exact_band)
-            diag.info(mesh->name, "winding numbers evaluated exactly in the narrow band and every " + std::to_string(st) +
-                                      " cells elsewhere (budget " + std::to_string(budget) + " evaluations).");
+        winding_plan.evaluations = evals;
     }
     // 8. finalize
     TRESSEL_TRY(check_cancel(desc.progress, 0.95f, "finalizing"));
@@ -272,26 +272,68 @@ Result<SdfGrid> build_sdf_cpu(const SdfBuildDesc& desc, Diagnostics& diag) {
     fin.winding = winding;
     for (uint32_t c = 0; c < cells; ++c) sp::finalize_cell(c, fin, out.distance_m, out.flags);
 
+    fill_sdf_stats(plan, winding_plan, out);
+    if (out.stats.unwritten_cells)
+        diag.error(plan.mesh_name, std::to_string(out.stats.unwritten_cells) + " SDF cells were left without a distance.");
+    if (desc.progress) desc.progress->set(1.0f, "done");
+    return out;
+}
+
+WindingPlan plan_winding(const SdfBuildPlan& plan, uint64_t band, Diagnostics& diag) {
+    const SdfGridDesc& gd = plan.grid;
+    const uint64_t cells = gd.cell_count();
+    const uint64_t tris = plan.mesh.triangle_count();
+    const uint64_t budget = std::max<uint64_t>(plan.winding_budget, 1);
+    WindingPlan w;
+    auto coarse_count = [&](int st) {
+        glm::ivec3 cd = (gd.dims - 1 + st - 1) / st + 1;
+        return uint64_t(cd.x) * uint64_t(cd.y) * uint64_t(cd.z);
+    };
+    if (cells * tris <= budget) {
+        w.stride = 1;
+    } else {
+        int s = 2;
+        while (s < 64 && (band + coarse_count(s)) * tris > budget) ++s;
+        w.stride = s;
+        if ((band + coarse_count(s)) * tris > budget) {
+            w.exact_band = false;
+            s = 2;
+            while (s < 256 && coarse_count(s) * tris > budget) ++s;
+            w.stride = s;
+            diag.warn(plan.mesh_name, "winding numbers over " + std::to_string(tris) +
+                                          " triangles exceed the budget even in the narrow band: the sign comes "
+                                          "from a coarse grid every " + std::to_string(s) + " cells.");
+        } else {
+            diag.info(plan.mesh_name, "winding numbers evaluated exactly in the narrow band and every " +
+                                          std::to_string(s) + " cells elsewhere (budget " + std::to_string(budget) +
+                                          " evaluations).");
+        }
+    }
+    w.coarse_dims = (gd.dims - 1 + w.stride - 1) / w.stride + 1;
+    return w;
+}
+
+void fill_sdf_stats(const SdfBuildPlan& plan, const WindingPlan& winding, SdfGrid& out) {
+    const sp::MeshData& m = plan.mesh;
     SdfBuildStats& st = out.stats;
-    st.cells = cells;
-    st.triangles = tris;
+    st = SdfBuildStats{};
+    st.cells = plan.grid.cell_count();
+    st.triangles = m.triangle_count();
     st.dropped_triangles = m.dropped_triangles;
     st.welded_vertices = m.positions_m.size();
     st.open_edges = m.open_edges;
     st.non_manifold_edges = m.non_manifold_edges;
     st.closed_manifold = m.closed_manifold();
-    st.pseudonormal_band = cell_sign == sp::CellSign::PseudonormalBandParityElsewhere;
-    st.memory_bytes = need;
-    for (uint32_t c = 0; c < cells; ++c) {
+    st.pseudonormal_band = plan.cell_sign == sp::CellSign::PseudonormalBandParityElsewhere;
+    st.memory_bytes = plan.memory_bytes;
+    st.winding_stride = winding.stride;
+    st.winding_evaluations = winding.evaluations;
+    for (size_t c = 0; c < out.flags.size(); ++c) {
         st.band_cells += (out.flags[c] & gpu_shared::kSdfFlagBand) ? 1 : 0;
         st.written_cells += (out.flags[c] & gpu_shared::kSdfFlagWritten) ? 1 : 0;
         st.inside_cells += (out.flags[c] & gpu_shared::kSdfFlagInside) ? 1 : 0;
         st.unwritten_cells += std::isfinite(out.distance_m[c]) ? 0 : 1;
     }
-    if (st.unwritten_cells)
-        diag.error(mesh->name, std::to_string(st.unwritten_cells) + " SDF cells were left without a distance.");
-    if (desc.progress) desc.progress->set(1.0f, "done");
-    return out;
 }
 
 }  // namespace tressel

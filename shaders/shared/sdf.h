@@ -209,6 +209,24 @@ SDF_FN float sdf_triangle_winding(vec3 p, vec3 a, vec3 b, vec3 c) {
     return 2.0f * sdf_atan2(num, den) * 0.0795774715459f;  // 1 / (4 pi)
 }
 
+// Ray-parity pass helpers (2D, in the plane across the ray axis). Edge function of directed edge u->v at
+// q (positive on its left), evaluated from the lexicographically smaller endpoint so the two triangles
+// sharing an edge get exactly opposite values: a ray through a shared edge is counted once.
+SDF_FN float sdf_edge_function(vec2 u, vec2 v, vec2 q) {
+    bool swap_ends = v.x < u.x || (v.x == u.x && v.y < u.y);
+    vec2 s = swap_ends ? v : u;
+    vec2 e = swap_ends ? u : v;
+    float f = (e.x - s.x) * (q.y - s.y) - (e.y - s.y) * (q.x - s.x);
+    return swap_ends ? -f : f;
+}
+
+// Top-left rule: a point exactly on an edge belongs to the triangle whose inward normal points +x (or,
+// for an edge parallel to x, +y); the neighbour across the edge has the opposite normal.
+SDF_FN bool sdf_owns_edge(vec2 u, vec2 v, float orientation) {
+    vec2 n = orientation * vec2(-(v.y - u.y), v.x - u.x);
+    return n.x > 0.0f || (n.x == 0.0f && n.y > 0.0f);
+}
+
 TRESSEL_SHARED_END
 
 #endif

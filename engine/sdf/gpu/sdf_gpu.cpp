@@ -1,0 +1,280 @@
+#include "sdf/gpu/sdf_gpu.h"
+
+#include <algorithm>
+
+#include "shared/embedded_shaders.h"
+#include "shared/sdf_gpu.h"
+
+namespace tressel {
+
+namespace sp = sdf_passes;
+using gpu_shared::SdfPush;
+
+namespace {
+
+constexpr VkBufferUsageFlags kStorage =
+    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+
+Result<gpu::ComputePipeline> make(gpu::Device& device, const char* shader) {
+    std::vector<VkDescriptorType> bindings(gpu_shared::kSdfBindingCount, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+    return device.create_compute_pipeline({embedded_spirv(shader), bindings, sizeof(SdfPush), shader});
+}
+
+template <class T>
+Result<gpu::Buffer> upload(gpu::Device& device, const std::vector<T>& data, const char* name) {
+    return device.create_buffer_with(std::span<const T>(data), 0, name);
+}
+
+Result<gpu::Buffer> cells_buffer(gpu::Device& device, uint64_t count, const char* name) {
+    return device.create_buffer({std::max<uint64_t>(count, 1) * 4, kStorage, gpu::MemoryIntent::DeviceLocal, name});
+}
+
+uint32_t sign_mode(sp::CellSign s) {
+    switch (s) {
+        case sp::CellSign::Pseudonormal: return gpu_shared::kSdfSignPseudonormal;
+        case sp::CellSign::Parity: return gpu_shared::kSdfSignParity;
+        case sp::CellSign::PseudonormalBandParityElsewhere: return gpu_shared::kSdfSignPseudonormalBandParityElsewhere;
+        case sp::CellSign::Winding: return gpu_shared::kSdfSignWinding;
+        case sp::CellSign::FaceNormal: return gpu_shared::kSdfSignFaceNormal;
+    }
+    return gpu_shared::kSdfSignParity;
+}
+
+struct Recorder {
+    gpu::CommandBuffer& cmd;
+    gpu::TimestampQueries* ts;
+    const gpu::Device& device;
+
+    void dispatch(const gpu::ComputePipeline& p, const gpu::DescriptorSet& set, const SdfPush& push) {
+        cmd.bind(p, set);
+        cmd.push(p, push);
+        gpu::DispatchSize d = gpu::dispatch_size(device, push.count, gpu_shared::kSdfWorkgroupSize);
+        cmd.dispatch(d.x, d.y, d.z);
+        cmd.compute_barrier();
+    }
+    void begin(const char* name) {
+        if (ts) ts->begin(cmd, name);
+    }
+    void end() {
+        if (ts) ts->end(cmd);
+    }
+};
+
+}  // namespace
+
+Result<SdfGpuPipelines> SdfGpuPipelines::create(gpu::Device& device) {
+    SdfGpuPipelines p;
+    struct Item {
+        gpu::ComputePipeline* out;
+        const char* shader;
+    } items[] = {{&p.init, "sdf/init.comp"},
+                 {&p.band_distance, "sdf/band_distance.comp"},
+                 {&p.band_nearest, "sdf/band_nearest.comp"},
+                 {&p.band_flags, "sdf/band_flags.comp"},
+                 {&p.jfa, "sdf/jfa.comp"},
+                 {&p.parity_triangle, "sdf/parity_triangle.comp"},
+                 {&p.parity_column, "sdf/parity_column.comp"},
+                 {&p.winding, "sdf/winding.comp"},
+                 {&p.finalize, "sdf/finalize.comp"}};
+    for (auto& it : items) {
+        auto pipe = make(device, it.shader);
+        if (!pipe) return pipe.error();
+        *it.out = std::move(*pipe);
+    }
+    return p;
+}
+
+Result<SdfGpuField> prepare_sdf_gpu(gpu::Device& device, const SdfGpuPipelines& pipelines, const SdfBuildDesc& desc,
+                                    Diagnostics& diag) {
+    auto plan = plan_sdf_build(desc, diag);
+    if (!plan) return plan.error();
+    SdfGpuField f;
+    f.plan = std::move(*plan);
+    const sp::MeshData& m = f.plan.mesh;
+    const uint64_t cells = f.plan.grid.cell_count();
+    const bool winding = f.plan.cell_sign == sp::CellSign::Winding;
+    if (!winding) f.winding_plan.stride = 0;  // not used
+
+    gpu_shared::SdfGridParams params = f.plan.grid.gpu_params(f.plan.band_cells);
+    auto pb = device.create_buffer_with(std::span<const gpu_shared::SdfGridParams>(&params, 1), 0, "sdf params");
+    if (!pb) return pb.error();
+    f.params = std::move(*pb);
+
+    struct Up {
+        gpu::Buffer* out;
+        Result<gpu::Buffer> r;
+    };
+    Up ups[] = {{&f.positions, upload(device, m.positions_m, "sdf positions")},
+                {&f.indices, upload(device, m.indices, "sdf indices")},
+                {&f.tri_edges, upload(device, m.tri_edges, "sdf triangle edges")},
+                {&f.face_normals, upload(device, m.face_normals, "sdf face normals")},
+                {&f.vertex_normals, upload(device, m.vertex_pseudonormals, "sdf vertex pseudonormals")},
+                {&f.edge_normals, upload(device, m.edge_pseudonormals, "sdf edge pseudonormals")}};
+    for (auto& u : ups) {
+        if (!u.r) return u.r.error();
+        *u.out = std::move(*u.r);
+    }
+    struct Cells {
+        gpu::Buffer* out;
+        uint64_t count;
+        const char* name;
+    } grid_buffers[] = {{&f.dist_ordered, cells, "sdf ordered distance"},
+                        {&f.nearest_a, cells, "sdf nearest a"},
+                        {&f.nearest_b, cells, "sdf nearest b"},
+                        {&f.parity, cells, "sdf parity"},
+                        {&f.winding, winding ? cells : 1, "sdf winding"},
+                        {&f.coarse, winding ? cells : 1, "sdf coarse winding"},
+                        {&f.distance, cells, "sdf distance"},
+                        {&f.flags, cells, "sdf flags"}};
+    for (auto& c : grid_buffers) {
+        auto b = cells_buffer(device, c.count, c.name);
+        if (!b) return b.error();
+        f.gpu_bytes += b->size();
+        *c.out = std::move(*b);
+    }
+
+    for (int which = 0; which < 2; ++which) {
+        auto set = device.create_descriptor_set(pipelines.init);
+        if (!set) return set.error();
+        const gpu::Buffer* bufs[gpu_shared::kSdfBindingCount] = {
+            &f.params,       &f.positions, &f.indices, &f.tri_edges, &f.face_normals,
+            &f.vertex_normals, &f.edge_normals, &f.dist_ordered,
+            which == 0 ? &f.nearest_a : &f.nearest_b, which == 0 ? &f.nearest_b : &f.nearest_a,
+            &f.parity,       &f.winding,   &f.coarse,  &f.distance,  &f.flags};
+        for (uint32_t b = 0; b < gpu_shared::kSdfBindingCount; ++b) set->bind_buffer(b, *bufs[b]);
+        (which == 0 ? f.set_ab : f.set_ba) = std::move(*set);
+    }
+    return f;
+}
+
+bool record_sdf_build(gpu::CommandBuffer& cmd, const SdfGpuPipelines& P, SdfGpuField& f,
+                      gpu::TimestampQueries* ts, bool second_half) {
+    Recorder r{cmd, ts, cmd.device()};
+    const SdfGridDesc& gd = f.plan.grid;
+    const uint32_t cells = uint32_t(gd.cell_count());
+    const uint32_t tris = uint32_t(f.plan.mesh.triangle_count());
+    const bool winding = f.plan.cell_sign == sp::CellSign::Winding;
+    SdfPush push{};
+    push.orientation = f.plan.mesh.orientation;
+    push.triangles = tris;
+
+    if (!second_half) {
+        if (ts) ts->reset(cmd);
+        push.count = cells;
+        r.begin("sdf init");
+        r.dispatch(P.init, f.set_ab, push);
+        r.end();
+        push.count = tris;
+        r.begin("sdf band distance");
+        r.dispatch(P.band_distance, f.set_ab, push);
+        r.end();
+        r.begin("sdf band nearest");
+        r.dispatch(P.band_nearest, f.set_ab, push);
+        r.end();
+        push.count = cells;
+        r.begin("sdf band flags");
+        r.dispatch(P.band_flags, f.set_ab, push);
+        r.end();
+
+        r.begin("sdf jump flooding");
+        bool in_a = true;
+        for (int step : sp::jfa_steps(gd.gpu_params(f.plan.band_cells))) {
+            push.step = step;
+            r.dispatch(P.jfa, in_a ? f.set_ab : f.set_ba, push);
+            in_a = !in_a;
+        }
+        f.result_in_a = in_a;
+        r.end();
+
+        if (f.plan.cell_sign == sp::CellSign::Parity || f.plan.cell_sign == sp::CellSign::PseudonormalBandParityElsewhere) {
+            r.begin("sdf ray parity");
+            for (int axis = 0; axis < 3; ++axis) {
+                push.axis = axis;
+                push.count = tris;
+                r.dispatch(P.parity_triangle, f.set_ab, push);
+                push.count = uint32_t(gd.dims[(axis + 1) % 3]) * uint32_t(gd.dims[(axis + 2) % 3]);
+                r.dispatch(P.parity_column, f.set_ab, push);
+            }
+            r.end();
+        }
+        if (winding && f.winding_plan.stride == 0) return false;  // the caller decides the stride first
+    }
+    const gpu::DescriptorSet& final_set = f.result_in_a ? f.set_ab : f.set_ba;
+    if (winding) {
+        const WindingPlan& w = f.winding_plan;
+        push.coarse_dims = glm::ivec4(w.coarse_dims, w.exact_band ? w.stride : -w.stride);
+        r.begin("sdf winding");
+        push.mode = 0;
+        push.count = uint32_t(w.coarse_dims.x) * uint32_t(w.coarse_dims.y) * uint32_t(w.coarse_dims.z);
+        r.dispatch(P.winding, final_set, push);
+        push.mode = 1;
+        push.count = cells;
+        r.dispatch(P.winding, final_set, push);
+        r.end();
+    }
+    push.mode = sign_mode(f.plan.cell_sign);
+    push.count = cells;
+    r.begin("sdf finalize");
+    r.dispatch(P.finalize, final_set, push);
+    r.end();
+    return true;
+}
+
+Status decide_winding_gpu(gpu::Device& device, SdfGpuField& f, Diagnostics& diag) {
+    const uint64_t cells = f.plan.grid.cell_count();
+    std::vector<uint32_t> flags(cells);
+    TRESSEL_TRY(device.download(f.flags, flags.data(), cells * 4));
+    uint64_t band = 0;
+    for (uint32_t v : flags) band += (v & gpu_shared::kSdfFlagBand) ? 1 : 0;
+    f.winding_plan = plan_winding(f.plan, band, diag);
+    return {};
+}
+
+Result<SdfGpuField> build_sdf_gpu(gpu::Device& device, const SdfGpuPipelines& pipelines, const SdfBuildDesc& desc,
+                                  Diagnostics& diag, std::vector<gpu::PassTime>* pass_times) {
+    auto field = prepare_sdf_gpu(device, pipelines, desc, diag);
+    if (!field) return field.error();
+    auto ts = gpu::TimestampQueries::create(device, 16);
+    if (!ts) return ts.error();
+    auto run = [&](bool second) -> Result<bool> {
+        auto cmd = device.begin_commands();
+        if (!cmd) return cmd.error();
+        if (second) ts->reset(*cmd);
+        bool complete = record_sdf_build(*cmd, pipelines, *field, &*ts, second);
+        auto serial = device.submit(std::move(*cmd));
+        if (!serial) return serial.error();
+        TRESSEL_TRY(device.wait(*serial));
+        if (pass_times) {
+            auto t = ts->read();
+            if (!t) return t.error();
+            pass_times->insert(pass_times->end(), t->begin(), t->end());
+        }
+        return complete;
+    };
+    auto first = run(false);
+    if (!first) return first.error();
+    if (!*first) {
+        TRESSEL_TRY(decide_winding_gpu(device, *field, diag));
+        auto second = run(true);
+        if (!second) return second.error();
+    }
+    return field;
+}
+
+Result<SdfGrid> read_back_sdf(gpu::Device& device, const SdfGpuField& f) {
+    const uint64_t cells = f.plan.grid.cell_count();
+    SdfGrid out;
+    out.grid = f.plan.grid;
+    out.band_cells = f.plan.band_cells;
+    out.sign_used = f.plan.sign_used;
+    out.distance_m.resize(cells);
+    std::vector<uint32_t> flags(cells);
+    TRESSEL_TRY(device.download(f.distance, out.distance_m.data(), cells * 4));
+    TRESSEL_TRY(device.download(f.flags, flags.data(), cells * 4));
+    out.flags.resize(cells);
+    for (uint64_t c = 0; c < cells; ++c) out.flags[c] = uint8_t(flags[c]);
+    fill_sdf_stats(f.plan, f.winding_plan, out);
+    return out;
+}
+
+}  // namespace tressel

@@ -1,0 +1,68 @@
+// GPU build of a collision mesh's signed distance field: the passes of the CPU reference
+// (engine/sdf/README.md) as compute shaders (shaders/sdf/*.comp), one timestamp per pass.
+//
+//   auto pipelines = SdfGpuPipelines::create(device);
+//   auto field = prepare_sdf_gpu(device, *pipelines, desc, diag);    // plan, upload mesh, allocate grid
+//   record_sdf_build(cmd, *pipelines, *field, &timestamps);           // all passes into one command buffer
+//   ... submit, wait ...
+//   auto grid = read_back_sdf(device, *field);                        // SdfGrid, comparable with build_sdf_cpu
+//
+// The field's `distance` buffer (float per cell, signed metres) and `params` buffer (SdfGridParams, a
+// buffer of its own per collision mesh) are what the hair collision pass binds.
+#pragma once
+
+#include <vector>
+
+#include "gpu/device.h"
+#include "gpu/timestamps.h"
+#include "sdf/sdf.h"
+#include "sdf/sdf_passes.h"
+
+namespace tressel {
+
+class SdfGpuPipelines {
+public:
+    static Result<SdfGpuPipelines> create(gpu::Device& device);
+
+    gpu::ComputePipeline init, band_distance, band_nearest, band_flags, jfa, parity_triangle, parity_column, winding,
+        finalize;
+};
+
+struct SdfGpuField {
+    SdfBuildPlan plan;                  // grid, prepared mesh, sign (from plan_sdf_build, shared with the CPU build)
+    gpu::Buffer params;                 // SdfGridParams
+    gpu::Buffer positions, indices, tri_edges, face_normals, vertex_normals, edge_normals;
+    gpu::Buffer dist_ordered, nearest_a, nearest_b, parity, winding, coarse;
+    gpu::Buffer distance;               // float per cell, signed metres: the result
+    gpu::Buffer flags;                  // uint per cell, kSdfFlag*
+    gpu::DescriptorSet set_ab, set_ba;  // nearest_in/out = a/b and b/a
+    WindingPlan winding_plan;           // decided after the band pass when the sign uses winding numbers
+    uint64_t gpu_bytes = 0;
+    // After record_sdf_build: which set holds the final nearest triangles in binding kSdfBindNearestIn.
+    bool result_in_a = true;
+};
+
+// Plans the build (the same validation, grid and sign choice as build_sdf_cpu), uploads the mesh and
+// allocates the grid buffers. Errors as build_sdf_cpu, plus GPU allocation failures (OutOfMemory).
+Result<SdfGpuField> prepare_sdf_gpu(gpu::Device& device, const SdfGpuPipelines& pipelines, const SdfBuildDesc& desc,
+                                    Diagnostics& diag);
+
+// Records every pass (with barriers) into `cmd`; `timestamps` (optional, >= 12 passes) gets one entry per
+// pass. For the winding sign the stride depends on the band size: when field.winding_plan is not yet
+// decided, this records only up to the band flags and returns false — submit, call
+// decide_winding_gpu(), then call record_sdf_build again for the rest.
+bool record_sdf_build(gpu::CommandBuffer& cmd, const SdfGpuPipelines& pipelines, SdfGpuField& field,
+                      gpu::TimestampQueries* timestamps, bool second_half = false);
+
+// Winding sign only: reads the band flags back and fixes field.winding_plan (as build_sdf_cpu does).
+Status decide_winding_gpu(gpu::Device& device, SdfGpuField& field, Diagnostics& diag);
+
+// Whole build, synchronously: prepare, record, submit, wait (twice for the winding sign). Pass times go to
+// `pass_times` when given.
+Result<SdfGpuField> build_sdf_gpu(gpu::Device& device, const SdfGpuPipelines& pipelines, const SdfBuildDesc& desc,
+                                  Diagnostics& diag, std::vector<gpu::PassTime>* pass_times = nullptr);
+
+// Downloads distances and flags into the CPU type (stats filled the same way as build_sdf_cpu).
+Result<SdfGrid> read_back_sdf(gpu::Device& device, const SdfGpuField& field);
+
+}  // namespace tressel

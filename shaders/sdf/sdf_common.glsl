@@ -1,0 +1,47 @@
+// GLSL only: the buffers of the SDF build (bindings from shared/sdf_gpu.h) and small helpers. Every SDF
+// shader includes this after its local_size layout.
+#include "shared/sdf.h"
+#include "shared/sdf_gpu.h"
+#include "shared/float_order.h"
+#include "shared/dispatch.h"
+
+layout(std430, binding = kSdfBindParams) readonly buffer ParamsBuf { SdfGridParams g; };
+layout(std430, binding = kSdfBindPositions) readonly buffer PositionsBuf { vec4 positions_m[]; };
+layout(std430, binding = kSdfBindIndices) readonly buffer IndicesBuf { uint indices[]; };
+layout(std430, binding = kSdfBindTriEdges) readonly buffer TriEdgesBuf { uint tri_edges[]; };
+layout(std430, binding = kSdfBindFaceNormals) readonly buffer FaceNormalsBuf { vec4 face_normals[]; };
+layout(std430, binding = kSdfBindVertexNormals) readonly buffer VertexNormalsBuf { vec4 vertex_pseudonormals[]; };
+layout(std430, binding = kSdfBindEdgeNormals) readonly buffer EdgeNormalsBuf { vec4 edge_pseudonormals[]; };
+layout(std430, binding = kSdfBindDistOrdered) buffer DistOrderedBuf { uint dist_ordered[]; };
+layout(std430, binding = kSdfBindNearestIn) buffer NearestInBuf { uint nearest_in[]; };
+layout(std430, binding = kSdfBindNearestOut) buffer NearestOutBuf { uint nearest_out[]; };
+layout(std430, binding = kSdfBindParity) buffer ParityBuf { uint parity[]; };
+layout(std430, binding = kSdfBindWinding) buffer WindingBuf { float winding[]; };
+layout(std430, binding = kSdfBindCoarse) buffer CoarseBuf { float coarse[]; };
+layout(std430, binding = kSdfBindDistance) buffer DistanceBuf { float distance_m[]; };
+layout(std430, binding = kSdfBindFlags) buffer FlagsBuf { uint flags[]; };
+
+layout(push_constant) uniform PushBuf { SdfPush pc; };
+
+#define kSdfInf uintBitsToFloat(0x7F800000u)
+
+vec3 tri_a(uint t) { return positions_m[indices[3u * t]].xyz; }
+vec3 tri_b(uint t) { return positions_m[indices[3u * t + 1u]].xyz; }
+vec3 tri_c(uint t) { return positions_m[indices[3u * t + 2u]].xyz; }
+
+float distance_to_triangle(uint t, vec3 p) { return sdf_triangle_distance_m(p, tri_a(t), tri_b(t), tri_c(t)); }
+
+// Cells visited by a triangle's narrow-band scatter (sdf_passes::band_cell_range).
+void band_cell_range(vec3 a, vec3 b, vec3 c, out ivec3 lo, out ivec3 hi) {
+    vec3 mn = sdf_grid_coords(g, min(a, min(b, c)));
+    vec3 mx = sdf_grid_coords(g, max(a, max(b, c)));
+    float band = float(g.dims.w);
+    lo = max(ivec3(floor(mn - band)), ivec3(0));
+    hi = min(ivec3(ceil(mx + band)), g.dims.xyz - 1);
+}
+
+float winding_number(vec3 p) {
+    float w = 0.0;
+    for (uint t = 0u; t < pc.triangles; ++t) w += sdf_triangle_winding(p, tri_a(t), tri_b(t), tri_c(t));
+    return w * pc.orientation;
+}

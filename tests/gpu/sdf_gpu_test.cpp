@@ -1,0 +1,107 @@
+// The GPU SDF build against the CPU reference: same passes, same formulas, so every cell must agree
+// within 1e-5 of the cell size, and the inside/outside classification must be identical.
+#include <cmath>
+
+#include "gpu_test.h"
+#include "io/mesh_import.h"
+#include "sdf/gpu/sdf_gpu.h"
+#include "test_paths.h"
+
+namespace tressel {
+namespace {
+
+class SdfGpu : public test::GpuTest {
+protected:
+    SdfGpuPipelines& pipelines() {
+        static std::unique_ptr<SdfGpuPipelines> p;
+        if (!p) {
+            auto r = SdfGpuPipelines::create(device());
+            EXPECT_TRUE(r.ok()) << r.error().describe();
+            p = std::make_unique<SdfGpuPipelines>(std::move(*r));
+        }
+        return *p;
+    }
+};
+
+Mesh load(const std::string& rel) {
+    auto imported = import_mesh_file(test::testdata(rel));
+    EXPECT_TRUE(imported.ok()) << rel << ": " << (imported.ok() ? "" : imported.error().message);
+    return merge_meshes(*imported, rel);
+}
+
+struct Case {
+    const char* file;
+    int cells_x;
+    SignMethod sign;
+};
+
+void compare(const SdfGrid& cpu, const SdfGrid& gpu, const std::string& what) {
+    ASSERT_EQ(cpu.grid.dims, gpu.grid.dims) << what;
+    const float tol = float(1e-5 * cpu.grid.cell_size_m);
+    size_t bad_distance = 0, bad_sign = 0, unwritten = 0;
+    float worst = 0.0f;
+    for (size_t c = 0; c < cpu.distance_m.size(); ++c) {
+        float a = cpu.distance_m[c], b = gpu.distance_m[c];
+        if (!std::isfinite(b)) ++unwritten;
+        float err = std::fabs(std::fabs(a) - std::fabs(b));
+        worst = std::max(worst, err);
+        if (!(err <= tol)) ++bad_distance;
+        if ((a < 0.0f) != (b < 0.0f)) ++bad_sign;
+    }
+    EXPECT_EQ(unwritten, 0u) << what << ": GPU cells without a distance";
+    EXPECT_EQ(bad_distance, 0u) << what << ": cells differing by more than 1e-5 cell; worst " << worst / cpu.grid.cell_size_m
+                                << " cells";
+    EXPECT_EQ(bad_sign, 0u) << what << ": cells with a different sign";
+    EXPECT_EQ(cpu.stats.inside_cells, gpu.stats.inside_cells) << what;
+    EXPECT_EQ(cpu.stats.band_cells, gpu.stats.band_cells) << what;
+    EXPECT_GT(gpu.stats.inside_cells, 0u) << what << ": a solid must have inside cells";
+}
+
+TEST_F(SdfGpu, MatchesTheCpuReference) {
+    const Case cases[] = {
+        {"meshes/coarser_bunny.obj", 32, SignMethod::Auto},  {"meshes/torus.obj", 24, SignMethod::Auto},
+        {"meshes/spot.obj", 24, SignMethod::Parity},         {"meshes/bob.obj", 20, SignMethod::FaceNormal},
+        {"meshes/icosphere.obj", 20, SignMethod::Winding},   {"meshes/teapot.obj", 20, SignMethod::Auto},
+    };
+    for (const Case& c : cases) {
+        Mesh mesh = load(c.file);
+        SdfBuildDesc desc;
+        desc.mesh = &mesh;
+        desc.cells_x = c.cells_x;
+        desc.sign = c.sign;
+        Diagnostics cpu_diag, gpu_diag;
+        auto cpu = build_sdf_cpu(desc, cpu_diag);
+        ASSERT_TRUE(cpu.ok()) << c.file << ": " << cpu.error().message;
+        std::vector<gpu::PassTime> times;
+        auto field = build_sdf_gpu(device(), pipelines(), desc, gpu_diag, &times);
+        ASSERT_TRUE(field.ok()) << c.file << ": " << field.error().message;
+        auto gpu = read_back_sdf(device(), *field);
+        ASSERT_TRUE(gpu.ok()) << gpu.error().message;
+        EXPECT_EQ(gpu->sign_used, cpu->sign_used);
+        compare(*cpu, *gpu, std::string(c.file) + " (" + sign_method_name(c.sign) + ")");
+        EXPECT_GE(times.size(), 5u) << "one timestamp per pass";
+        for (auto& t : times) EXPECT_GE(t.ms, 0.0) << t.name;
+    }
+}
+
+TEST_F(SdfGpu, BadParametersAreErrorsBeforeAnyGpuWork) {
+    Mesh mesh = load("meshes/icosphere.obj");
+    SdfBuildDesc desc;
+    desc.mesh = &mesh;
+    Diagnostics diag;
+    for (int cells : {0, -5, 100000}) {
+        desc.cells_x = cells;
+        auto r = build_sdf_gpu(device(), pipelines(), desc, diag);
+        ASSERT_FALSE(r.ok());
+        EXPECT_NE(r.error().message.find("cells_x"), std::string::npos) << r.error().message;
+    }
+    desc.cells_x = 2000;
+    desc.memory_cap_bytes = 64ull << 20;
+    auto big = build_sdf_gpu(device(), pipelines(), desc, diag);
+    ASSERT_FALSE(big.ok());
+    EXPECT_EQ(big.error().code, ErrorCode::LimitExceeded);
+    EXPECT_NE(big.error().message.find("MiB"), std::string::npos) << big.error().message;
+}
+
+}  // namespace
+}  // namespace tressel
