@@ -160,6 +160,64 @@ TEST(SceneParams, EveryFieldIsDeclaredAndDefaultsMatchTheStructs) {
     EXPECT_EQ(declared_tables, c.tables);
 }
 
+// Number of members of an aggregate, found by brace-initialising it with ever more "anything" values.
+struct AnyValue {
+    template <class T>
+    operator T() const;  // never defined: only used in unevaluated requires-expressions
+};
+template <class T, class... A>
+constexpr size_t member_count() {
+    if constexpr (requires { T{A{}..., AnyValue{}}; })
+        return member_count<T, A..., AnyValue>();
+    else
+        return sizeof...(A);
+}
+
+// Counts the keys a walk maps to members of one struct (nested objects count once).
+struct KeyCounter {
+    size_t n = 0;
+    void tag(std::string_view, std::string_view) {}  // "format" is a constant, not a member
+    template <class T>
+    void field(std::string_view, T&) { ++n; }
+    void scale_field(std::string_view, glm::dvec3&) { ++n; }
+    template <class S>
+    void object(std::string_view, S&) { ++n; }
+    template <class S>
+    void array(std::string_view, std::vector<S>&) { ++n; }
+};
+template <class S>
+size_t walked_members() {
+    S s{};
+    KeyCounter c;
+    scene_fields::describe(c, s);
+    return c.n;
+}
+
+// A member added to scene_types.h must also get a key in scene_fields.h (and a ParamDecl), or it
+// would silently not be saved.
+TEST(SceneParams, EveryStructMemberIsMappedToAKey) {
+    EXPECT_EQ(member_count<Transform>(), walked_members<Transform>());
+    EXPECT_EQ(member_count<MeshRef>(), walked_members<MeshRef>());
+    EXPECT_EQ(member_count<CollisionMesh>(), walked_members<CollisionMesh>());
+    EXPECT_EQ(member_count<Collider>(), walked_members<Collider>());
+    EXPECT_EQ(member_count<ScalpRegion>(), walked_members<ScalpRegion>());
+    EXPECT_EQ(member_count<Scalp>(), walked_members<Scalp>());
+    EXPECT_EQ(member_count<Growth>(), walked_members<Growth>());
+    EXPECT_EQ(member_count<Follow>(), walked_members<Follow>());
+    EXPECT_EQ(member_count<Smoothing>(), walked_members<Smoothing>());
+    EXPECT_EQ(member_count<SimulationParams>(), walked_members<SimulationParams>());
+    EXPECT_EQ(member_count<Shading>(), walked_members<Shading>());
+    EXPECT_EQ(member_count<HairGroup>(), walked_members<HairGroup>());
+    EXPECT_EQ(member_count<Wind>(), walked_members<Wind>());
+    EXPECT_EQ(member_count<Environment>(), walked_members<Environment>());
+    EXPECT_EQ(member_count<Motion>(), walked_members<Motion>());
+    EXPECT_EQ(member_count<Light>(), walked_members<Light>());
+    EXPECT_EQ(member_count<Lighting>(), walked_members<Lighting>());
+    EXPECT_EQ(member_count<View>(), walked_members<View>());
+    // Scene::origin (the folder paths resolve against) is deliberately not saved.
+    EXPECT_EQ(member_count<Scene>(), walked_members<Scene>() + 1);
+}
+
 TEST(SceneParams, LightTablesCarryTheirOwnDefaults) {
     // key and fill share a struct but not their defaults: each table must match its own instance.
     const ParamDecl* key = find_param_table("lighting.key")->find("intensity");
