@@ -347,9 +347,12 @@ void finalize_cell(uint32_t cell, const FinalizeInputs& in, std::span<float> dis
     switch (in.sign) {
         case CellSign::Pseudonormal: inside = pseudonormal_inside(); break;
         case CellSign::Parity: inside = parity_inside(in.parity[cell]); break;
-        case CellSign::PseudonormalBandParityElsewhere:
-            inside = band ? pseudonormal_inside() : parity_inside(in.parity[cell]);
+        case CellSign::PseudonormalBandParityElsewhere: {
+            uint32_t bits = in.parity[cell] & gpu_shared::kSdfParityAxisBits;
+            bool unanimous = bits == 0u || bits == gpu_shared::kSdfParityAxisBits;
+            inside = (band && !unanimous) ? pseudonormal_inside() : parity_inside(bits);
             break;
+        }
         case CellSign::Winding: inside = in.winding[cell] > 0.5f; break;
         case CellSign::FaceNormal: inside = glm::dot(off, xyz(m.face_normals[tri])) * m.orientation < 0.0f; break;
     }

@@ -103,6 +103,11 @@ struct CoarseWinding {
 
 // Pass 8, per cell: exact distance to the propagated nearest triangle, sign by `sign` (never Auto: the
 // build resolves it), written as signed metres; +inf when the cell has no nearest triangle.
+// PseudonormalBandParityElsewhere (Auto on closed manifold meshes): the parity vote, except in band cells
+// where the three axes disagree (a ray grazed an edge or vertex), which take the pseudonormal of the
+// nearest feature. Pseudonormals alone are not trusted: a concave quad fan-triangulated into two folded
+// triangles (bob.obj) is still a closed manifold yet gives the wrong sign up to 1.7 cells away, where all
+// three parity rays agree and are right.
 enum class CellSign { Pseudonormal, Parity, PseudonormalBandParityElsewhere, Winding, FaceNormal };
 struct FinalizeInputs {
     const SdfGridParams* grid = nullptr;

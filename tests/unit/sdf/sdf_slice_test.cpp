@@ -90,7 +90,7 @@ TEST(SdfSliceGolden, CoarserBunnySliceMatchesGolden) {
     ASSERT_TRUE(mesh.ok()) << mesh.error().describe();
     SdfBuildDesc d;
     d.mesh = &*mesh;
-    d.cells_x = 40;
+    d.cells_x = 36;
     d.padding = 0.25;
     Diagnostics diag;
     auto r = build_sdf_cpu(d, diag);
