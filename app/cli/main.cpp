@@ -12,6 +12,8 @@ namespace {
 
 const Command kCommands[] = {
     {"info", "summarise a scene or a mesh file: counts, bounds, topology problems", kInfoUsage, &run_info},
+    {"groom", "grow a scene's hair groups: statistics, strands as JSON", kGroomUsage, &run_groom},
+    {"bench", "benchmarks printed as JSON (groom)", kBenchUsage, &run_bench},
 };
 
 void print_help() {

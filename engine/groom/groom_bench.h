@@ -24,7 +24,8 @@ struct GroomBenchResult {
     std::string mesh;              // name of the scalp used
     size_t guides = 0, guide_points = 0, follows = 0;
     int repeats = 0;
-    double total_ms_min = 0.0, total_ms_median = 0.0;
+    double total_ms_min = 0.0, total_ms_median = 0.0;   // wall clock
+    double cpu_ms_min = 0.0;                            // process CPU time (robust on a loaded machine)
     GroomTimings best;             // phases of the fastest run
 };
 

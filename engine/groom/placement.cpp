@@ -86,18 +86,37 @@ RootSet place_per_vertex(const Mesh& mesh, const RegionInfo& region) {
 }
 
 AreaSampler::AreaSampler(const Mesh& mesh, const RegionInfo& r) : region(&r) {
-    cdf.resize(r.triangles.size());
-    double acc = 0.0;
-    for (size_t i = 0; i < r.triangles.size(); ++i) {
-        acc += triangle_area_m2(mesh, r.triangles[i]);
-        cdf[i] = acc;
+    const size_t n = r.triangles.size();
+    accept.assign(n, 1.0);
+    alias.resize(n);
+    if (n == 0) return;
+    std::vector<double> scaled(n);
+    for (size_t i = 0; i < n; ++i) scaled[i] = triangle_area_m2(mesh, r.triangles[i]) * double(n) / r.area_m2;
+    std::vector<uint32_t> small, large;
+    for (size_t i = 0; i < n; ++i) {
+        alias[i] = uint32_t(i);
+        (scaled[i] < 1.0 ? small : large).push_back(uint32_t(i));
     }
+    while (!small.empty() && !large.empty()) {
+        const uint32_t s = small.back(), l = large.back();
+        small.pop_back();
+        accept[s] = scaled[s];
+        alias[s] = l;
+        scaled[l] = (scaled[l] + scaled[s]) - 1.0;
+        if (scaled[l] < 1.0) {
+            large.pop_back();
+            small.push_back(l);
+        }
+    }
+    // Leftovers (rounding) keep their own triangle with probability 1.
+    for (uint32_t i : small) accept[i] = 1.0;
+    for (uint32_t i : large) accept[i] = 1.0;
 }
 
 ScalpAttachment AreaSampler::sample(double u, float r1, float r2) const {
-    const double target = u * cdf.back();
-    size_t i = size_t(std::upper_bound(cdf.begin(), cdf.end(), target) - cdf.begin());
-    i = std::min(i, cdf.size() - 1);
+    const double x = u * double(accept.size());
+    size_t i = std::min(size_t(x), accept.size() - 1);
+    if (x - double(i) >= accept[i]) i = alias[i];
     const float s = std::sqrt(r1);
     ScalpAttachment a;
     a.triangle = region->triangles[i];

@@ -38,21 +38,22 @@ void append_root(const Mesh& mesh, const ScalpAttachment& a, RootSet& out);
 // root is attached to the lowest-numbered triangle using that vertex, barycentric at its corner.
 RootSet place_per_vertex(const Mesh& mesh, const RegionInfo& region);
 
-// Area-uniform random roots over the region's triangles: triangle by area (a CDF in double), then a
+// Area-uniform random roots over the region's triangles: triangle by area (AreaSampler), then a
 // uniform point in it (b = (1 - sqrt(u), sqrt(u)(1 - v), sqrt(u) v)). Sample i draws from its own
 // stream seeded by (seed, i). With min_spacing_m > 0, Poisson-disk dart throwing over a grid: at most
 // 30 x count darts, accepted in dart order; fewer roots than asked is reported in `diag`.
 RootSet place_random(const Mesh& mesh, const RegionInfo& region, size_t count, uint32_t seed, double min_spacing_m,
                      Diagnostics& diag);
 
-// Cumulative triangle areas of a region, and a sampler of area-uniform points on it (used by follow
-// generation as well).
+// Area-uniform points on a region (used by follow generation as well): the triangle by Walker's alias
+// method (Vose's construction, O(1) per sample), then a uniform point in it.
 struct AreaSampler {
     explicit AreaSampler(const Mesh& mesh, const RegionInfo& region);
     // u in [0, 1) picks the triangle, (r1, r2) in [0, 1)^2 the point.
     ScalpAttachment sample(double u, float r1, float r2) const;
     const RegionInfo* region;
-    std::vector<double> cdf;  // cdf[i] = area of region.triangles[0..i]
+    std::vector<double> accept;   // per slot: probability of keeping the slot's own triangle
+    std::vector<uint32_t> alias;  // per slot: the other triangle (index into region.triangles)
 };
 
 }  // namespace tressel
