@@ -68,7 +68,8 @@ Result<Strands> resample_strands(const Strands& in, uint32_t count, bool allow_a
 // struct), plus where each follow was seeded on the scalp (for its root UV and shading).
 struct FollowHairs {
     std::vector<gpu_shared::FollowDescriptor> descriptors;
-    std::vector<ScalpAttachment> roots;  // one per descriptor: the seeded scalp point (before clumping)
+    std::vector<ScalpAttachment> roots;  // one per descriptor: barycentric: the seeded scalp point (before
+                                         // clumping); TressFX: its guide's root (the offset leaves the surface)
     std::vector<uint32_t> seeds;         // one per descriptor
     size_t size() const { return descriptors.size(); }
 };

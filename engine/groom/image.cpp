@@ -1,5 +1,6 @@
 #include "groom/image.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -11,13 +12,15 @@ namespace tressel {
 
 float UvImage::sample(glm::vec2 uv, int channel) const {
     if (width <= 0 || height <= 0) return 0.0f;
-    const float x = (uv.x - std::floor(uv.x)) * float(width) - 0.5f;
-    const float y = (1.0f - (uv.y - std::floor(uv.y))) * float(height) - 0.5f;
+    // UV 1.0 stays on the last texel rather than wrapping to the first.
+    const float u = uv.x == 1.0f ? 1.0f : uv.x - std::floor(uv.x), v = uv.y == 1.0f ? 1.0f : uv.y - std::floor(uv.y);
+    const float x = u * float(width) - 0.5f;
+    const float y = (1.0f - v) * float(height) - 0.5f;
     const int x0 = int(std::floor(x)), y0 = int(std::floor(y));
     const float fx = x - float(x0), fy = y - float(y0);
     auto texel = [&](int xi, int yi) {
-        xi = ((xi % width) + width) % width;
-        yi = ((yi % height) + height) % height;
+        xi = std::clamp(xi, 0, width - 1);
+        yi = std::clamp(yi, 0, height - 1);
         return float(rgba[(size_t(yi) * width + xi) * 4 + channel]) * (1.0f / 255.0f);
     };
     const float top = texel(x0, y0) * (1 - fx) + texel(x0 + 1, y0) * fx;

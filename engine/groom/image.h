@@ -15,8 +15,9 @@ struct UvImage {
     int width = 0, height = 0;
     std::vector<uint8_t> rgba;  // 4 bytes per texel, top row first (as stored in the file)
 
-    // Bilinear sample of `channel` (0 r .. 3 a) in [0, 1]. UVs wrap (repeat); v = 0 is the bottom row
-    // (OpenGL / Assimp convention), so the file's top row is v = 1.
+    // Bilinear sample of `channel` (0 r .. 3 a) in [0, 1]. UVs outside [0, 1] wrap (repeat); filtering
+    // clamps at the image border (no bleeding from the opposite edge). v = 0 is the bottom row (OpenGL /
+    // Assimp convention), so the file's top row is v = 1.
     float sample(glm::vec2 uv, int channel) const;
 };
 

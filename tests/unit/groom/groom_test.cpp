@@ -264,6 +264,32 @@ TEST(Shape, WaveAmplitudeMatches) {
     }
 }
 
+TEST(Shape, LengthMapScalesByRootUv) {
+    const auto dir = test::scratch_dir("groom_length_map");
+    const int w = 32, h = 8;
+    std::vector<uint8_t> px(size_t(w) * h, 0);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) px[size_t(y) * w + x] = x < w / 2 ? 128 : 255;  // half length on the left (u < 0.5)
+    ASSERT_NE(stbi_write_png((dir / "length.png").string().c_str(), w, h, 1, px.data(), w), 0);
+    const Mesh plane = test::make_plane(16, 4, 1.0f);
+    GroomInputs in = plane_inputs(plane);
+    in.base_dir = dir;
+    in.group.growth.guides = 400;
+    in.group.growth.length_m = 0.2;
+    in.group.growth.length_map = "length.png";
+    auto r = grow_group(in);
+    ASSERT_TRUE(r.ok()) << r.error().describe();
+    size_t checked = 0;
+    for (size_t i = 0; i < r->guides.strand_count(); ++i) {
+        const float u = r->guides.strand(i)[0].x;  // the plane's u equals x
+        if (std::abs(u - 0.5f) < 0.05f) continue;  // bilinear blend across the edge
+        const double want = u < 0.5f ? 0.2 * 128.0 / 255.0 : 0.2;
+        EXPECT_NEAR(strand_length_m(r->guides, i), want, want * 1e-4);
+        ++checked;
+    }
+    EXPECT_GT(checked, 300u);
+}
+
 TEST(Shape, WidthTapersFromRootToTip) {
     const Mesh plane = test::make_plane(2, 2, 0.1f);
     GroomInputs in = plane_inputs(plane);
