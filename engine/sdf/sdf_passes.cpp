@@ -229,33 +229,13 @@ void jfa_cell(uint32_t cell, int step, const SdfGridParams& g, const MeshData& m
     out[cell] = best;
 }
 
-namespace {
-
-// Edge function of directed edge u->v at q (positive on its left), evaluated from the lexicographically
-// smaller endpoint so that the two triangles sharing an edge get exactly opposite values.
-float edge_function(glm::vec2 u, glm::vec2 v, glm::vec2 q) {
-    bool swap = v.x < u.x || (v.x == u.x && v.y < u.y);
-    glm::vec2 s = swap ? v : u, e = swap ? u : v;
-    float f = (e.x - s.x) * (q.y - s.y) - (e.y - s.y) * (q.x - s.x);
-    return swap ? -f : f;
-}
-
-// Top-left rule: a point exactly on an edge belongs to the triangle whose inward normal points +x (or,
-// for an edge parallel to x, +y); the neighbour across the edge has the opposite normal.
-bool owns_edge(glm::vec2 u, glm::vec2 v, float orientation) {
-    glm::vec2 n = orientation * glm::vec2(-(v.y - u.y), v.x - u.x);
-    return n.x > 0.0f || (n.x == 0.0f && n.y > 0.0f);
-}
-
-}  // namespace
-
 void parity_triangle(uint32_t tri, int axis, const SdfGridParams& g, const MeshData& m, std::span<uint32_t> parity) {
     const int ax = axis, bx = (axis + 1) % 3, cx = (axis + 2) % 3;
     Tri t = triangle(m, tri);
     glm::vec3 v[3] = {gpu_shared::sdf_grid_coords(g, t.a), gpu_shared::sdf_grid_coords(g, t.b),
                       gpu_shared::sdf_grid_coords(g, t.c)};
     glm::vec2 p[3] = {{v[0][bx], v[0][cx]}, {v[1][bx], v[1][cx]}, {v[2][bx], v[2][cx]}};
-    float area = edge_function(p[0], p[1], p[2]);
+    float area = gpu_shared::sdf_edge_function(p[0], p[1], p[2]);
     if (area == 0.0f) return;
     float orient = area > 0.0f ? 1.0f : -1.0f;
     glm::ivec3 dims(g.dims);
@@ -263,12 +243,12 @@ void parity_triangle(uint32_t tri, int axis, const SdfGridParams& g, const MeshD
     int b_hi = std::min(dims[bx] - 1, int(std::floor(std::max(p[0].x, std::max(p[1].x, p[2].x)))));
     int c_lo = std::max(0, int(std::ceil(std::min(p[0].y, std::min(p[1].y, p[2].y)))));
     int c_hi = std::min(dims[cx] - 1, int(std::floor(std::max(p[0].y, std::max(p[1].y, p[2].y)))));
-    bool own[3] = {owns_edge(p[0], p[1], orient), owns_edge(p[1], p[2], orient), owns_edge(p[2], p[0], orient)};
+    bool own[3] = {gpu_shared::sdf_owns_edge(p[0], p[1], orient), gpu_shared::sdf_owns_edge(p[1], p[2], orient), gpu_shared::sdf_owns_edge(p[2], p[0], orient)};
     for (int jc = c_lo; jc <= c_hi; ++jc)
         for (int jb = b_lo; jb <= b_hi; ++jb) {
             glm::vec2 q{float(jb), float(jc)};
-            float w[3] = {orient * edge_function(p[0], p[1], q), orient * edge_function(p[1], p[2], q),
-                          orient * edge_function(p[2], p[0], q)};
+            float w[3] = {orient * gpu_shared::sdf_edge_function(p[0], p[1], q), orient * gpu_shared::sdf_edge_function(p[1], p[2], q),
+                          orient * gpu_shared::sdf_edge_function(p[2], p[0], q)};
             bool inside = true;
             for (int e = 0; e < 3; ++e) inside = inside && (w[e] > 0.0f || (w[e] == 0.0f && own[e]));
             if (!inside) continue;
@@ -322,6 +302,11 @@ float CoarseWinding::at_cell(glm::ivec3 cell) const {
                                      at(i0.x, i1.y, i1.z), at(i1.x, i1.y, i1.z), f);
 }
 
+static_assert(uint32_t(CellSign::Winding) == gpu_shared::kSdfSignWinding &&
+                  uint32_t(CellSign::FaceNormal) == gpu_shared::kSdfSignFaceNormal &&
+                  uint32_t(CellSign::PseudonormalBandParityElsewhere) == gpu_shared::kSdfSignPseudonormalBandParityElsewhere,
+              "CellSign must match the kSdfSign* constants");
+
 void finalize_cell(uint32_t cell, const FinalizeInputs& in, std::span<float> distance_m, std::span<uint8_t> flags) {
     const SdfGridParams& g = *in.grid;
     const MeshData& m = *in.mesh;
@@ -336,26 +321,15 @@ void finalize_cell(uint32_t cell, const FinalizeInputs& in, std::span<float> dis
     glm::vec3 off = p - q.point_m;
     float d = std::sqrt(glm::dot(off, off));
     bool band = (flags[cell] & gpu_shared::kSdfFlagBand) != 0;
-    auto pseudonormal_inside = [&]() {
-        glm::vec4 n;
-        if (q.feature == gpu_shared::kSdfFeatureFace) n = m.face_normals[tri];
-        else if (q.feature <= gpu_shared::kSdfFeatureVertex2) n = m.vertex_pseudonormals[m.indices[3 * tri + q.feature]];
-        else n = m.edge_pseudonormals[m.tri_edges[3 * tri + (q.feature - gpu_shared::kSdfFeatureEdge01)]];
-        return glm::dot(off, xyz(n)) * m.orientation < 0.0f;
-    };
-    bool inside = false;
-    switch (in.sign) {
-        case CellSign::Pseudonormal: inside = pseudonormal_inside(); break;
-        case CellSign::Parity: inside = parity_inside(in.parity[cell]); break;
-        case CellSign::PseudonormalBandParityElsewhere: {
-            uint32_t bits = in.parity[cell] & gpu_shared::kSdfParityAxisBits;
-            bool unanimous = bits == 0u || bits == gpu_shared::kSdfParityAxisBits;
-            inside = (band && !unanimous) ? pseudonormal_inside() : parity_inside(bits);
-            break;
-        }
-        case CellSign::Winding: inside = in.winding[cell] > 0.5f; break;
-        case CellSign::FaceNormal: inside = glm::dot(off, xyz(m.face_normals[tri])) * m.orientation < 0.0f; break;
-    }
+    glm::vec4 n;
+    if (q.feature == gpu_shared::kSdfFeatureFace) n = m.face_normals[tri];
+    else if (q.feature <= gpu_shared::kSdfFeatureVertex2) n = m.vertex_pseudonormals[m.indices[3 * tri + q.feature]];
+    else n = m.edge_pseudonormals[m.tri_edges[3 * tri + (q.feature - gpu_shared::kSdfFeatureEdge01)]];
+    const bool pn_inside = glm::dot(off, xyz(n)) * m.orientation < 0.0f;
+    const bool face_inside = glm::dot(off, xyz(m.face_normals[tri])) * m.orientation < 0.0f;
+    const float w = in.sign == CellSign::Winding ? in.winding[cell] : 0.0f;
+    const bool inside = gpu_shared::sdf_cell_inside(static_cast<uint32_t>(in.sign), band, in.parity[cell], pn_inside, w,
+                                                    face_inside);
     distance_m[cell] = inside ? -d : d;
     flags[cell] = uint8_t(flags[cell] | (inside ? gpu_shared::kSdfFlagInside : 0u));
 }

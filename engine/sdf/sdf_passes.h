@@ -83,10 +83,7 @@ void parity_triangle(uint32_t tri, int axis, const SdfGridParams& g, const MeshD
 void parity_column(uint32_t column, int axis, const SdfGridParams& g, std::span<uint32_t> parity);
 
 // Majority vote of the three parity bits.
-inline bool parity_inside(uint32_t bits) {
-    int n = int(bits & 1u) + int((bits >> 1) & 1u) + int((bits >> 2) & 1u);
-    return n >= 2;
-}
+inline bool parity_inside(uint32_t bits) { return gpu_shared::sdf_parity_inside(bits); }
 
 // Generalized winding number at p (Jacobson et al. 2013), multiplied by the mesh orientation: about 1
 // inside a closed mesh, 0 outside, fractional near holes. Triangles summed in index order.
@@ -108,7 +105,8 @@ struct CoarseWinding {
 // nearest feature. Pseudonormals alone are not trusted: a concave quad fan-triangulated into two folded
 // triangles (bob.obj) is still a closed manifold yet gives the wrong sign up to 1.7 cells away, where all
 // three parity rays agree and are right.
-enum class CellSign { Pseudonormal, Parity, PseudonormalBandParityElsewhere, Winding, FaceNormal };
+// Values equal the kSdfSign* constants of shared/sdf.h (static_assert in sdf_passes.cpp).
+enum class CellSign : uint32_t { Pseudonormal, Parity, PseudonormalBandParityElsewhere, Winding, FaceNormal };
 struct FinalizeInputs {
     const SdfGridParams* grid = nullptr;
     const MeshData* mesh = nullptr;

@@ -5,11 +5,6 @@
 layout(local_size_x = kSdfWorkgroupSize) in;
 #include "sdf/sdf_common.glsl"
 
-bool parity_inside(uint bits) {
-    int n = int(bits & 1u) + int((bits >> 1) & 1u) + int((bits >> 2) & 1u);
-    return n >= 2;
-}
-
 void main() {
     uint cell = LINEAR_INVOCATION_INDEX;
     if (cell >= pc.count) return;
@@ -29,12 +24,9 @@ void main() {
     else if (q.feature <= kSdfFeatureVertex2) n = vertex_pseudonormals[indices[3u * t + q.feature]];
     else n = edge_pseudonormals[tri_edges[3u * t + (q.feature - kSdfFeatureEdge01)]];
     bool pn_inside = dot(off, n.xyz) * pc.orientation < 0.0;
-    bool inside = false;
-    if (pc.mode == kSdfSignPseudonormal) inside = pn_inside;
-    else if (pc.mode == kSdfSignParity) inside = parity_inside(parity[cell]);
-    else if (pc.mode == kSdfSignPseudonormalBandParityElsewhere) inside = band ? pn_inside : parity_inside(parity[cell]);
-    else if (pc.mode == kSdfSignWinding) inside = winding[cell] > 0.5;
-    else inside = dot(off, face_normals[t].xyz) * pc.orientation < 0.0;
+    bool face_inside = dot(off, face_normals[t].xyz) * pc.orientation < 0.0;
+    float w = pc.mode == kSdfSignWinding ? winding[cell] : 0.0;
+    bool inside = sdf_cell_inside(pc.mode, band, parity[cell], pn_inside, w, face_inside);
     distance_m[cell] = inside ? -d : d;
     flags[cell] = f | (inside ? kSdfFlagInside : 0u);
 }

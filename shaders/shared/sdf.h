@@ -227,6 +227,35 @@ SDF_FN bool sdf_owns_edge(vec2 u, vec2 v, float orientation) {
     return n.x > 0.0f || (n.x == 0.0f && n.y > 0.0f);
 }
 
+// Finalize sign modes (sdf_passes::CellSign has the same values).
+TRESSEL_CONST(uint, kSdfSignPseudonormal, 0u);
+TRESSEL_CONST(uint, kSdfSignParity, 1u);
+TRESSEL_CONST(uint, kSdfSignPseudonormalBandParityElsewhere, 2u);
+TRESSEL_CONST(uint, kSdfSignWinding, 3u);
+TRESSEL_CONST(uint, kSdfSignFaceNormal, 4u);
+
+// Majority vote of the three ray-parity bits.
+SDF_FN bool sdf_parity_inside(uint bits) {
+    int n = int(bits & 1u) + int((bits >> 1) & 1u) + int((bits >> 2) & 1u);
+    return n >= 2;
+}
+
+// The inside/outside decision of a cell, given every candidate test. For the auto mode on a closed mesh
+// (kSdfSignPseudonormalBandParityElsewhere) the parity vote decides unless the three rays disagree in a
+// band cell, where the pseudonormal of the nearest feature decides (engine/sdf/README.md).
+SDF_FN bool sdf_cell_inside(uint mode, bool band, uint parity_bits, bool pseudonormal_inside, float winding,
+                            bool face_normal_inside) {
+    uint bits = parity_bits & kSdfParityAxisBits;
+    if (mode == kSdfSignPseudonormal) return pseudonormal_inside;
+    if (mode == kSdfSignParity) return sdf_parity_inside(bits);
+    if (mode == kSdfSignPseudonormalBandParityElsewhere) {
+        bool unanimous = bits == 0u || bits == kSdfParityAxisBits;
+        return (band && !unanimous) ? pseudonormal_inside : sdf_parity_inside(bits);
+    }
+    if (mode == kSdfSignWinding) return winding > 0.5f;
+    return face_normal_inside;
+}
+
 TRESSEL_SHARED_END
 
 #endif

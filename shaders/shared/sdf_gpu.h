@@ -24,13 +24,6 @@ TRESSEL_CONST(uint, kSdfBindDistance, 13u);     // float per cell: signed distan
 TRESSEL_CONST(uint, kSdfBindFlags, 14u);        // uint per cell: kSdfFlag*
 TRESSEL_CONST(uint, kSdfBindingCount, 15u);
 
-// Finalize sign modes (sdf_passes::CellSign, same order).
-TRESSEL_CONST(uint, kSdfSignPseudonormal, 0u);
-TRESSEL_CONST(uint, kSdfSignParity, 1u);
-TRESSEL_CONST(uint, kSdfSignPseudonormalBandParityElsewhere, 2u);
-TRESSEL_CONST(uint, kSdfSignWinding, 3u);
-TRESSEL_CONST(uint, kSdfSignFaceNormal, 4u);
-
 struct SdfPush {
     uint count;        // items of this dispatch: cells, triangles, columns or coarse samples
     int step;          // JFA step in cells

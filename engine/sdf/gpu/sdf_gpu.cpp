@@ -29,16 +29,7 @@ Result<gpu::Buffer> cells_buffer(gpu::Device& device, uint64_t count, const char
     return device.create_buffer({std::max<uint64_t>(count, 1) * 4, kStorage, gpu::MemoryIntent::DeviceLocal, name});
 }
 
-uint32_t sign_mode(sp::CellSign s) {
-    switch (s) {
-        case sp::CellSign::Pseudonormal: return gpu_shared::kSdfSignPseudonormal;
-        case sp::CellSign::Parity: return gpu_shared::kSdfSignParity;
-        case sp::CellSign::PseudonormalBandParityElsewhere: return gpu_shared::kSdfSignPseudonormalBandParityElsewhere;
-        case sp::CellSign::Winding: return gpu_shared::kSdfSignWinding;
-        case sp::CellSign::FaceNormal: return gpu_shared::kSdfSignFaceNormal;
-    }
-    return gpu_shared::kSdfSignParity;
-}
+uint32_t sign_mode(sp::CellSign s) { return static_cast<uint32_t>(s); }
 
 struct Recorder {
     gpu::CommandBuffer& cmd;

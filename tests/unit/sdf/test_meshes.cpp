@@ -8,9 +8,7 @@
 #include <string>
 #include <utility>
 
-#ifdef TRESSEL_SDF_TEST_HAS_IO
 #include "io/mesh_import.h"
-#endif
 
 namespace tressel::test {
 
@@ -77,77 +75,10 @@ Mesh make_torus(float R, float r, int nu, int nv) {
     return m;
 }
 
-#ifndef TRESSEL_SDF_TEST_HAS_IO
-namespace {
-
-Result<Mesh> load_obj(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    if (!in) return make_error(ErrorCode::NotFound, "cannot open " + path.string());
-    Mesh m;
-    m.name = path.stem().string();
-    std::string line;
-    while (std::getline(in, line)) {
-        std::istringstream s(line);
-        std::string tag;
-        s >> tag;
-        if (tag == "v") {
-            glm::vec3 p;
-            s >> p.x >> p.y >> p.z;
-            m.positions.push_back(p);
-        } else if (tag == "f") {
-            std::vector<uint32_t> poly;
-            std::string tok;
-            while (s >> tok) {
-                long i = std::stol(tok.substr(0, tok.find('/')));
-                poly.push_back(uint32_t(i < 0 ? long(m.positions.size()) + i : i - 1));
-            }
-            for (size_t k = 1; k + 1 < poly.size(); ++k) m.indices.insert(m.indices.end(), {poly[0], poly[k], poly[k + 1]});
-        }
-    }
-    return m;
-}
-
-Result<Mesh> load_tfxmesh(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    if (!in) return make_error(ErrorCode::NotFound, "cannot open " + path.string());
-    Mesh m;
-    m.name = path.stem().string();
-    std::string line, key;
-    int section = 0;
-    while (std::getline(in, line)) {
-        if (line.empty() || line[0] == '#') continue;
-        std::istringstream s(line);
-        if (line.rfind("numOf", 0) == 0) {
-            s >> key;
-            section = key == "numOfVertices" ? 1 : key == "numOfTriangles" ? 2 : 0;
-            continue;
-        }
-        int idx;
-        if (section == 1) {
-            glm::vec3 p;
-            s >> idx >> p.x >> p.y >> p.z;
-            m.positions.push_back(p);
-        } else if (section == 2) {
-            uint32_t a, b, c;
-            s >> idx >> a >> b >> c;
-            m.indices.insert(m.indices.end(), {a, b, c});
-        }
-    }
-    return m;
-}
-
-}  // namespace
-#endif
-
 Result<Mesh> load_mesh(const std::filesystem::path& path) {
-#ifdef TRESSEL_SDF_TEST_HAS_IO
     auto scene = import_mesh_file(path);
     if (!scene.ok()) return scene.error();
     return merge_meshes(*scene, path.stem().string());
-#else
-    if (path.extension() == ".tfxmesh") return load_tfxmesh(path);
-    return load_obj(path);
-#endif
 }
 
 }  // namespace tressel::test

@@ -12,7 +12,7 @@ Mesh make_icosphere(float radius_m, int subdivisions);          // outward-facin
 Mesh make_box(glm::vec3 half_extent_m);                         // 12 triangles, closed
 Mesh make_torus(float major_m, float minor_m, int nu, int nv);  // around the z axis, closed, genus 1
 
-// Loads an OBJ or .tfxmesh from the test data into one merged mesh (metres, as stored).
+// Loads a test-data mesh with the engine importer, all parts merged (metres, as stored).
 Result<Mesh> load_mesh(const std::filesystem::path& path);
 
 }  // namespace tressel::test
