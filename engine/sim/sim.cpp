@@ -1,0 +1,415 @@
+#include "sim/sim.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "groom/follow.h"
+#include "sim/motion.h"
+#include "sim/sim_passes.h"
+
+namespace tressel {
+
+using gpu_shared::GuideFrame;
+using gpu_shared::SimCollider;
+using gpu_shared::SimGroupParams;
+
+namespace {
+
+bool finite3(const glm::dvec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+Error bad_param(const std::string& where, const std::string& name, const std::string& problem) {
+    return make_error(ErrorCode::InvalidArgument, where + "." + name + " " + problem);
+}
+
+Status check_range(const std::string& where, const char* name, double v, double lo, double hi) {
+    if (!std::isfinite(v) || v < lo || v > hi)
+        return bad_param(where, name, "must be finite and in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                                          "], got " + std::to_string(v));
+    return {};
+}
+
+glm::mat4 to_mat4(const glm::dmat4& m) { return glm::mat4(m); }
+
+glm::mat4 blend_mat(const glm::mat4& a, const glm::mat4& b, float t) {
+    glm::mat4 r;
+    for (int c = 0; c < 4; ++c) r[c] = a[c] + (b[c] - a[c]) * t;
+    return r;
+}
+
+// Rest frame of segment 0 (x along it) from the guide frame's bitangent, as a quaternion in scalp space.
+glm::vec4 root_frame_quat(glm::vec3 seg0, const GuideFrame& gf) {
+    using namespace gpu_shared;
+    const glm::vec3 x = sim_safe_normalize(seg0, sim_safe_normalize(sim_xyz(gf.tangent), glm::vec3(1.0f, 0.0f, 0.0f)));
+    glm::vec3 y = sim_xyz(gf.bitangent) - x * glm::dot(sim_xyz(gf.bitangent), x);
+    glm::vec3 fallback = std::abs(x.y) < 0.9f ? glm::vec3(0.0f, 1.0f, 0.0f) : glm::vec3(1.0f, 0.0f, 0.0f);
+    fallback = fallback - x * glm::dot(fallback, x);
+    y = sim_safe_normalize(y, glm::normalize(fallback));
+    const glm::vec3 z = glm::cross(x, y);
+    glm::mat4 m(1.0f);
+    m[0] = glm::vec4(x, 0.0f);
+    m[1] = glm::vec4(y, 0.0f);
+    m[2] = glm::vec4(z, 0.0f);
+    return sim_quat_from_mat(m);
+}
+
+bool all_finite(const std::vector<glm::vec4>& v) {
+    for (const glm::vec4& p : v)
+        if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return false;
+    return true;
+}
+
+void place_at_rest(SimGroupState& g) {
+    for (size_t i = 0; i < g.positions.size(); ++i) {
+        const glm::vec3 p = gpu_shared::sim_transform_point(g.root_transforms[i / g.n], gpu_shared::sim_xyz(g.rest_positions_os[i]));
+        g.positions[i] = glm::vec4(p, g.rest_positions_os[i].w);
+    }
+    g.prev_positions = g.positions;
+    g.scratch = g.positions;
+    g.root_transforms_prev = g.root_transforms;
+    for (auto& d : g.strand_data) d = gpu_shared::SimStrandData{glm::vec4(0, 0, 0, 1), glm::vec4(0, 0, 0, 1), glm::vec4(0.0f), glm::vec4(0.0f)};
+    for (uint32_t s = 0; s < g.strand_count; ++s) {
+        SimGroupParams p{};
+        p.vertices_per_strand = g.n;
+        p.gravity_mps2.w = 1.0f;
+        sim_passes::strand_data(s, p, g.root_transforms, g.root_transforms_prev, g.rest_positions_os, g.strand_data,
+                                g.guide_frames_rest, g.guide_frames);
+    }
+    for (uint32_t v = 0; v < g.follow_positions.size(); ++v)
+        sim_passes::follow_vertex(v, g.n, g.follow_descriptors, g.guide_frames, g.positions, g.follow_positions);
+}
+
+glm::mat4 rigid_now(const SimWorld& w, bool moves, double t_s) {
+    return moves ? to_mat4(motion_transform(w.motion, t_s)) : glm::mat4(1.0f);
+}
+
+void set_collider_gpu(SimColliderState& c, const glm::mat4& now, const glm::mat4& before) {
+    const glm::vec3 p0(c.desc.p0_m), p1(c.desc.type == ColliderType::Capsule ? c.desc.p1_m : c.desc.p0_m);
+    const float type = c.desc.type == ColliderType::Capsule ? float(gpu_shared::kSimColliderCapsule) : float(gpu_shared::kSimColliderSphere);
+    c.gpu.p0_m = glm::vec4(gpu_shared::sim_transform_point(now, p0), float(c.desc.radius_m));
+    c.gpu.p1_m = glm::vec4(gpu_shared::sim_transform_point(now, p1), float(c.desc.friction));
+    c.gpu.p0_prev_m = glm::vec4(gpu_shared::sim_transform_point(before, p0), type);
+    c.gpu.p1_prev_m = glm::vec4(gpu_shared::sim_transform_point(before, p1), 0.0f);
+}
+
+}  // namespace
+
+Status validate_sim_params(const SimulationParams& p, const std::string& group) {
+    const std::string where = "hair group '" + group + "' simulation";
+    if (!is_gpu_vertex_count(uint32_t(std::max(p.gpu_vertices_per_strand, 0))))
+        return bad_param(where, "gpu_vertices_per_strand", "must be 4, 8, 16, 32 or 64, got " + std::to_string(p.gpu_vertices_per_strand));
+    TRESSEL_TRY(check_range(where, "damping", p.damping, 0.0, 1e3));
+    TRESSEL_TRY(check_range(where, "global_stiffness", p.global_stiffness, 0.0, 1.0));
+    TRESSEL_TRY(check_range(where, "global_range", p.global_range, 0.0, 1.0));
+    TRESSEL_TRY(check_range(where, "local_stiffness", p.local_stiffness, 0.0, 1.0));
+    TRESSEL_TRY(check_range(where, "local_iterations", p.local_iterations, 0, 100));
+    TRESSEL_TRY(check_range(where, "length_iterations", p.length_iterations, 0, 100));
+    TRESSEL_TRY(check_range(where, "vsp_coeff", p.vsp_coeff, 0.0, 1.0));
+    TRESSEL_TRY(check_range(where, "vsp_threshold", p.vsp_threshold, 0.0, 1e6));
+    TRESSEL_TRY(check_range(where, "friction", p.friction, 0.0, 1.0));
+    TRESSEL_TRY(check_range(where, "particle_radius_m", p.particle_radius_m, 0.0, 1.0));
+    TRESSEL_TRY(check_range(where, "max_position_delta_m", p.max_position_delta_m, 1e-6, 1e3));
+    TRESSEL_TRY(check_range(where, "wind_scale", p.wind_scale, 0.0, 1e3));
+    return {};
+}
+
+Status validate_environment(const Environment& e) {
+    if (!finite3(e.gravity_mps2)) return bad_param("environment", "gravity_mps2", "must be finite");
+    if (!finite3(e.wind.direction)) return bad_param("environment", "wind.direction", "must be finite");
+    TRESSEL_TRY(check_range("environment", "wind.speed_mps", e.wind.speed_mps, 0.0, 1e3));
+    TRESSEL_TRY(check_range("environment", "wind.turbulence", e.wind.turbulence, 0.0, 1.0));
+    TRESSEL_TRY(check_range("environment", "wind.gust_frequency_hz", e.wind.gust_frequency_hz, 0.0, 1e3));
+    TRESSEL_TRY(check_range("environment", "sim_rate_hz", e.sim_rate_hz, 1.0, 10000.0));
+    TRESSEL_TRY(check_range("environment", "substeps", e.substeps, 1, 64));
+    return {};
+}
+
+Status validate_collider(const Collider& c) {
+    const std::string where = "collider '" + c.name + "'";
+    if (!finite3(c.p0_m)) return bad_param(where, "p0_m", "must be finite");
+    if (!finite3(c.p1_m)) return bad_param(where, "p1_m", "must be finite");
+    TRESSEL_TRY(check_range(where, "radius_m", c.radius_m, 0.0, 1e3));
+    TRESSEL_TRY(check_range(where, "friction", c.friction, 0.0, 1.0));
+    return {};
+}
+
+Result<SimGroupState> build_sim_group(const SimGroupInputs& in, const glm::mat4& root_transform) {
+    TRESSEL_ASSERT(in.groom != nullptr, "SimGroupInputs::groom must point to the group's groom");
+    TRESSEL_TRY(validate_sim_params(in.params, in.name));
+    const GroomResult& groom = *in.groom;
+    const uint32_t n = uint32_t(in.params.gpu_vertices_per_strand);
+    if (groom.guides.strand_count() == 0)
+        return make_error(ErrorCode::InvalidArgument, "hair group '" + in.name + "' has no guide strands to simulate");
+    for (const glm::vec3& p : groom.guides.points_os_m)
+        if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
+            return make_error(ErrorCode::InvalidArgument, "hair group '" + in.name + "' has a non-finite guide point");
+    auto resampled = resample_strands(groom.guides, n);
+    if (!resampled.ok()) return resampled.error();
+    const Strands& s = *resampled;
+
+    std::vector<GuideFrame> frames = groom.guide_frames;
+    if (frames.size() != s.strand_count()) {
+        if (in.scalp == nullptr)
+            return make_error(ErrorCode::InvalidArgument, "hair group '" + in.name +
+                                                              "': the groom has no guide frames and no scalp mesh was given to compute them");
+        frames = compute_guide_frames(s, *in.scalp);
+    }
+    for (const auto& d : groom.follows.descriptors)
+        if (d.guides.x >= s.strand_count() || d.guides.y >= s.strand_count() || d.guides.z >= s.strand_count())
+            return make_error(ErrorCode::InvalidArgument, "hair group '" + in.name + "': a follow descriptor names a guide out of range");
+
+    SimGroupState g;
+    g.name = in.name;
+    g.params = in.params;
+    g.scalp_mesh = in.scalp_mesh;
+    g.n = n;
+    g.strand_count = uint32_t(s.strand_count());
+    const size_t count = size_t(g.strand_count) * n;
+    g.rest_positions_os.resize(count);
+    g.rest_lengths_m.assign(count, 0.0f);
+    g.ref_vectors_m.assign(count, glm::vec4(0.0f));
+    g.rest_root_frame_q.resize(g.strand_count);
+    g.strand_flags = s.flags;
+    g.strand_flags.resize(g.strand_count, 0u);
+    for (uint32_t st = 0; st < g.strand_count; ++st) {
+        const auto pts = s.strand(st);
+        const size_t base = size_t(st) * n;
+        for (uint32_t k = 0; k < n; ++k) {
+            g.rest_positions_os[base + k] = glm::vec4(pts[k], k < gpu_shared::kSimPinnedVertices ? 0.0f : 1.0f);
+            if (k + 1 < n) g.rest_lengths_m[base + k] = glm::length(pts[k + 1] - pts[k]);
+        }
+        glm::vec4 frame = root_frame_quat(pts[1] - pts[0], frames[st]);
+        g.rest_root_frame_q[st] = frame;
+        for (uint32_t k = 2; k < n; ++k) {
+            const glm::vec3 seg = pts[k] - pts[k - 1];
+            g.ref_vectors_m[base + k] = glm::vec4(gpu_shared::sim_quat_rotate(gpu_shared::sim_quat_conj(frame), seg), 0.0f);
+            frame = gpu_shared::sim_frame_advance(frame, seg);
+        }
+    }
+    g.root_transforms.assign(g.strand_count, root_transform);
+    g.root_transforms_prev = g.root_transforms;
+    g.strand_data.resize(g.strand_count);
+    g.positions.resize(count);
+    g.follow_descriptors = groom.follows.descriptors;
+    g.guide_frames_rest = frames;
+    g.guide_frames = frames;
+    g.follow_positions.assign(g.follow_descriptors.size() * n, glm::vec4(0.0f));
+    place_at_rest(g);
+    return g;
+}
+
+Result<SimWorld> build_sim_world(const SimWorldInputs& in) {
+    TRESSEL_TRY(validate_environment(in.environment));
+    TRESSEL_TRY(validate_motion(in.motion));
+    SimWorld w;
+    w.environment = in.environment;
+    w.motion = in.motion;
+    w.max_frames_per_advance = std::max(in.max_frames_per_advance, 1u);
+    for (const SimSdfInputs& s : in.sdfs) {
+        if (s.grid == nullptr || s.grid->distance_m.empty())
+            return make_error(ErrorCode::InvalidArgument, "collision mesh '" + s.mesh + "' has no SDF to collide with");
+        TRESSEL_TRY(check_range("collision mesh '" + s.mesh + "'", "margin_m", s.margin_m, 0.0, 1.0));
+        SimSdfState st;
+        st.mesh = s.mesh;
+        st.grid = s.grid;
+        st.grid_params = s.grid->gpu_params();
+        st.margin_m = s.margin_m;
+        st.moves = motion_moves_mesh(in.motion, s.mesh);
+        st.transform = rigid_now(w, st.moves, 0.0);
+        w.sdfs.push_back(st);
+    }
+    for (const Collider& c : in.colliders) {
+        TRESSEL_TRY(validate_collider(c));
+        SimColliderState st;
+        st.desc = c;
+        st.moves = motion_moves_mesh(in.motion, c.attach_to);
+        set_collider_gpu(st, glm::mat4(1.0f), glm::mat4(1.0f));
+        w.colliders.push_back(st);
+    }
+    for (const SimGroupInputs& gi : in.groups) {
+        const bool moves = motion_moves_mesh(in.motion, gi.scalp_mesh);
+        auto g = build_sim_group(gi, rigid_now(w, moves, 0.0));
+        if (!g.ok()) return g.error();
+        for (const std::string& name : gi.params.sdf) {
+            auto it = std::find_if(w.sdfs.begin(), w.sdfs.end(), [&](const SimSdfState& s) { return s.mesh == name; });
+            if (it == w.sdfs.end())
+                return make_error(ErrorCode::NotFound, "hair group '" + gi.name + "' collides with SDF '" + name + "', which is not a collision mesh");
+            g->sdf_indices.push_back(uint32_t(it - w.sdfs.begin()));
+        }
+        for (const std::string& name : gi.params.colliders) {
+            auto it = std::find_if(w.colliders.begin(), w.colliders.end(), [&](const SimColliderState& c) { return c.desc.name == name; });
+            if (it == w.colliders.end())
+                return make_error(ErrorCode::NotFound, "hair group '" + gi.name + "' collides with collider '" + name + "', which does not exist");
+            g->collider_indices.push_back(uint32_t(it - w.colliders.begin()));
+        }
+        w.groups.push_back(std::move(*g));
+    }
+    return w;
+}
+
+SimGroupParams make_group_params(const SimWorld& world, const SimGroupState& g, double t_end_s) {
+    const SimulationParams& sp = g.params;
+    const Environment& e = world.environment;
+    const double dt = world.step_dt_s();
+    SimGroupParams p{};
+    p.gravity_mps2 = glm::vec4(glm::vec3(e.gravity_mps2), float(dt));
+    const glm::dvec3 dir = glm::length(e.wind.direction) > 0.0 ? glm::normalize(e.wind.direction) : glm::dvec3(0.0);
+    p.wind_mps = glm::vec4(glm::vec3(dir * e.wind.speed_mps), float(e.wind.turbulence));
+    p.damping_decay = float(std::exp(-sp.damping * dt * 60.0));
+    p.global_stiffness = float(sp.global_stiffness);
+    p.global_range = float(sp.global_range);
+    p.local_stiffness_iter = gpu_shared::sim_iteration_stiffness(float(sp.local_stiffness), uint32_t(sp.local_iterations));
+    p.local_iterations = uint32_t(sp.local_iterations);
+    p.length_iterations = uint32_t(sp.length_iterations);
+    p.vertices_per_strand = g.n;
+    p.strand_count = g.strand_count;
+    p.vsp_coeff = float(sp.vsp_coeff);
+    p.vsp_threshold_mps2 = float(sp.vsp_threshold) * gpu_shared::kSimStandardGravity_mps2;
+    p.friction = float(sp.friction);
+    p.particle_radius_m = float(sp.particle_radius_m);
+    p.max_delta_m = float(sp.max_position_delta_m);
+    p.wind_drag_per_s = gpu_shared::kSimWindDragPerSecond * float(sp.wind_scale);
+    p.gust_frequency_hz = float(e.wind.gust_frequency_hz);
+    p.time_s = float(t_end_s);
+    p.collider_count = uint32_t(g.collider_indices.size());
+    p.sdf_count = uint32_t(g.sdf_indices.size());
+    return p;
+}
+
+Status step_once(SimWorld& world) {
+    const double dt = world.step_dt_s();
+    const double t_prev = double(world.clock.steps) * dt;
+    const double t_now = double(world.clock.steps + 1) * dt;
+    const uint32_t substeps = uint32_t(world.environment.substeps);
+    const uint32_t sub = uint32_t(world.clock.steps % substeps);  // 0-based substep within the frame
+
+    for (SimSdfState& s : world.sdfs) {
+        const glm::mat4 before = s.transform;
+        s.transform = rigid_now(world, s.moves, t_now);
+        s.frame.rest_to_world = s.transform;
+        s.frame.world_to_rest = glm::inverse(s.transform);
+        s.frame.step_motion = s.transform * glm::inverse(before);
+    }
+    for (SimColliderState& c : world.colliders)
+        set_collider_gpu(c, rigid_now(world, c.moves, t_now), rigid_now(world, c.moves, t_prev));
+
+    Status result;
+    for (SimGroupState& g : world.groups) {
+        if (!g.params.enabled) continue;
+        g.root_transforms_prev = g.root_transforms;
+        if (!g.external_root_targets.empty()) {
+            // From the transform reached at substep `sub` toward the target: 1 / (substeps - sub) of the way,
+            // so substep s ends at (s + 1) / substeps of the frame's motion.
+            const float t = 1.0f / float(substeps - sub);
+            for (uint32_t st = 0; st < g.strand_count; ++st)
+                g.root_transforms[st] = blend_mat(g.root_transforms_prev[st], g.external_root_targets[st], t);
+            if (sub + 1 == substeps) g.external_root_targets.clear();
+        } else {
+            g.root_transforms.assign(g.strand_count, rigid_now(world, motion_moves_mesh(world.motion, g.scalp_mesh), t_now));
+        }
+        const SimGroupParams p = make_group_params(world, g, t_now);
+        std::vector<SimCollider> colliders;
+        for (uint32_t ci : g.collider_indices) colliders.push_back(world.colliders[ci].gpu);
+
+        const uint32_t nv = uint32_t(g.positions.size());
+        for (uint32_t s = 0; s < g.strand_count; ++s)
+            sim_passes::strand_data(s, p, g.root_transforms, g.root_transforms_prev, g.rest_positions_os, g.strand_data,
+                                    g.guide_frames_rest, g.guide_frames);
+        for (uint32_t v = 0; v < nv; ++v)
+            sim_passes::integrate(v, p, g.positions, g.prev_positions, g.rest_positions_os, g.root_transforms, g.scratch);
+        // Buffer rotation: previous <- current, current <- integrated.
+        std::swap(g.prev_positions, g.positions);
+        std::swap(g.positions, g.scratch);
+        for (uint32_t v = 0; v < nv; ++v) sim_passes::global_shape(v, p, g.positions, g.rest_positions_os, g.root_transforms);
+        for (uint32_t v = 0; v < nv; ++v)
+            sim_passes::vsp(v, p, g.strand_data, g.rest_positions_os, g.root_transforms_prev, g.root_transforms, g.positions, g.prev_positions);
+        for (uint32_t s = 0; s < g.strand_count; ++s)
+            sim_passes::local_shape(s, p, g.positions, g.ref_vectors_m, g.rest_root_frame_q, g.strand_data);
+        for (uint32_t s = 0; s < g.strand_count; ++s)
+            sim_passes::length_and_colliders(s, p, g.positions, g.prev_positions, g.rest_lengths_m, colliders);
+        for (uint32_t v = 0; v < nv; ++v) sim_passes::clamp_delta(v, p, g.positions, g.prev_positions);
+        const uint32_t segments = g.strand_count * (g.n - 1);
+        for (uint32_t si : g.sdf_indices) {
+            SimSdfState& sdf = world.sdfs[si];
+            gpu_shared::SimSdfFrame f = sdf.frame;
+            f.params = glm::vec4(float(sdf.margin_m), gpu_shared::kSimSdfGradientStepCells * sdf.grid_params.origin_m.w, float(g.params.friction), 0.0f);
+            const float* field = sdf.grid->distance_m.data();
+            for (uint32_t v = 0; v < nv; ++v) sim_passes::sdf_vertex(v, sdf.grid_params, field, f, g.positions, g.prev_positions);
+            for (uint32_t parity = 0; parity < 2; ++parity)
+                for (uint32_t sg = 0; sg < segments; ++sg) sim_passes::sdf_midpoint(sg, parity, g.n, sdf.grid_params, field, f, g.positions);
+        }
+        const uint32_t nf = uint32_t(g.follow_positions.size());
+        for (uint32_t v = 0; v < nf; ++v)
+            sim_passes::follow_vertex(v, g.n, g.follow_descriptors, g.guide_frames, g.positions, g.follow_positions);
+        for (uint32_t si : g.sdf_indices) {
+            SimSdfState& sdf = world.sdfs[si];
+            gpu_shared::SimSdfFrame f = sdf.frame;
+            f.params = glm::vec4(float(sdf.margin_m), gpu_shared::kSimSdfGradientStepCells * sdf.grid_params.origin_m.w, 0.0f, 0.0f);
+            for (uint32_t v = 0; v < nf; ++v)
+                sim_passes::follow_sdf_vertex(v, g.n, sdf.grid_params, sdf.grid->distance_m.data(), f, g.follow_positions);
+        }
+        if (!all_finite(g.positions) || !all_finite(g.follow_positions)) {
+            place_at_rest(g);
+            if (result.ok())
+                result = make_error(ErrorCode::InvalidArgument, "hair group '" + g.name +
+                                                                     "': the simulation produced a non-finite position; the group was reset to rest");
+        }
+    }
+    ++world.clock.steps;
+    return result;
+}
+
+Status run_frames(SimWorld& world, uint32_t frames) {
+    Status result;
+    for (uint32_t f = 0; f < frames; ++f)
+        for (int s = 0; s < world.environment.substeps; ++s) {
+            Status st = step_once(world);
+            if (!st.ok() && result.ok()) result = st;
+        }
+    return result;
+}
+
+Result<uint32_t> advance(SimWorld& world, double elapsed_s) {
+    if (!std::isfinite(elapsed_s) || elapsed_s < 0.0)
+        return make_error(ErrorCode::InvalidArgument, "advance: elapsed_s must be finite and >= 0, got " + std::to_string(elapsed_s));
+    const double frame = world.frame_dt_s();
+    world.clock.accumulator_s += elapsed_s;
+    uint64_t whole = uint64_t(std::floor(world.clock.accumulator_s / frame));
+    world.clock.accumulator_s -= double(whole) * frame;
+    if (whole > world.max_frames_per_advance) {
+        world.clock.dropped_frames += whole - world.max_frames_per_advance;
+        whole = world.max_frames_per_advance;
+    }
+    TRESSEL_TRY(run_frames(world, uint32_t(whole)));
+    return uint32_t(whole);
+}
+
+void reset_to_rest(SimWorld& world) {
+    world.clock = SimClock{};
+    for (SimSdfState& s : world.sdfs) s.transform = rigid_now(world, s.moves, 0.0);
+    for (SimColliderState& c : world.colliders) set_collider_gpu(c, glm::mat4(1.0f), glm::mat4(1.0f));
+    for (SimGroupState& g : world.groups) {
+        g.external_root_targets.clear();
+        g.root_transforms.assign(g.strand_count, rigid_now(world, motion_moves_mesh(world.motion, g.scalp_mesh), 0.0));
+        place_at_rest(g);
+    }
+}
+
+Status set_root_transforms(SimWorld& world, size_t group, std::span<const glm::mat4> transforms) {
+    if (group >= world.groups.size())
+        return make_error(ErrorCode::InvalidArgument, "set_root_transforms: group " + std::to_string(group) + " does not exist");
+    SimGroupState& g = world.groups[group];
+    if (transforms.size() != g.strand_count)
+        return make_error(ErrorCode::InvalidArgument, "set_root_transforms: hair group '" + g.name + "' has " +
+                                                          std::to_string(g.strand_count) + " strands, got " +
+                                                          std::to_string(transforms.size()) + " transforms");
+    for (const glm::mat4& m : transforms)
+        for (int c = 0; c < 4; ++c)
+            for (int r = 0; r < 4; ++r)
+                if (!std::isfinite(m[c][r]))
+                    return make_error(ErrorCode::InvalidArgument, "set_root_transforms: hair group '" + g.name + "': a transform is not finite");
+    g.external_root_targets.assign(transforms.begin(), transforms.end());
+    return {};
+}
+
+}  // namespace tressel

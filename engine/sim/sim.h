@@ -1,0 +1,166 @@
+// CPU reference of the hair simulation (DESIGN.md "Simulation", TressFX 4.1 pass order, seeds 001 / 002),
+// laid out for a pass-by-pass GPU port: the state is the GPU's buffers (fixed vertex count per strand,
+// float4 positions with w = inverse mass), every per-item formula is in shaders/shared/sim.h and
+// sim_sdf.h, and the passes (sim_passes.h) are plain functions per vertex / segment / strand. README.md
+// lists the passes and how each maps to a dispatch.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "core/result.h"
+#include "groom/grow.h"
+#include "io/mesh.h"
+#include "scene/scene_types.h"
+#include "sdf/sdf.h"
+#include "shared/groom.h"
+#include "shared/sim.h"
+
+namespace tressel {
+
+// The state of one hair group (GPU layout). Vertex k of strand s is at index s * n + k.
+struct SimGroupState {
+    std::string name;
+    SimulationParams params;
+    std::string scalp_mesh;                     // mesh name the roots are attached to (motion test)
+    uint32_t n = 0;                             // vertices per strand (4..64)
+    uint32_t strand_count = 0;
+
+    std::vector<glm::vec4> positions;           // world, metres; w = inverse mass (0 pinned)
+    std::vector<glm::vec4> prev_positions;      // world, metres, at the start of the last step
+    std::vector<glm::vec4> scratch;             // integration output before the buffers rotate
+    std::vector<glm::vec4> rest_positions_os;   // scalp-mesh space (rest), metres; w = inverse mass
+    std::vector<float> rest_lengths_m;          // per vertex k: rest |x(k+1) - x(k)|; 0 for the last vertex
+    // Per vertex k >= 2: rest segment (k-1 -> k) in the rest frame of segment (k-2 -> k-1); frames are
+    // propagated by minimal rotations from the root frame (sim_frame_advance). Zero for k < 2.
+    std::vector<glm::vec4> ref_vectors_m;
+    std::vector<glm::vec4> rest_root_frame_q;   // per strand: frame of segment 0 in scalp space (x along it)
+    std::vector<uint32_t> strand_flags;         // per strand: StrandFlags (kStrandDegenerate kept, simulated)
+
+    // Root transforms per strand (scalp rest -> world): rigid motion fills all with the scalp's transform;
+    // skinning fills them per strand (set_root_transforms).
+    std::vector<glm::mat4> root_transforms;
+    std::vector<glm::mat4> root_transforms_prev;
+    std::vector<gpu_shared::SimStrandData> strand_data;
+
+    // Follow hairs: descriptors over the guides (shaders/shared/groom.h), evaluated every step.
+    std::vector<gpu_shared::FollowDescriptor> follow_descriptors;
+    std::vector<gpu_shared::GuideFrame> guide_frames_rest;  // scalp space
+    std::vector<gpu_shared::GuideFrame> guide_frames;       // world, current (rest frames turned by the root)
+    std::vector<glm::vec4> follow_positions;                // world, metres, n per follow; w = 0 for k < 2
+
+    std::vector<uint32_t> sdf_indices;          // into SimWorld::sdfs
+    std::vector<uint32_t> collider_indices;     // into SimWorld::colliders
+
+    // Skinning entry point: when non-empty (one per strand), the root transforms at the end of the next
+    // frame; the frame's substeps blend from the previous ones. Consumed by the next frame.
+    std::vector<glm::mat4> external_root_targets;
+
+    size_t vertex_count() const { return positions.size(); }
+    size_t follow_count() const { return follow_descriptors.size(); }
+};
+
+struct SimSdfState {
+    std::string mesh;                           // collision mesh name
+    const SdfGrid* grid = nullptr;              // rest-frame field; not owned, outlives the world
+    gpu_shared::SdfGridParams grid_params{};
+    double margin_m = 0.004;
+    bool moves = false;                         // follows the motion transform
+    glm::mat4 transform{1.0f};                  // rest -> world now
+    gpu_shared::SimSdfFrame frame{};            // per step (margin and friction filled per group)
+};
+
+struct SimColliderState {
+    Collider desc;                              // rest (world at t = 0)
+    bool moves = false;
+    gpu_shared::SimCollider gpu{};              // world now and at the previous step
+};
+
+struct SimGroupInputs {
+    std::string name;
+    const GroomResult* groom = nullptr;         // required: guides in scalp-mesh space (any point count)
+    const Mesh* scalp = nullptr;                // optional: used to compute guide frames when the groom has none
+    std::string scalp_mesh;                     // mesh name (decides whether the motion moves the roots)
+    SimulationParams params;
+};
+
+struct SimSdfInputs {
+    std::string mesh;                           // CollisionMesh::mesh: the name groups list in params.sdf
+    const SdfGrid* grid = nullptr;              // required; built in the mesh's rest frame; not owned
+    double margin_m = 0.004;
+};
+
+struct SimWorldInputs {
+    std::vector<SimGroupInputs> groups;
+    std::vector<SimSdfInputs> sdfs;
+    std::vector<Collider> colliders;
+    Environment environment;
+    Motion motion;
+    uint32_t max_frames_per_advance = 4;        // advance() drops time beyond this many frames per call
+};
+
+struct SimClock {
+    uint64_t steps = 0;                         // substeps run since reset
+    double accumulator_s = 0.0;                 // time not yet simulated
+    uint64_t dropped_frames = 0;                // frames skipped by advance() to keep up
+    double time_s(double step_dt_s) const { return double(steps) * step_dt_s; }
+};
+
+struct SimWorld {
+    std::vector<SimGroupState> groups;
+    std::vector<SimSdfState> sdfs;
+    std::vector<SimColliderState> colliders;
+    Environment environment;
+    Motion motion;
+    uint32_t max_frames_per_advance = 4;
+    SimClock clock;
+
+    double step_dt_s() const { return 1.0 / (environment.sim_rate_hz * double(environment.substeps)); }
+    double frame_dt_s() const { return 1.0 / environment.sim_rate_hz; }
+    double time_s() const { return clock.time_s(step_dt_s()); }
+};
+
+// Validation of what the simulation is given (the scene loader validates ranges for the user; these
+// guard the functions): InvalidArgument naming the parameter for NaN / Inf or values outside the range
+// the step can run with.
+Status validate_sim_params(const SimulationParams& p, const std::string& group);
+Status validate_environment(const Environment& e);
+Status validate_collider(const Collider& c);
+
+// One group's state from its groom: guides resampled to params.gpu_vertices_per_strand (resample_strands),
+// the first two vertices pinned, rest lengths, frames and reference vectors, follow descriptors copied.
+// Positions start at the rest pose under `root_transform`.
+Result<SimGroupState> build_sim_group(const SimGroupInputs& in, const glm::mat4& root_transform = glm::mat4(1.0f));
+
+// The world at t = 0: groups, SDFs and colliders, the groups' sdf / collider names resolved (NotFound
+// naming the group and the name otherwise), every parameter validated.
+Result<SimWorld> build_sim_world(const SimWorldInputs& in);
+
+// Runs one substep of dt = step_dt_s() ending at time (clock.steps + 1) * dt: transforms, then every pass
+// in order for every group (README.md). Should a position ever become non-finite, that group is reset to
+// its rest pose and InvalidArgument names it (the other groups keep their step).
+Status step_once(SimWorld& world);
+
+// Accumulates elapsed_s and runs whole frames (1 / sim_rate_hz, `substeps` steps each); at most
+// max_frames_per_advance per call (the rest is dropped and counted). Returns the frames run. Deterministic:
+// the same sequence of calls gives bit-identical positions. InvalidArgument for NaN / negative elapsed_s.
+Result<uint32_t> advance(SimWorld& world, double elapsed_s);
+
+// Runs exactly `frames` frames (ignoring the accumulator).
+Status run_frames(SimWorld& world, uint32_t frames);
+
+// Back to the rest pose at t = 0: positions = previous = root transform x rest, clock cleared.
+void reset_to_rest(SimWorld& world);
+
+// Skinning entry point: per-strand root transforms (scalp rest -> world) the group's roots reach at the end
+// of the next frame. InvalidArgument when the count differs from the strand count or a value is not finite.
+Status set_root_transforms(SimWorld& world, size_t group, std::span<const glm::mat4> transforms);
+
+// The per-step parameters of group g at step time t_end_s (what the GPU uploads).
+gpu_shared::SimGroupParams make_group_params(const SimWorld& world, const SimGroupState& g, double t_end_s);
+
+}  // namespace tressel

@@ -1,0 +1,73 @@
+#include "sim/sim_metrics.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tressel {
+namespace {
+
+bool finite(const glm::vec4& p) { return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z); }
+
+// Depth (metres, > 0 inside) of a world point against the group's SDFs; 0 when outside all of them.
+double depth_m(const SimWorld& w, const SimGroupState& g, std::span<const SimSdfOracle> oracles, glm::vec3 p_world) {
+    double depth = 0.0;
+    for (uint32_t si : g.sdf_indices) {
+        if (si >= oracles.size() || !oracles[si]) continue;
+        const glm::vec3 p_rest = glm::vec3(glm::inverse(w.sdfs[si].transform) * glm::vec4(p_world, 1.0f));
+        depth = std::max(depth, -double(oracles[si](p_rest)));
+    }
+    return depth;
+}
+
+}  // namespace
+
+SimFrameMetrics measure_frame(const SimWorld& world, std::span<const SimSdfOracle> oracles) {
+    SimFrameMetrics m;
+    double stretch_sum = 0.0;
+    const double dt = world.step_dt_s();
+    for (const SimGroupState& g : world.groups) {
+        for (size_t i = 0; i < g.positions.size(); ++i) {
+            const glm::vec4& x = g.positions[i];
+            if (!finite(x)) {
+                ++m.non_finite;
+                continue;
+            }
+            const uint32_t k = uint32_t(i % g.n);
+            if (k + 1 < g.n && g.rest_lengths_m[i] >= kMinMeasuredSegment_m && finite(g.positions[i + 1])) {
+                const double l = glm::length(glm::dvec3(g.positions[i + 1]) - glm::dvec3(x));
+                const double s = std::abs(l - g.rest_lengths_m[i]) / g.rest_lengths_m[i];
+                m.max_stretch = std::max(m.max_stretch, s);
+                stretch_sum += s;
+                ++m.segments;
+            }
+            if (x.w <= 0.0f) continue;
+            const glm::dvec3 v = (glm::dvec3(x) - glm::dvec3(g.prev_positions[i])) / dt;
+            m.kinetic_energy += 0.5 * glm::dot(v, v) / double(x.w);
+            if (!oracles.empty()) {
+                const double d = depth_m(world, g, oracles, glm::vec3(x));
+                if (d > 0.0) ++m.vertices_inside;
+                m.max_depth_vertex_m = std::max(m.max_depth_vertex_m, d);
+                if (k + 1 < g.n && g.positions[i + 1].w > 0.0f && finite(g.positions[i + 1])) {
+                    const double dm = depth_m(world, g, oracles, (glm::vec3(x) + glm::vec3(g.positions[i + 1])) * 0.5f);
+                    if (dm > 0.0) ++m.midpoints_inside;
+                    m.max_depth_midpoint_m = std::max(m.max_depth_midpoint_m, dm);
+                }
+            }
+        }
+        for (size_t i = 0; i < g.follow_positions.size(); ++i) {
+            const glm::vec4& x = g.follow_positions[i];
+            if (!finite(x)) {
+                ++m.non_finite;
+                continue;
+            }
+            if (i % g.n < gpu_shared::kSimPinnedVertices || oracles.empty()) continue;
+            const double d = depth_m(world, g, oracles, glm::vec3(x));
+            if (d > 0.0) ++m.follow_vertices_inside;
+            m.max_depth_follow_m = std::max(m.max_depth_follow_m, d);
+        }
+    }
+    m.mean_stretch = m.segments ? stretch_sum / double(m.segments) : 0.0;
+    return m;
+}
+
+}  // namespace tressel

@@ -1,0 +1,39 @@
+// Bake metrics of a simulation frame (fed to `tressel-cli bake`): stretch, penetration against an exact
+// signed-distance oracle per collision mesh, kinetic energy, non-finite values.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <span>
+
+#include <glm/glm.hpp>
+
+#include "sim/sim.h"
+
+namespace tressel {
+
+// Signed distance in metres (negative inside) of a point given in the collision mesh's rest frame: e.g.
+// exact_signed_distance (sdf/sdf_oracle.h) for small meshes, or a fine CPU SdfGrid.
+using SimSdfOracle = std::function<float(glm::vec3 p_rest_m)>;
+
+struct SimFrameMetrics {
+    // Relative stretch |L - L0| / L0 over guide segments with L0 >= kMinMeasuredSegment_m.
+    double max_stretch = 0.0;
+    double mean_stretch = 0.0;
+    size_t segments = 0;
+    // Free guide vertices / midpoints of segments with both ends free / follow vertices with k >= 2, inside
+    // any collision mesh the group collides with (oracle distance < 0), and the deepest of each (metres).
+    size_t vertices_inside = 0, midpoints_inside = 0, follow_vertices_inside = 0;
+    double max_depth_vertex_m = 0.0, max_depth_midpoint_m = 0.0, max_depth_follow_m = 0.0;
+    // Sum over free guide vertices of 0.5 |v|^2 / w (v over the last step, w the inverse mass): J per unit
+    // vertex mass (kg).
+    double kinetic_energy = 0.0;
+    size_t non_finite = 0;   // guide and follow coordinates that are NaN or Inf
+};
+
+inline constexpr double kMinMeasuredSegment_m = 1e-6;
+
+// `oracles`: one per world SDF (SimWorld::sdfs order); empty = no penetration measured.
+SimFrameMetrics measure_frame(const SimWorld& world, std::span<const SimSdfOracle> oracles);
+
+}  // namespace tressel

@@ -1,0 +1,172 @@
+#include "sim/sim_passes.h"
+
+#include "shared/sim_sdf.h"
+
+namespace tressel::sim_passes {
+
+using namespace gpu_shared;
+
+namespace {
+
+glm::vec4 with_w(glm::vec3 v, float w) { return glm::vec4(v, w); }
+
+}  // namespace
+
+void strand_data(uint32_t strand, const SimGroupParams& p, std::span<const glm::mat4> root_now,
+                 std::span<const glm::mat4> root_prev, std::span<const glm::vec4> rest_os,
+                 std::span<SimStrandData> data, std::span<const GuideFrame> frames_rest, std::span<GuideFrame> frames_world) {
+    const uint32_t n = p.vertices_per_strand;
+    const glm::mat4& now = root_now[strand];
+    const glm::mat4& before = root_prev[strand];
+    const glm::vec4 q_now = sim_quat_from_mat(now);
+    const glm::vec4 q_before = sim_quat_from_mat(before);
+    const glm::vec3 r0 = sim_xyz(rest_os[size_t(strand) * n]);
+    const glm::vec3 r1 = sim_xyz(rest_os[size_t(strand) * n + 1]);
+    const glm::vec3 root_old = sim_transform_point(before, r0);
+    const glm::vec3 root_new = sim_transform_point(now, r0);
+    const glm::vec3 disp = sim_transform_point(now, r1) - sim_transform_point(before, r1);
+    SimStrandData& d = data[strand];
+    const float blend = sim_vsp_blend(disp, sim_xyz(d.root_disp_m), p.gravity_mps2.w, p.vsp_coeff, p.vsp_threshold_mps2);
+    d.root_frame_q = q_now;
+    d.vsp_q = sim_quat_normalize(sim_quat_mul(q_now, sim_quat_conj(q_before)));
+    d.vsp_t_m = with_w(root_new - root_old, blend);
+    d.root_disp_m = with_w(disp, 0.0f);
+    if (strand < frames_rest.size()) {
+        const GuideFrame& r = frames_rest[strand];
+        GuideFrame& w = frames_world[strand];
+        w.tangent = with_w(sim_quat_rotate(q_now, sim_xyz(r.tangent)), 0.0f);
+        w.bitangent = with_w(sim_quat_rotate(q_now, sim_xyz(r.bitangent)), 0.0f);
+        w.normal = with_w(sim_quat_rotate(q_now, sim_xyz(r.normal)), 0.0f);
+    }
+}
+
+void integrate(uint32_t vertex, const SimGroupParams& p, std::span<const glm::vec4> pos, std::span<const glm::vec4> prev,
+               std::span<const glm::vec4> rest_os, std::span<const glm::mat4> root_now, std::span<glm::vec4> out) {
+    const uint32_t n = p.vertices_per_strand;
+    const uint32_t strand = vertex / n;
+    const uint32_t k = vertex % n;
+    const glm::vec4 x = pos[vertex];
+    if (x.w <= 0.0f) {
+        out[vertex] = with_w(sim_transform_point(root_now[strand], sim_xyz(rest_os[vertex])), x.w);
+        return;
+    }
+    const float dt = p.gravity_mps2.w;
+    const glm::vec3 xp = sim_xyz(prev[vertex]);
+    const glm::vec3 v = (sim_xyz(x) - xp) / dt;
+    // Tangent: the neighbours' chord (the previous segment at the tip).
+    const glm::vec3 ahead = k + 1 < n ? sim_xyz(pos[vertex + 1]) : sim_xyz(x);
+    const glm::vec3 tangent = sim_safe_normalize(ahead - sim_xyz(pos[vertex - 1]), glm::vec3(0.0f));
+    const glm::vec3 accel = sim_xyz(p.gravity_mps2) + sim_wind_accel(sim_wind_velocity(p, strand), v, tangent, p.wind_drag_per_s);
+    out[vertex] = with_w(sim_integrate(sim_xyz(x), xp, accel, p.damping_decay, dt), x.w);
+}
+
+void global_shape(uint32_t vertex, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> rest_os,
+                  std::span<const glm::mat4> root_now) {
+    const uint32_t n = p.vertices_per_strand;
+    glm::vec4& x = pos[vertex];
+    if (x.w <= 0.0f || p.global_stiffness <= 0.0f || !sim_in_global_range(vertex % n, n, p.global_range)) return;
+    const glm::vec3 target = sim_transform_point(root_now[vertex / n], sim_xyz(rest_os[vertex]));
+    x = with_w(sim_global_shape(sim_xyz(x), target, p.global_stiffness), x.w);
+}
+
+void vsp(uint32_t vertex, const SimGroupParams& p, std::span<const SimStrandData> data, std::span<const glm::vec4> rest_os,
+         std::span<const glm::mat4> root_prev, std::span<const glm::mat4> root_now, std::span<glm::vec4> pos,
+         std::span<glm::vec4> prev) {
+    const uint32_t n = p.vertices_per_strand;
+    const uint32_t strand = vertex / n;
+    const SimStrandData& d = data[strand];
+    const float blend = d.vsp_t_m.w;
+    if (pos[vertex].w <= 0.0f || blend <= 0.0f) return;
+    const glm::vec3 r0 = sim_xyz(rest_os[size_t(strand) * n]);
+    const glm::vec3 root_old = sim_transform_point(root_prev[strand], r0);
+    const glm::vec3 root_new = sim_transform_point(root_now[strand], r0);
+    pos[vertex] = with_w(sim_vsp_apply(sim_xyz(pos[vertex]), d.vsp_q, root_old, root_new, blend), pos[vertex].w);
+    prev[vertex] = with_w(sim_vsp_apply(sim_xyz(prev[vertex]), d.vsp_q, root_old, root_new, blend), prev[vertex].w);
+}
+
+void local_shape(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> ref_vectors,
+                 std::span<const glm::vec4> rest_root_frame_q, std::span<const SimStrandData> data) {
+    const uint32_t n = p.vertices_per_strand;
+    const size_t base = size_t(strand) * n;
+    if (p.local_stiffness_iter <= 0.0f) return;
+    const glm::vec4 frame0 = sim_quat_normalize(sim_quat_mul(data[strand].root_frame_q, rest_root_frame_q[strand]));
+    for (uint32_t it = 0; it < p.local_iterations; ++it) {
+        glm::vec4 frame = frame0;
+        for (uint32_t k = 0; k + 2 < n; ++k) {
+            const glm::vec4 a = pos[base + k + 1];
+            const glm::vec4 b = pos[base + k + 2];
+            const glm::vec3 target = sim_xyz(a) + sim_quat_rotate(frame, sim_xyz(ref_vectors[base + k + 2]));
+            const SimPair r = sim_shape_pair(a, b, target, p.local_stiffness_iter);
+            pos[base + k + 1] = r.a;
+            pos[base + k + 2] = r.b;
+            frame = sim_frame_advance(frame, sim_xyz(r.b) - sim_xyz(r.a));
+        }
+    }
+}
+
+void length_and_colliders(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> prev,
+                          std::span<const float> rest_lengths, std::span<const SimCollider> colliders) {
+    const uint32_t n = p.vertices_per_strand;
+    const size_t base = size_t(strand) * n;
+    for (uint32_t it = 0; it < p.length_iterations; ++it) {
+        for (uint32_t k = 0; k + 1 < n; ++k) {
+            const SimPair r = sim_length_pair(pos[base + k], pos[base + k + 1], rest_lengths[base + k]);
+            pos[base + k] = r.a;
+            pos[base + k + 1] = r.b;
+        }
+        for (uint32_t k = 0; k < n; ++k) {
+            glm::vec4& x = pos[base + k];
+            if (x.w <= 0.0f) continue;
+            for (uint32_t c = 0; c < p.collider_count; ++c)
+                x = with_w(sim_collide_primitive(sim_xyz(x), sim_xyz(prev[base + k]), colliders[c], p.particle_radius_m), x.w);
+        }
+    }
+}
+
+void clamp_delta(uint32_t vertex, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> prev) {
+    glm::vec4& x = pos[vertex];
+    if (x.w <= 0.0f) return;
+    x = with_w(sim_clamp_delta(sim_xyz(x), sim_xyz(prev[vertex]), p.max_delta_m), x.w);
+}
+
+void sdf_vertex(uint32_t vertex, const SdfGridParams& g, const float* field, const SimSdfFrame& f, std::span<glm::vec4> pos,
+                std::span<const glm::vec4> prev) {
+    glm::vec4& x = pos[vertex];
+    if (x.w <= 0.0f) return;
+    x = with_w(sim_sdf_collide_vertex(field, g, f, sim_xyz(x), sim_xyz(prev[vertex])), x.w);
+}
+
+void sdf_midpoint(uint32_t segment, uint32_t parity, uint32_t n, const SdfGridParams& g, const float* field,
+                  const SimSdfFrame& f, std::span<glm::vec4> pos) {
+    const uint32_t strand = segment / (n - 1);
+    const uint32_t k = segment % (n - 1);
+    if ((k & 1u) != parity) return;
+    const size_t ia = size_t(strand) * n + k;
+    glm::vec4& a = pos[ia];
+    glm::vec4& b = pos[ia + 1];
+    if (a.w <= 0.0f || b.w <= 0.0f) return;
+    const glm::vec3 push = sim_sdf_displacement(field, g, f, (sim_xyz(a) + sim_xyz(b)) * 0.5f);
+    a = with_w(sim_xyz(a) + push, a.w);
+    b = with_w(sim_xyz(b) + push, b.w);
+}
+
+void follow_vertex(uint32_t vertex, uint32_t n, std::span<const FollowDescriptor> descriptors,
+                   std::span<const GuideFrame> frames_world, std::span<const glm::vec4> guides, std::span<glm::vec4> out) {
+    const uint32_t follow = vertex / n;
+    const uint32_t k = vertex % n;
+    const FollowDescriptor& d = descriptors[follow];
+    const glm::vec3 g0 = sim_xyz(guides[size_t(d.guides.x) * n + k]);
+    const glm::vec3 g1 = sim_xyz(guides[size_t(d.guides.y) * n + k]);
+    const glm::vec3 g2 = sim_xyz(guides[size_t(d.guides.z) * n + k]);
+    const float s = float(k) / float(n - 1);
+    out[vertex] = with_w(follow_point(d, frames_world[d.guides.x], g0, g1, g2, s), k < kSimPinnedVertices ? 0.0f : 1.0f);
+}
+
+void follow_sdf_vertex(uint32_t vertex, uint32_t n, const SdfGridParams& g, const float* field, const SimSdfFrame& f,
+                       std::span<glm::vec4> follow_pos) {
+    if (vertex % n < kSimPinnedVertices) return;
+    glm::vec4& x = follow_pos[vertex];
+    x = with_w(sim_xyz(x) + sim_sdf_displacement(field, g, f, sim_xyz(x)), x.w);
+}
+
+}  // namespace tressel::sim_passes

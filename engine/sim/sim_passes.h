@@ -1,0 +1,83 @@
+// The passes of one simulation step as plain functions, one call per GPU invocation (per vertex, per
+// segment or per strand), over the flat arrays of SimGroupState. Each pass reads only what the previous
+// passes wrote (or its own item), so invocations of one pass may run in any order; the per-strand passes
+// are sequential inside a strand (GPU: one invocation per strand, its vertices in shared memory, as TressFX
+// 4.1's local shape pass). Every formula is in shaders/shared/sim.h / sim_sdf.h. Order (README.md):
+//   strand_data -> integrate (roots, Verlet, wind, gravity) -> global shape -> vsp -> local shape x N
+//   -> length x N with primitive colliders -> clamp -> sdf vertices -> sdf midpoints (even, odd)
+//   -> follow hairs -> follow sdf.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include <glm/glm.hpp>
+
+#include "shared/groom.h"
+#include "shared/sim.h"
+#include "shared/sdf.h"
+
+namespace tressel::sim_passes {
+
+using gpu_shared::SimCollider;
+using gpu_shared::SimGroupParams;
+using gpu_shared::SimSdfFrame;
+using gpu_shared::SimStrandData;
+
+// Per strand: root rotation and VSP motion over the step from the root transforms (previous -> now) and
+// the rest root vertices; updates root_disp_m for the next step's acceleration test. Also turns the
+// guide's rest frame into the world (for follow hairs).
+void strand_data(uint32_t strand, const SimGroupParams& p, std::span<const glm::mat4> root_now,
+                 std::span<const glm::mat4> root_prev, std::span<const glm::vec4> rest_os,
+                 std::span<SimStrandData> data, std::span<const gpu_shared::GuideFrame> frames_rest,
+                 std::span<gpu_shared::GuideFrame> frames_world);
+
+// Per vertex: pinned vertices go to root transform x rest; free ones take a Verlet step with damping,
+// gravity and wind drag (the tangent from the current neighbours). Reads pos / prev, writes out (ping-pong).
+void integrate(uint32_t vertex, const SimGroupParams& p, std::span<const glm::vec4> pos, std::span<const glm::vec4> prev,
+               std::span<const glm::vec4> rest_os, std::span<const glm::mat4> root_now, std::span<glm::vec4> out);
+
+// Per free vertex within the global range: toward root transform x rest by global_stiffness.
+void global_shape(uint32_t vertex, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> rest_os,
+                  std::span<const glm::mat4> root_now);
+
+// Per free vertex: velocity shock propagation (TressFX): position and previous position carried with the
+// root's rigid motion over the step, blended by the strand's VSP blend.
+void vsp(uint32_t vertex, const SimGroupParams& p, std::span<const SimStrandData> data, std::span<const glm::vec4> rest_os,
+         std::span<const glm::mat4> root_prev, std::span<const glm::mat4> root_now, std::span<glm::vec4> pos,
+         std::span<glm::vec4> prev);
+
+// Per strand: local_iterations sweeps root to tip; each pulls vertex k+2 toward x(k+1) + F_k ref(k+2)
+// with the per-iteration stiffness (Han & Harada 2012 / TressFX 4.1 local shape constraints).
+void local_shape(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> ref_vectors,
+                 std::span<const glm::vec4> rest_root_frame_q, std::span<const SimStrandData> data);
+
+// Per strand: length_iterations times, a root-to-tip sweep of distance constraints followed by the
+// primitive colliders on every free vertex (TressFX 4.1 LengthConstraintsWindAndCollision).
+void length_and_colliders(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> prev,
+                          std::span<const float> rest_lengths, std::span<const SimCollider> colliders);
+
+// Per free vertex: movement over the step clamped to max_delta_m.
+void clamp_delta(uint32_t vertex, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> prev);
+
+// Per free vertex of one SDF: pushed out to the margin with friction (sim_sdf_collide_vertex). Pinned
+// vertices are exempt (roots may sit just inside a collision mesh).
+void sdf_vertex(uint32_t vertex, const gpu_shared::SdfGridParams& g, const float* field, const SimSdfFrame& f,
+                std::span<glm::vec4> pos, std::span<const glm::vec4> prev);
+
+// Per segment of one parity (segment k joins vertices k and k+1 of a strand; parity = k & 1), so no two
+// invocations touch the same vertex: the midpoint's push moves both ends. Segments touching a pinned
+// vertex are exempt. `segment` indexes strand * (n - 1) + k.
+void sdf_midpoint(uint32_t segment, uint32_t parity, uint32_t n, const gpu_shared::SdfGridParams& g, const float* field,
+                  const SimSdfFrame& f, std::span<glm::vec4> pos);
+
+// Per follow vertex (follow * n + k): follow_point over the guides' current positions and frames.
+void follow_vertex(uint32_t vertex, uint32_t n, std::span<const gpu_shared::FollowDescriptor> descriptors,
+                   std::span<const gpu_shared::GuideFrame> frames_world, std::span<const glm::vec4> guides,
+                   std::span<glm::vec4> out);
+
+// Per follow vertex with k >= 2: pushed out of one SDF (no friction: follows carry no velocity).
+void follow_sdf_vertex(uint32_t vertex, uint32_t n, const gpu_shared::SdfGridParams& g, const float* field,
+                       const SimSdfFrame& f, std::span<glm::vec4> follow_pos);
+
+}  // namespace tressel::sim_passes

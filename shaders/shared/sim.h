@@ -1,0 +1,374 @@
+// Hair simulation: structs and per-item formulas shared by the CPU reference step (engine/sim) and the
+// GPU passes (engine/sim/gpu). Compiled as C++ and as GLSL: every formula below is the single text the
+// two implementations evaluate, so the GPU step matches the CPU reference to rounding.
+//
+// Conventions: positions are world space, metres, vec4 with w = inverse mass (0 = pinned: the first two
+// vertices of each strand, as in TressFX). Quaternions are vec4(x, y, z, w) with w the scalar part.
+// All float literals carry an `f` suffix (glm refuses mixed float / double arithmetic).
+#ifndef TRESSEL_SHARED_SIM_H
+#define TRESSEL_SHARED_SIM_H
+#include "shared/common.h"
+
+#ifdef __cplusplus
+#include <cmath>
+namespace tressel::gpu_shared {
+using vec3 = glm::vec3;
+using mat3 = glm::mat3;
+using mat4 = glm::mat4;
+using glm::clamp;
+using glm::cross;
+using glm::dot;
+using glm::exp;
+using glm::floor;
+using glm::fract;
+using glm::length;
+using glm::log;
+using glm::max;
+using glm::min;
+using glm::mix;
+using glm::sqrt;
+}  // namespace tressel::gpu_shared
+#define SIM_FN inline
+#else
+#define SIM_FN
+#endif
+
+TRESSEL_SHARED_BEGIN
+
+TRESSEL_CONST(uint, kSimMinVerticesPerStrand, 4u);
+TRESSEL_CONST(uint, kSimMaxVerticesPerStrand, 64u);
+TRESSEL_CONST(uint, kSimPinnedVertices, 2u);          // vertices 0 and 1 of each strand follow the scalp
+TRESSEL_CONST(uint, kSimColliderSphere, 0u);
+TRESSEL_CONST(uint, kSimColliderCapsule, 1u);
+// Lengths below this (metres) are treated as zero: no direction is taken from them (degenerate strands).
+TRESSEL_CONST(float, kSimTinyLength_m, 1e-9f);
+// Standard gravity: vsp_threshold is in multiples of it (TressFX's threshold has no unit; ours is g).
+TRESSEL_CONST(float, kSimStandardGravity_mps2, 9.80665f);
+// Air drag rate (1/s) of a strand segment per unit wind_scale: acceleration = rate * relative air velocity
+// perpendicular to the segment.
+TRESSEL_CONST(float, kSimWindDragPerSecond, 2.0f);
+// Relative step of the SDF gradient's central differences, in cells.
+TRESSEL_CONST(float, kSimSdfGradientStepCells, 0.5f);
+
+// Per hair group and per step (one uniform buffer per group; never shared with per-collision-mesh data:
+// TressFX's multi-object constant-buffer bug).
+struct SimGroupParams {
+    vec4 gravity_mps2;          // xyz: gravity, m/s^2, world; w: step dt in seconds
+    vec4 wind_mps;              // xyz: mean air velocity, m/s, world (direction * speed); w: turbulence 0..1
+    float damping_decay;        // exp(-damping * dt * 60) (TressFX 4.1 integration)
+    float global_stiffness;     // 0..1, applied once per step
+    float global_range;         // 0..1: vertices with index < range * n are pulled to the rest shape
+    float local_stiffness_iter; // per-iteration stiffness 1 - (1 - s)^(1 / iterations) (Mueller et al. 2007)
+    uint local_iterations;
+    uint length_iterations;
+    uint vertices_per_strand;
+    uint strand_count;
+    float vsp_coeff;            // 0..1 velocity shock propagation blend
+    float vsp_threshold_mps2;   // root acceleration above which the VSP blend becomes 1
+    float friction;             // against SDF surfaces, 0..1
+    float particle_radius_m;    // "pearl" radius added to primitive collider radii (seed 002)
+    float max_delta_m;          // clamp on a free vertex's movement per step
+    float wind_drag_per_s;      // kSimWindDragPerSecond * wind_scale
+    float gust_frequency_hz;
+    float time_s;               // simulation time at the end of the step
+    uint collider_count;
+    uint sdf_count;
+    uint pad0;
+    uint pad1;
+};
+TRESSEL_CHECK_SIZE(SimGroupParams, 112)
+
+// A primitive collider at the current step, world space, with where it was at the previous step (its
+// surface motion is what friction is measured against).
+struct SimCollider {
+    vec4 p0_m;        // xyz: sphere centre / capsule end 0; w: radius in metres
+    vec4 p1_m;        // xyz: capsule end 1 (= p0 for spheres); w: friction 0..1
+    vec4 p0_prev_m;   // xyz: p0 at the previous step; w: kSimColliderSphere / kSimColliderCapsule as float
+    vec4 p1_prev_m;   // xyz: p1 at the previous step; w: 0
+};
+TRESSEL_CHECK_SIZE(SimCollider, 64)
+
+// Per collision mesh and per step: where its rest-frame SDF (SdfGridParams, shared/sdf.h) sits now. The
+// field is never rebuilt under rigid motion: hair positions are taken to the rest frame to sample.
+struct SimSdfFrame {
+    mat4 world_to_rest;   // inverse of the mesh's current rigid transform
+    mat4 rest_to_world;   // the mesh's current rigid transform
+    mat4 step_motion;     // previous-step world -> current world (surface motion, for friction)
+    vec4 params;          // x: margin in metres; y: gradient step in metres; z: friction 0..1; w: 0
+};
+TRESSEL_CHECK_SIZE(SimSdfFrame, 208)
+
+// Per strand, written by the strand pass each step.
+struct SimStrandData {
+    vec4 root_frame_q;    // world rotation of the strand's root (quaternion): rest root frame -> now
+    vec4 vsp_q;           // rotation of the root over this step (quaternion)
+    vec4 vsp_t_m;         // xyz: translation of the root over this step, metres; w: VSP blend used
+    vec4 root_disp_m;     // xyz: displacement of vertex 1 over this step (for its acceleration); w: 0
+};
+TRESSEL_CHECK_SIZE(SimStrandData, 64)
+
+// Two positions returned together (GLSL has no reference parameters shared with C++).
+struct SimPair {
+    vec4 a;
+    vec4 b;
+};
+
+TRESSEL_SHARED_END
+
+TRESSEL_SHARED_BEGIN
+
+// ---- small vector and quaternion helpers ----
+
+// v / |v|, or `fallback` when |v| is below kSimTinyLength_m (never a NaN from a zero vector).
+SIM_FN vec3 sim_safe_normalize(vec3 v, vec3 fallback) {
+    float l = sqrt(dot(v, v));
+    return l > kSimTinyLength_m ? v / l : fallback;
+}
+
+SIM_FN vec3 sim_xyz(vec4 v) { return vec3(v.x, v.y, v.z); }
+
+SIM_FN vec3 sim_transform_point(mat4 m, vec3 p) { return vec3(m * vec4(p.x, p.y, p.z, 1.0f)); }
+SIM_FN vec3 sim_transform_dir(mat4 m, vec3 d) { return vec3(m * vec4(d.x, d.y, d.z, 0.0f)); }
+
+SIM_FN vec4 sim_quat_mul(vec4 a, vec4 b) {
+    vec3 av = sim_xyz(a);
+    vec3 bv = sim_xyz(b);
+    vec3 v = av * b.w + bv * a.w + cross(av, bv);
+    return vec4(v.x, v.y, v.z, a.w * b.w - dot(av, bv));
+}
+
+SIM_FN vec4 sim_quat_conj(vec4 q) { return vec4(-q.x, -q.y, -q.z, q.w); }
+
+SIM_FN vec3 sim_quat_rotate(vec4 q, vec3 v) {
+    vec3 u = sim_xyz(q);
+    vec3 t = cross(u, v) * 2.0f;
+    return v + t * q.w + cross(u, t);
+}
+
+SIM_FN vec4 sim_quat_normalize(vec4 q) {
+    float l = sqrt(dot(q, q));
+    return l > kSimTinyLength_m ? q / l : vec4(0.0f, 0.0f, 0.0f, 1.0f);
+}
+
+// Rotation part of a rigid (possibly uniformly scaled) transform as a unit quaternion (Shepperd's method:
+// the largest of the four candidates keeps it well conditioned).
+SIM_FN vec4 sim_quat_from_mat(mat4 m) {
+    vec3 c0 = sim_safe_normalize(vec3(m[0]), vec3(1.0f, 0.0f, 0.0f));
+    vec3 c1 = sim_safe_normalize(vec3(m[1]), vec3(0.0f, 1.0f, 0.0f));
+    vec3 c2 = sim_safe_normalize(vec3(m[2]), vec3(0.0f, 0.0f, 1.0f));
+    float tr = c0.x + c1.y + c2.z;
+    vec4 q;
+    if (tr > 0.0f) {
+        float s = sqrt(tr + 1.0f) * 2.0f;
+        q = vec4((c1.z - c2.y) / s, (c2.x - c0.z) / s, (c0.y - c1.x) / s, 0.25f * s);
+    } else if (c0.x > c1.y && c0.x > c2.z) {
+        float s = sqrt(max(1.0f + c0.x - c1.y - c2.z, 1e-12f)) * 2.0f;
+        q = vec4(0.25f * s, (c1.x + c0.y) / s, (c2.x + c0.z) / s, (c1.z - c2.y) / s);
+    } else if (c1.y > c2.z) {
+        float s = sqrt(max(1.0f + c1.y - c0.x - c2.z, 1e-12f)) * 2.0f;
+        q = vec4((c1.x + c0.y) / s, 0.25f * s, (c2.y + c1.z) / s, (c2.x - c0.z) / s);
+    } else {
+        float s = sqrt(max(1.0f + c2.z - c0.x - c1.y, 1e-12f)) * 2.0f;
+        q = vec4((c2.x + c0.z) / s, (c2.y + c1.z) / s, 0.25f * s, (c0.y - c1.x) / s);
+    }
+    return sim_quat_normalize(q);
+}
+
+// The minimal rotation taking the unit x axis to the unit vector d (half-way quaternion); a half turn
+// about y when d points along -x.
+SIM_FN vec4 sim_quat_from_x(vec3 d) {
+    float w = 1.0f + d.x;
+    if (w < 1e-6f) return vec4(0.0f, 1.0f, 0.0f, 0.0f);
+    return sim_quat_normalize(vec4(0.0f, -d.z, d.y, w));
+}
+
+// The material frame of the next segment (local shape constraints, TressFX 4.1 / Han & Harada 2012): the
+// parent frame `frame_q` (its x axis along the previous segment) turned by the minimal rotation that takes
+// its x axis onto `segment`. A zero-length segment keeps the parent frame.
+SIM_FN vec4 sim_frame_advance(vec4 frame_q, vec3 segment) {
+    float l = sqrt(dot(segment, segment));
+    if (l <= kSimTinyLength_m) return frame_q;
+    vec3 local_dir = sim_safe_normalize(sim_quat_rotate(sim_quat_conj(frame_q), segment / l), vec3(1.0f, 0.0f, 0.0f));
+    return sim_quat_normalize(sim_quat_mul(frame_q, sim_quat_from_x(local_dir)));
+}
+
+// ---- stiffness ----
+
+// Per-iteration stiffness giving total stiffness s after n iterations: 1 - (1 - s)^(1/n) (Mueller et al.
+// 2007, "Position Based Dynamics", 3.3), so a stiffness keeps its meaning when the iteration count changes.
+SIM_FN float sim_iteration_stiffness(float s, uint n) {
+    if (n == 0u) return 0.0f;
+    float c = clamp(s, 0.0f, 1.0f);
+    if (c >= 1.0f) return 1.0f;
+    return 1.0f - exp(log(1.0f - c) / float(n));
+}
+
+// ---- wind (deterministic turbulence) ----
+
+// 32-bit integer hash (a "lowbias32" style mix): same bits in C++ and GLSL.
+SIM_FN uint sim_hash(uint x) {
+    x ^= x >> 16u;
+    x *= 0x7feb352du;
+    x ^= x >> 15u;
+    x *= 0x846ca68bu;
+    x ^= x >> 16u;
+    return x;
+}
+
+// Uniform in [-1, 1) from a hash of (a, b, c).
+SIM_FN float sim_hash_signed(uint a, uint b, uint c) {
+    uint h = sim_hash(a ^ sim_hash(b ^ sim_hash(c)));
+    return float(h >> 8u) * (2.0f / 16777216.0f) - 1.0f;
+}
+
+// Smooth value noise in [-1, 1] over time for strand `strand` and channel `channel`: hashed values at
+// whole periods of `frequency_hz`, blended with a smoothstep. Pure function of (strand, channel, time).
+SIM_FN float sim_gust(uint strand, uint channel, float time_s, float frequency_hz) {
+    float u = max(time_s * frequency_hz, 0.0f);
+    float k = floor(u);
+    float f = u - k;
+    float s = f * f * (3.0f - 2.0f * f);
+    uint ki = uint(k);
+    float a = sim_hash_signed(strand, channel, ki);
+    float b = sim_hash_signed(strand, channel, ki + 1u);
+    return a + (b - a) * s;
+}
+
+// Air velocity (m/s, world) seen by strand `strand`: the mean wind with its speed varied by turbulence
+// (gusts of +-turbulence x speed) and a sideways component of up to 0.5 x turbulence x speed.
+SIM_FN vec3 sim_wind_velocity(SimGroupParams p, uint strand) {
+    vec3 w = sim_xyz(p.wind_mps);
+    float speed = sqrt(dot(w, w));
+    if (speed <= kSimTinyLength_m) return vec3(0.0f);
+    float turb = clamp(p.wind_mps.w, 0.0f, 1.0f);
+    float gust = 1.0f + turb * sim_gust(strand, 0u, p.time_s, p.gust_frequency_hz);
+    vec3 dir = w / speed;
+    vec3 side = sim_safe_normalize(cross(dir, vec3(0.0f, 1.0f, 0.0f)), vec3(0.0f, 0.0f, 1.0f));
+    vec3 up = cross(side, dir);
+    vec3 lateral = side * sim_gust(strand, 1u, p.time_s, p.gust_frequency_hz) +
+                   up * sim_gust(strand, 2u, p.time_s, p.gust_frequency_hz);
+    return w * gust + lateral * (0.5f * turb * speed);
+}
+
+// Drag acceleration (m/s^2) on a vertex moving at `vertex_velocity` in air moving at `air_velocity`: the
+// relative velocity's component perpendicular to the local strand tangent, times the drag rate. A strand
+// along the wind feels nothing; a vertex moving with the air feels nothing.
+SIM_FN vec3 sim_wind_accel(vec3 air_velocity, vec3 vertex_velocity, vec3 tangent_unit, float drag_per_s) {
+    vec3 rel = air_velocity - vertex_velocity;
+    vec3 perp = rel - tangent_unit * dot(rel, tangent_unit);
+    return perp * drag_per_s;
+}
+
+// ---- integration and global shape ----
+
+// Verlet step with TressFX 4.1's damping: x + decay * (x - x_prev) + a * dt^2, decay = exp(-damping*dt*60).
+SIM_FN vec3 sim_integrate(vec3 x, vec3 x_prev, vec3 accel, float decay, float dt) {
+    return x + (x - x_prev) * decay + accel * (dt * dt);
+}
+
+// Whether vertex k of n is held by the global shape constraint (TressFX: k < n * range).
+SIM_FN bool sim_in_global_range(uint k, uint n, float range) { return float(k) < float(n) * range; }
+
+// Global shape constraint: move toward the root-transformed rest position by `stiffness`.
+SIM_FN vec3 sim_global_shape(vec3 x, vec3 target, float stiffness) { return x + (target - x) * stiffness; }
+
+// ---- velocity shock propagation (TressFX) ----
+
+// VSP blend for this step: `coeff`, or 1 when the root's acceleration exceeds the threshold.
+SIM_FN float sim_vsp_blend(vec3 root_disp_now, vec3 root_disp_prev, float dt, float coeff, float threshold_mps2) {
+    vec3 dd = root_disp_now - root_disp_prev;
+    float accel = sqrt(dot(dd, dd)) / max(dt * dt, 1e-12f);
+    return accel > threshold_mps2 ? 1.0f : clamp(coeff, 0.0f, 1.0f);
+}
+
+// Carries a point with the root's rigid motion over the step (rotation q about the old root, then the
+// root's translation), blended by `blend`: x' = mix(x, q (x - root_old) + root_new, blend).
+SIM_FN vec3 sim_vsp_apply(vec3 x, vec4 q, vec3 root_old, vec3 root_new, float blend) {
+    vec3 carried = sim_quat_rotate(q, x - root_old) + root_new;
+    return x + (carried - x) * blend;
+}
+
+// ---- shape and length constraints ----
+
+// Moves a and b (w = inverse mass) so that b gets `stiffness` of the way to target_b, split by inverse
+// mass (PBD): b moves by wb / (wa + wb) of the correction, a by -wa / (wa + wb). Both pinned: no change.
+SIM_FN SimPair sim_shape_pair(vec4 a, vec4 b, vec3 target_b, float stiffness) {
+    SimPair r;
+    r.a = a;
+    r.b = b;
+    float wsum = a.w + b.w;
+    if (wsum <= 0.0f) return r;
+    vec3 d = (target_b - sim_xyz(b)) * stiffness;
+    vec3 da = d * (-a.w / wsum);
+    vec3 db = d * (b.w / wsum);
+    r.a = vec4(a.x + da.x, a.y + da.y, a.z + da.z, a.w);
+    r.b = vec4(b.x + db.x, b.y + db.y, b.z + db.z, b.w);
+    return r;
+}
+
+// Distance constraint |b - a| = rest_m (seed 002, Jakobsen 2003), split by inverse mass. A segment
+// shorter than kSimTinyLength_m gives no direction and is left alone.
+SIM_FN SimPair sim_length_pair(vec4 a, vec4 b, float rest_m) {
+    SimPair r;
+    r.a = a;
+    r.b = b;
+    float wsum = a.w + b.w;
+    vec3 d = sim_xyz(b) - sim_xyz(a);
+    float l = sqrt(dot(d, d));
+    if (wsum <= 0.0f || l <= kSimTinyLength_m) return r;
+    vec3 c = d * ((l - rest_m) / (l * wsum));
+    vec3 da = c * a.w;
+    vec3 db = c * (-b.w);
+    r.a = vec4(a.x + da.x, a.y + da.y, a.z + da.z, a.w);
+    r.b = vec4(b.x + db.x, b.y + db.y, b.z + db.z, b.w);
+    return r;
+}
+
+// ---- collisions ----
+
+// Friction against a moving surface with unit normal n: `x_prev_carried` is the vertex's previous
+// position carried by the surface's motion over the step, so x - x_prev_carried is the motion relative to
+// the surface; `friction` (0..1) of its tangential part is removed (1 = the hair sticks).
+SIM_FN vec3 sim_friction(vec3 x, vec3 x_prev_carried, vec3 n, float friction) {
+    vec3 rel = x - x_prev_carried;
+    vec3 tangential = rel - n * dot(rel, n);
+    return x - tangential * clamp(friction, 0.0f, 1.0f);
+}
+
+SIM_FN float sim_segment_param(vec3 p, vec3 a, vec3 b) {
+    vec3 ab = b - a;
+    float len2 = dot(ab, ab);
+    return len2 > 0.0f ? clamp(dot(p - a, ab) / len2, 0.0f, 1.0f) : 0.0f;
+}
+
+// Pushes a free vertex (x, with its previous position) out of a sphere or capsule grown by the pearl
+// radius (seed 002), with friction against the collider's surface motion. Returns the new position.
+SIM_FN vec3 sim_collide_primitive(vec3 x, vec3 x_prev, SimCollider c, float particle_radius_m) {
+    vec3 p0 = sim_xyz(c.p0_m);
+    vec3 p1 = sim_xyz(c.p1_m);
+    float t = c.p0_prev_m.w > 0.5f ? sim_segment_param(x, p0, p1) : 0.0f;
+    vec3 centre = p0 + (p1 - p0) * t;
+    float r = c.p0_m.w + particle_radius_m;
+    vec3 d = x - centre;
+    float dist = sqrt(dot(d, d));
+    if (dist >= r) return x;
+    vec3 centre_prev = sim_xyz(c.p0_prev_m) + (sim_xyz(c.p1_prev_m) - sim_xyz(c.p0_prev_m)) * t;
+    vec3 n = sim_safe_normalize(d, sim_safe_normalize(x_prev - centre_prev, vec3(0.0f, 1.0f, 0.0f)));
+    vec3 pushed = centre + n * r;
+    return sim_friction(pushed, x_prev + (centre - centre_prev), n, c.p1_m.w);
+}
+
+// SDF response (seed 000, TressFX): with distance d (metres) and the outward unit normal n at a point,
+// the displacement that brings the point to the margin; zero when it is already outside the margin.
+SIM_FN vec3 sim_sdf_push(float d_m, vec3 n, float margin_m) { return d_m < margin_m ? n * (margin_m - d_m) : vec3(0.0f); }
+
+// Clamp on a free vertex's movement over one step (max_position_delta_m).
+SIM_FN vec3 sim_clamp_delta(vec3 x, vec3 x_start, float max_delta_m) {
+    vec3 d = x - x_start;
+    float l = sqrt(dot(d, d));
+    return l > max_delta_m && l > 0.0f ? x_start + d * (max_delta_m / l) : x;
+}
+
+TRESSEL_SHARED_END
+
+#endif
