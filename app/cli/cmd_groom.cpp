@@ -19,16 +19,11 @@ namespace tressel::cli {
 
 const char* const kGroomUsage =
     "usage: tressel-cli groom <scene.json> [--group NAME] [--stats] [--out strands.json]\n\n"
-    "Grows every hair group of the scene (or only NAME) on its scalp mesh.\n"
+    "Grows every hair group of the scene (or only NAME) on its scalp mesh. Guide files (placement \"file\")\n"
+    "are taken to share the scalp mesh file's coordinates and get the mesh's transform.\n"
     "--stats  prints, per group, strand and vertex counts, guide length min/mean/max (m), the region's\n"
     "         triangles and area (m^2, cm^2), roots per cm^2 and the diagnostics, as JSON\n"
     "--out    writes the guides and the evaluated follow hairs (points in metres, world space) as JSON\n";
-
-const char* const kBenchUsage =
-    "usage: tressel-cli bench groom [--mesh FILE] [--repeats N] [--out FILE]\n\n"
-    "groom: regrows 10,000 guides x 32 vertices plus 100,000 barycentric follow descriptors on one core\n"
-    "       (on FILE's merged mesh with a cap region, else a procedural sphere head) and prints the timings\n"
-    "       as JSON (to FILE with --out).\n";
 
 namespace {
 
@@ -91,6 +86,8 @@ int run_groom(const std::vector<std::string>& argv) {
         in.scalp = &mesh->mesh;
         in.group = group;
         in.base_dir = scene.origin.dir;
+        // A guide file shares its scalp mesh file's coordinates: give it the mesh's scene transform too.
+        in.file_to_mesh = glm::mat4(transform_matrix(scene.meshes[mesh_index].transform));
         auto r = grow_group(in);
         if (!r) return fail("hair group '" + group.name + "': " + r.error().message);
         ++grown;
@@ -116,7 +113,7 @@ int run_groom(const std::vector<std::string>& argv) {
     return 0;
 }
 
-int run_bench(const std::vector<std::string>& argv) {
+int run_bench_groom(const std::vector<std::string>& argv) {
     auto args = Args::parse(argv, {{"mesh", true}, {"repeats", true}, {"out", true}});
     if (!args) return fail(args.error().message, 2);
     if (args->positionals().size() != 1 || args->positionals()[0] != "groom")

@@ -5,6 +5,7 @@
 #include <limits>
 #include <numbers>
 
+#include "groom/det_math.h"
 #include "groom/rng.h"
 #include "groom/spatial.h"
 
@@ -85,7 +86,7 @@ Result<FollowHairs> generate_follow(const FollowInputs& in, Diagnostics& diag) {
                 FollowDescriptor d;
                 d.guides = {gi, gi, gi, 0u};
                 d.weights = {1.0f, 0.0f, 0.0f, float(f.tip_separation)};
-                d.offset_frame = {0.0f, float(r * std::cos(a)) * keep, float(r * std::sin(a)) * keep, 0.0f};
+                d.offset_frame = {0.0f, float(r * det::cos(a)) * keep, float(r * det::sin(a)) * keep, 0.0f};
                 out.descriptors.push_back(d);
                 out.roots.push_back(guides.roots[g]);
                 out.seeds.push_back(rng.next_u32());

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "groom/det_math.h"
 #include "groom/image.h"
 
 namespace tressel {
@@ -33,7 +34,7 @@ Result<RegionInfo> evaluate_region(const Mesh& mesh, const ScalpRegion& region, 
             hi = glm::max(hi, glm::dvec3(p));
         }
         const glm::dvec3 centre = (lo + hi) * 0.5, axis = glm::normalize(region.axis);
-        const double cos_max = std::cos(glm::radians(region.angle_deg));
+        const double cos_max = det::cos(region.angle_deg * (det::kPi / 180.0));
         auto inside = [&](const glm::dvec3& p) {
             const glm::dvec3 d = p - centre;
             const double len = glm::length(d);

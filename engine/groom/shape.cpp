@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "groom/det_math.h"
 #include "groom/rng.h"
 
 namespace tressel {
@@ -18,7 +19,8 @@ glm::dvec3 any_perpendicular(const glm::dvec3& d) {
 
 // Rodrigues rotation of v about unit axis k by angle a.
 glm::dvec3 rotate(const glm::dvec3& v, const glm::dvec3& k, double a) {
-    const double c = std::cos(a), s = std::sin(a);
+    double s, c;
+    det::sincos(a, &s, &c);
     return v * c + glm::cross(k, v) * s + k * glm::dot(k, v) * (1.0 - c);
 }
 
@@ -97,7 +99,7 @@ Status shape_guides(const ShapeInputs& in, Strands& out, Diagnostics& diag) {
         f.e2 = glm::cross(f.d, f.e1);
         const glm::dvec3 axis = glm::cross(f.d, gravity);
         f.bend_axis = glm::length(axis) > 1e-9 ? glm::normalize(axis) : any_perpendicular(f.d);
-        f.bend_total = g.droop * std::acos(std::clamp(glm::dot(f.d, gravity), -1.0, 1.0));
+        f.bend_total = g.droop * det::acos(glm::dot(f.d, gravity));
         // Bend angle after centreline length s: fastest near the root, as a cantilever bends.
         auto bend = [&](double s) {
             const double t = std::min(s / length, 1.0);
@@ -121,9 +123,9 @@ Status shape_guides(const ShapeInputs& in, Strands& out, Diagnostics& diag) {
                 glm::dvec3 o(0.0);
                 if (g.curl_radius_m > 0.0) {
                     const double th = kTwoPi * at / g.curl_pitch_m + curl_phase;
-                    o += g.curl_radius_m * ((std::cos(th) - std::cos(curl_phase)) * f.e1 + (std::sin(th) - std::sin(curl_phase)) * f.e2);
+                    o += g.curl_radius_m * ((det::cos(th) - det::cos(curl_phase)) * f.e1 + (det::sin(th) - det::sin(curl_phase)) * f.e2);
                 }
-                if (g.wave_amplitude_m > 0.0) o += g.wave_amplitude_m * std::sin(kTwoPi * g.wave_frequency * at) * f.e1;
+                if (g.wave_amplitude_m > 0.0) o += g.wave_amplitude_m * det::sin(kTwoPi * g.wave_frequency * at) * f.e1;
                 return f.bend_total > 0.0 ? rotate(o, f.bend_axis, bend(at)) : o;
             };
             glm::dvec3 a = root;  // start of the current dense segment (or the last output point on it)

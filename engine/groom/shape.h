@@ -1,6 +1,6 @@
 // Guide shapes grown from roots (seeds 001, 002): along the interpolated scalp normal, blended toward a
-// comb direction; per-strand length variation and an optional length map; curl (a helix around the
-// growth direction) and wave (seed 001's waviness, here a planar sine); droop toward gravity (-Y) as a
+// comb direction; per-strand length variation and an optional length map; curl (a helix of
+// curl_radius_m around the growth direction, advancing curl_pitch_m along it per turn) and wave (seed 001's waviness, here a planar sine); droop toward gravity (-Y) as a
 // bend that keeps segment lengths; a root-to-tip width taper.
 //
 // Every output strand has exactly `vertices_per_strand` points and equal segments of length L / (n - 1),

@@ -9,6 +9,7 @@
 
 #include <stb_image_write.h>
 
+#include "groom/det_math.h"
 #include "groom/groom_bench.h"
 #include "groom/grow.h"
 #include "groom/placement.h"
@@ -26,6 +27,22 @@ GroomInputs plane_inputs(const Mesh& mesh) {
     in.group.follow.mode = FollowMode::None;
     in.group.growth.length_variation = 0.0;
     return in;
+}
+
+// --- deterministic math ------------------------------------------------------------------------------
+
+TEST(DetMath, MatchesTheCLibraryToAFewUlps) {
+    double worst_sc = 0.0, worst_at = 0.0;
+    for (int i = -20000; i <= 20000; ++i) {
+        const double x = i * 0.0123456789;  // covers many quadrants, up to |x| ~ 247
+        worst_sc = std::max({worst_sc, std::abs(det::sin(x) - std::sin(x)), std::abs(det::cos(x) - std::cos(x))});
+        const double t = i * 1e-3;
+        worst_at = std::max(worst_at, std::abs(det::atan(t) - std::atan(t)));
+        worst_at = std::max(worst_at, std::abs(det::atan2(std::sin(x), std::cos(x)) - std::atan2(std::sin(x), std::cos(x))));
+    }
+    EXPECT_LT(worst_sc, 1e-14);
+    EXPECT_LT(worst_at, 1e-14);
+    for (double c : {-1.0, -0.7, 0.0, 0.3, 0.999, 1.0}) EXPECT_NEAR(det::acos(c), std::acos(c), 1e-14);
 }
 
 // --- placement -------------------------------------------------------------------------------------
