@@ -1,0 +1,229 @@
+#include "render/graphics.h"
+
+#include <array>
+#include <cstring>
+
+#include "gpu/vk_error.h"
+#include "shared/embedded_shaders.h"
+
+namespace tressel::render {
+
+Result<SetLayout> create_set_layout(gpu::Device& device, std::span<const BindingDesc> bindings) {
+    std::vector<VkDescriptorSetLayoutBinding> b(bindings.size());
+    for (uint32_t i = 0; i < bindings.size(); ++i) {
+        b[i].binding = i;
+        b[i].descriptorType = bindings[i].type;
+        b[i].descriptorCount = 1;
+        b[i].stageFlags = bindings[i].stages;
+    }
+    VkDescriptorSetLayoutCreateInfo ci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    ci.bindingCount = static_cast<uint32_t>(b.size());
+    ci.pBindings = b.data();
+    VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+    TRESSEL_VK_TRY(vkCreateDescriptorSetLayout(device.device(), &ci, nullptr, &layout), "create a descriptor set layout");
+    return SetLayout(device, layout);
+}
+
+Result<Sampler> create_sampler(gpu::Device& device, VkFilter filter, VkSamplerAddressMode address) {
+    VkSamplerCreateInfo ci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+    ci.magFilter = ci.minFilter = filter;
+    ci.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+    ci.addressModeU = ci.addressModeV = ci.addressModeW = address;
+    ci.borderColor = VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK;
+    ci.maxLod = 0.0f;
+    VkSampler s = VK_NULL_HANDLE;
+    TRESSEL_VK_TRY(vkCreateSampler(device.device(), &ci, nullptr, &s), "create a sampler");
+    return Sampler(device, s);
+}
+
+Result<Framebuffer> create_framebuffer(gpu::Device& device, VkRenderPass pass, std::span<const VkImageView> views,
+                                       uint32_t width, uint32_t height) {
+    VkFramebufferCreateInfo ci{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+    ci.renderPass = pass;
+    ci.attachmentCount = static_cast<uint32_t>(views.size());
+    ci.pAttachments = views.data();
+    ci.width = width;
+    ci.height = height;
+    ci.layers = 1;
+    VkFramebuffer fb = VK_NULL_HANDLE;
+    TRESSEL_VK_TRY(vkCreateFramebuffer(device.device(), &ci, nullptr, &fb), "create a framebuffer");
+    return Framebuffer(device, fb);
+}
+
+Result<PipelineLayout> create_pipeline_layout(gpu::Device& device, std::span<const VkDescriptorSetLayout> sets,
+                                              uint32_t push_bytes) {
+    VkPushConstantRange range{VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, push_bytes};
+    VkPipelineLayoutCreateInfo ci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    ci.setLayoutCount = static_cast<uint32_t>(sets.size());
+    ci.pSetLayouts = sets.data();
+    ci.pushConstantRangeCount = push_bytes ? 1 : 0;
+    ci.pPushConstantRanges = &range;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    TRESSEL_VK_TRY(vkCreatePipelineLayout(device.device(), &ci, nullptr, &layout), "create a pipeline layout");
+    return PipelineLayout(device, layout);
+}
+
+namespace {
+
+struct ShaderModule {
+    VkDevice device = VK_NULL_HANDLE;
+    VkShaderModule module = VK_NULL_HANDLE;
+    ~ShaderModule() {
+        if (module) vkDestroyShaderModule(device, module, nullptr);
+    }
+};
+
+Status load_module(VkDevice device, const std::string& name, ShaderModule& out) {
+    auto spirv = embedded_spirv(name);
+    if (spirv.empty())
+        return make_error(ErrorCode::NotFound, "shader '" + name + "' is not compiled into this binary (shaders/CMakeLists.txt)");
+    VkShaderModuleCreateInfo ci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    ci.codeSize = spirv.size_bytes();
+    ci.pCode = spirv.data();
+    out.device = device;
+    TRESSEL_VK_TRY(vkCreateShaderModule(device, &ci, nullptr, &out.module), "create shader module " + name);
+    return {};
+}
+
+}  // namespace
+
+Result<Pipeline> create_graphics_pipeline(gpu::Device& device, const GraphicsPipelineDesc& desc) {
+    ShaderModule vs, fs;
+    TRESSEL_TRY(load_module(device.device(), desc.vertex_shader, vs));
+    std::vector<VkPipelineShaderStageCreateInfo> stages;
+    VkPipelineShaderStageCreateInfo st{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+    st.stage = VK_SHADER_STAGE_VERTEX_BIT;
+    st.module = vs.module;
+    st.pName = "main";
+    stages.push_back(st);
+    if (!desc.fragment_shader.empty()) {
+        TRESSEL_TRY(load_module(device.device(), desc.fragment_shader, fs));
+        st.stage = VK_SHADER_STAGE_FRAGMENT_BIT;
+        st.module = fs.module;
+        stages.push_back(st);
+    }
+
+    VkPipelineVertexInputStateCreateInfo vi{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+    VkPipelineInputAssemblyStateCreateInfo ia{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+    ia.topology = desc.topology;
+    VkPipelineViewportStateCreateInfo vp{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+    vp.viewportCount = 1;
+    vp.scissorCount = 1;
+    VkPipelineRasterizationStateCreateInfo rs{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+    rs.polygonMode = desc.polygon_mode;
+    rs.cullMode = desc.cull;
+    rs.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+    rs.lineWidth = 1.0f;
+    if (desc.depth_bias_slope > 0.0f) {
+        rs.depthBiasEnable = VK_TRUE;
+        rs.depthBiasConstantFactor = -1.0f;
+        rs.depthBiasSlopeFactor = -desc.depth_bias_slope;
+    }
+    VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+    ms.rasterizationSamples = desc.samples;
+    ms.alphaToCoverageEnable = desc.alpha_to_coverage ? VK_TRUE : VK_FALSE;
+    VkPipelineDepthStencilStateCreateInfo ds{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
+    ds.depthTestEnable = desc.depth_test;
+    ds.depthWriteEnable = desc.depth_write;
+    ds.depthCompareOp = VK_COMPARE_OP_LESS_OR_EQUAL;
+    std::vector<VkPipelineColorBlendAttachmentState> blends(desc.color_attachments);
+    for (auto& b : blends) {
+        b = {};
+        b.colorWriteMask = 0xf;
+        if (desc.blend == Blend::Alpha) {
+            b.blendEnable = VK_TRUE;
+            b.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
+            b.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+            b.colorBlendOp = VK_BLEND_OP_ADD;
+            b.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+            b.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+            b.alphaBlendOp = VK_BLEND_OP_ADD;
+        } else if (desc.blend == Blend::Additive) {
+            b.blendEnable = VK_TRUE;
+            b.srcColorBlendFactor = b.dstColorBlendFactor = VK_BLEND_FACTOR_ONE;
+            b.srcAlphaBlendFactor = b.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+            b.colorBlendOp = b.alphaBlendOp = VK_BLEND_OP_ADD;
+        }
+    }
+    VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+    cb.attachmentCount = desc.color_attachments;
+    cb.pAttachments = blends.data();
+    std::array<VkDynamicState, 2> dyn{VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+    VkPipelineDynamicStateCreateInfo dy{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
+    dy.dynamicStateCount = static_cast<uint32_t>(dyn.size());
+    dy.pDynamicStates = dyn.data();
+
+    VkGraphicsPipelineCreateInfo ci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
+    ci.stageCount = static_cast<uint32_t>(stages.size());
+    ci.pStages = stages.data();
+    ci.pVertexInputState = &vi;
+    ci.pInputAssemblyState = &ia;
+    ci.pViewportState = &vp;
+    ci.pRasterizationState = &rs;
+    ci.pMultisampleState = &ms;
+    ci.pDepthStencilState = &ds;
+    ci.pColorBlendState = &cb;
+    ci.pDynamicState = &dy;
+    ci.layout = desc.layout;
+    ci.renderPass = desc.render_pass;
+    VkPipeline p = VK_NULL_HANDLE;
+    TRESSEL_VK_TRY(vkCreateGraphicsPipelines(device.device(), VK_NULL_HANDLE, 1, &ci, nullptr, &p),
+                   "create graphics pipeline '" + desc.name + "'");
+    return Pipeline(device, p);
+}
+
+void transition_image(gpu::CommandBuffer& cmd, const gpu::Image& image, VkImageLayout from, VkImageLayout to,
+                      VkImageAspectFlags aspect) {
+    VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+    b.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
+    b.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+    b.oldLayout = from;
+    b.newLayout = to;
+    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.image = image.handle();
+    b.subresourceRange = {aspect, 0, 1, 0, 1};
+    vkCmdPipelineBarrier(cmd.handle(), VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0,
+                         nullptr, 0, nullptr, 1, &b);
+}
+
+void copy_image_to_buffer(gpu::CommandBuffer& cmd, const gpu::Image& image, gpu::Buffer& buffer) {
+    VkBufferImageCopy r{};
+    r.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    r.imageExtent = image.extent();
+    vkCmdCopyImageToBuffer(cmd.handle(), image.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buffer.handle(), 1, &r);
+}
+
+void copy_buffer_to_image(gpu::CommandBuffer& cmd, const gpu::Buffer& buffer, const gpu::Image& image) {
+    VkBufferImageCopy r{};
+    r.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    r.imageExtent = image.extent();
+    vkCmdCopyBufferToImage(cmd.handle(), buffer.handle(), image.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &r);
+}
+
+Result<gpu::Image> upload_texture(gpu::Device& device, VkFormat format, uint32_t width, uint32_t height,
+                                  const void* pixels, size_t bytes, const std::string& name) {
+    gpu::ImageDesc id;
+    id.width = width;
+    id.height = height;
+    id.format = format;
+    id.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    id.name = name;
+    auto image = device.create_image(id);
+    if (!image) return image.error();
+    gpu::BufferDesc bd;
+    bd.size = bytes;
+    bd.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+    bd.intent = gpu::MemoryIntent::Upload;
+    bd.name = name + " staging";
+    auto staging = device.create_buffer(bd);
+    if (!staging) return staging.error();
+    std::memcpy(staging->mapped(), pixels, bytes);
+    TRESSEL_TRY(device.run_sync([&](gpu::CommandBuffer& cmd) {
+        transition_image(cmd, *image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+        copy_buffer_to_image(cmd, *staging, *image);
+        transition_image(cmd, *image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    }));
+    return image;
+}
+
+}  // namespace tressel::render

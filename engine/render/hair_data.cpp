@@ -1,0 +1,143 @@
+#include "render/hair_data.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "groom/follow.h"
+
+namespace tressel::render {
+
+namespace {
+void finish(RenderStrands& s) {
+    uint32_t n = s.vertices_per_strand;
+    s.rest_lengths_m.assign(s.positions_m.size(), 0.0f);
+    s.bounds_min_m = glm::vec3(std::numeric_limits<float>::max());
+    s.bounds_max_m = glm::vec3(-std::numeric_limits<float>::max());
+    for (size_t st = 0; st < s.strand_info.size(); ++st) {
+        size_t base = st * n;
+        for (uint32_t k = 0; k + 1 < n; ++k)
+            s.rest_lengths_m[base + k] = glm::length(glm::vec3(s.positions_m[base + k + 1] - s.positions_m[base + k]));
+        s.rest_lengths_m[base + n - 1] = s.rest_lengths_m[base + n - 2];
+    }
+    for (auto& p : s.positions_m) {
+        s.bounds_min_m = glm::min(s.bounds_min_m, glm::vec3(p));
+        s.bounds_max_m = glm::max(s.bounds_max_m, glm::vec3(p));
+    }
+}
+}  // namespace
+
+Result<RenderStrands> strands_from_groom(const GroomResult& groom, uint32_t n, bool include_guides,
+                                         bool include_follows) {
+    if (!is_gpu_vertex_count(n))
+        return make_error(ErrorCode::InvalidArgument,
+                          "render strands: vertices per strand must be 4, 8, 16, 32 or 64, got " + std::to_string(n));
+    if (groom.guides.strand_count() == 0)
+        return make_error(ErrorCode::InvalidArgument, "render strands: the groom has no guide strands");
+    auto resampled = resample_strands(groom.guides, n);
+    if (!resampled) return resampled.error();
+    const Strands& g = *resampled;
+    RenderStrands out;
+    out.vertices_per_strand = n;
+    if (include_guides) {
+        for (size_t i = 0; i < g.strand_count(); ++i) {
+            for (glm::vec3 p : g.strand(i)) out.positions_m.push_back(glm::vec4(p, 1.0f));
+            out.strand_info.push_back({i < g.seeds.size() ? g.seeds[i] : uint32_t(i), uint32_t(i)});
+        }
+    }
+    if (include_follows && groom.follows.size() > 0) {
+        Strands f = evaluate_follows(groom.follows, g, groom.guide_frames);
+        for (size_t i = 0; i < f.strand_count(); ++i) {
+            for (glm::vec3 p : f.strand(i)) out.positions_m.push_back(glm::vec4(p, 1.0f));
+            uint32_t seed = i < groom.follows.seeds.size() ? groom.follows.seeds[i] : uint32_t(i);
+            out.strand_info.push_back({seed, groom.follows.descriptors[i].guides.x});
+        }
+    }
+    if (out.strand_info.empty())
+        return make_error(ErrorCode::InvalidArgument, "render strands: neither guides nor follow hairs were included");
+    finish(out);
+    return out;
+}
+
+RenderStrands synthetic_strands(uint32_t count, uint32_t n, glm::vec3 centre_m, float radius_m, float length_m) {
+    RenderStrands out;
+    n = std::max(n, 2u);
+    out.vertices_per_strand = n;
+    out.positions_m.reserve(size_t(count) * n);
+    const double golden = std::numbers::pi * (3.0 - std::sqrt(5.0));
+    for (uint32_t i = 0; i < count; ++i) {
+        double y = 1.0 - (i + 0.5) / count;  // upper hemisphere
+        double r = std::sqrt(std::max(0.0, 1.0 - y * y));
+        double a = golden * i;
+        glm::vec3 nrm(float(r * std::cos(a)), float(y), float(r * std::sin(a)));
+        glm::vec3 p = centre_m + nrm * radius_m;
+        glm::vec3 dir = nrm;
+        float step = length_m / float(n - 1);
+        for (uint32_t k = 0; k < n; ++k) {
+            out.positions_m.push_back(glm::vec4(p, 1.0f));
+            dir = glm::normalize(dir + glm::vec3(0.0f, -0.35f, 0.0f));
+            p += dir * step;
+        }
+        out.strand_info.push_back({i * 2654435761u, i / 8});
+    }
+    finish(out);
+    return out;
+}
+
+HairDesc HairBuffers::desc(const Shading& shading) const {
+    HairDesc d;
+    d.positions = &positions;
+    d.strand_info = &strand_info;
+    d.rest_lengths = &rest_lengths;
+    d.strand_count = strand_count;
+    d.vertices_per_strand = vertices_per_strand;
+    d.shading = shading;
+    d.bounds_min_m = bounds_min_m;
+    d.bounds_max_m = bounds_max_m;
+    return d;
+}
+
+Result<HairBuffers> upload_strands(gpu::Device& device, const RenderStrands& s, const std::string& name) {
+    HairBuffers b;
+    auto p = device.create_buffer_with(std::span<const glm::vec4>(s.positions_m), 0, name + " positions");
+    if (!p) return p.error();
+    auto i = device.create_buffer_with(std::span<const glm::uvec2>(s.strand_info), 0, name + " strand info");
+    if (!i) return i.error();
+    auto r = device.create_buffer_with(std::span<const float>(s.rest_lengths_m), 0, name + " rest lengths");
+    if (!r) return r.error();
+    b.positions = std::move(*p);
+    b.strand_info = std::move(*i);
+    b.rest_lengths = std::move(*r);
+    b.strand_count = s.strand_count();
+    b.vertices_per_strand = s.vertices_per_strand;
+    b.bounds_min_m = s.bounds_min_m;
+    b.bounds_max_m = s.bounds_max_m;
+    return b;
+}
+
+SliceView make_slice_view(const SdfGrid& grid, SliceAxis axis, double position, const SliceStyle& style) {
+    SdfSlice slice = make_slice(grid, axis, position);
+    SliceView v;
+    v.rgba = slice_to_rgba(slice, style, &v.width_px, &v.height_px);
+    double c = grid.grid.cell_size_m;
+    glm::dvec3 lo = grid.grid.origin_m - 0.5 * c;
+    glm::dvec3 hi = grid.grid.origin_m + (glm::dvec3(grid.grid.dims) - 0.5) * c;
+    v.grid_min_m = glm::vec3(lo);
+    v.grid_max_m = glm::vec3(hi);
+    int a = axis == SliceAxis::X ? 0 : axis == SliceAxis::Y ? 1 : 2;
+    // Image axes (sdf_slice.h): X -> (u, v) = (z, y); Y -> (x, z); Z -> (x, y).
+    int ua = axis == SliceAxis::X ? 2 : 0;
+    int va = axis == SliceAxis::Y ? 2 : 1;
+    double plane = grid.grid.origin_m[a] + slice.index * c;
+    auto point = [&](bool u_hi, bool v_hi) {
+        glm::dvec3 p(0.0);
+        p[a] = plane;
+        p[ua] = u_hi ? hi[ua] : lo[ua];
+        p[va] = v_hi ? hi[va] : lo[va];
+        return glm::vec3(p);
+    };
+    v.corners_m = {point(false, false), point(true, false), point(false, true), point(true, true)};
+    return v;
+}
+
+}  // namespace tressel::render

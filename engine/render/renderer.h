@@ -1,0 +1,202 @@
+// The offscreen renderer: meshes (Lambert + ambient + rim, optional wireframe), collision meshes and
+// primitive colliders as translucent overlays, a ground grid, hair ribbons expanded on the GPU from
+// strand buffers (Kajiya-Kay or Marschner per hair group, debug colourings), deep opacity shadow maps
+// from the key light falling on hair and meshes, and the SDF slice plane. Renders into an MSAA target
+// resolved to an sRGB image that the editor shows and headless callers read back.
+//
+//   auto r = Renderer::create(device, {.width = 1280, .height = 720});
+//   r->add_mesh(head_ws, MeshStyle::Opaque);
+//   r->add_hair({.positions = &sim_positions, ...});        // the simulation's buffer, drawn in place
+//   auto pixels = r->render_to_rgba(frame);                  // or record() into the caller's command buffer
+//
+// Threading and lifetime: one thread (the device's). Buffers named in a HairDesc are not owned: they must
+// outlive the hair group (remove it or clear_hair() first). record() writes the frame uniforms in place,
+// so the previous frame recorded by this renderer must have completed before the next record().
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "core/result.h"
+#include "gpu/device.h"
+#include "gpu/timestamps.h"
+#include "io/mesh.h"
+#include "render/camera.h"
+#include "render/graphics.h"
+#include "render/marschner.h"
+#include "scene/scene_types.h"
+
+namespace tressel::render {
+
+struct RendererDesc {
+    uint32_t width = 1280, height = 720;      // target size, pixels
+    uint32_t samples = 4;                     // MSAA samples: 1, 2, 4 or 8 (falls back to what the device has)
+    uint32_t shadow_size = 1024;              // opacity shadow map resolution, texels
+    int marschner_lut_size = 64;              // Marschner lookup texture size, texels per side
+};
+
+struct HairGroupGpu;
+
+enum class MeshStyle {
+    Opaque,            // lit, receives hair shadows
+    CollisionOverlay,  // translucent cyan, drawn over everything opaque
+    Collider,          // translucent orange (primitive colliders)
+};
+
+enum class HairDebug { None, Guide, Stretch, Depth };
+
+// A hair group drawn straight from GPU strand buffers (the simulation's output contract).
+struct HairDesc {
+    const gpu::Buffer* positions = nullptr;        // required: vec4 per vertex, strand-major, xyz world metres
+    const gpu::Buffer* strand_info = nullptr;      // required: uvec2 per strand (seed, guide id)
+    const gpu::Buffer* rest_lengths = nullptr;     // optional: float per vertex, rest length of segment k -> k+1 (m)
+    const gpu::Buffer* collision_depth = nullptr;  // optional: float per vertex, penetration depth (m)
+    uint32_t strand_count = 0;
+    uint32_t vertices_per_strand = 0;              // >= 2
+    Shading shading;
+    glm::vec3 bounds_min_m{0.0f}, bounds_max_m{0.0f};  // conservative world bounds (shadow map framing)
+    bool visible = true;
+};
+
+// An SDF slice ready to draw: its colour image (sRGB RGBA8, top row first) and its placement.
+struct SliceView {
+    std::vector<uint8_t> rgba;
+    int width_px = 0, height_px = 0;
+    // World corners of the image: [0] bottom-left (u min, v min), [1] bottom-right, [2] top-left, [3] top-right.
+    std::array<glm::vec3, 4> corners_m{};
+    glm::vec3 grid_min_m{0.0f}, grid_max_m{0.0f};  // the grid's bounds box (cell faces)
+};
+
+struct FrameDesc {
+    OrbitCamera camera;
+    Lighting lighting;
+    HairDebug debug = HairDebug::None;
+    bool shadows = true;              // and each group's shading.shadows
+    bool show_grid = true;
+    bool show_collision = true;       // CollisionOverlay meshes
+    bool show_colliders = true;       // Collider meshes
+    bool show_slice = true;           // the slice set with set_slice(), if any
+    bool wireframe = false;           // opaque meshes' edges over their shading
+    glm::vec3 background{0.09f, 0.095f, 0.11f};   // linear RGB
+    double shadow_layer_m = 0.0;      // opacity layer thickness; 0 = hair bounds diagonal / 40
+};
+
+class Renderer {
+public:
+    static Result<std::unique_ptr<Renderer>> create(gpu::Device& device, const RendererDesc& desc);
+    ~Renderer();
+    Renderer(const Renderer&) = delete;
+    Renderer& operator=(const Renderer&) = delete;
+
+    // New target size (pixels, each > 0). InvalidArgument for a zero or oversized extent.
+    Status resize(uint32_t width, uint32_t height);
+    uint32_t width() const { return width_; }
+    uint32_t height() const { return height_; }
+    uint32_t samples() const { return samples_; }
+
+    // Meshes in world space (metres). Returns the mesh's index.
+    Result<uint32_t> add_mesh(const Mesh& mesh_ws, MeshStyle style, glm::vec3 color = glm::vec3(0.0f));
+    void clear_meshes();
+    // The ground grid at height y_m, covering [-half_extent_m, half_extent_m] around centre (x, z).
+    Status set_grid(glm::vec3 centre_m, double half_extent_m, double spacing_m);
+
+    Result<uint32_t> add_hair(const HairDesc& desc);
+    // Changes a group's shading (e.g. its model); Marschner lookup textures are recomputed on the next
+    // record() when their parameters changed.
+    void set_hair_shading(uint32_t index, const Shading& shading);
+    void set_hair_visible(uint32_t index, bool visible);
+    size_t hair_count() const { return hair_.size(); }
+    void clear_hair();
+    // Number of times Marschner lookup textures were computed (tests check recomputation).
+    uint64_t lut_computations() const { return lut_computations_; }
+
+    Status set_slice(const SliceView& slice);
+    void clear_slice();
+
+    // Records the frame: shadow passes, then the main pass; the resolved image ends in
+    // SHADER_READ_ONLY_OPTIMAL. `timestamps` (optional, >= 5 passes): shadow_depth, shadow_opacity, meshes,
+    // hair, overlays.
+    Status record(gpu::CommandBuffer& cmd, const FrameDesc& frame, gpu::TimestampQueries* timestamps = nullptr);
+    // record() plus a copy into a readback buffer, submitted and waited for: sRGB RGBA8, top row first.
+    Result<std::vector<uint8_t>> render_to_rgba(const FrameDesc& frame);
+
+    const gpu::Image& color_image() const { return resolved_; }
+
+private:
+    Renderer() = default;
+    Status init(gpu::Device& device, const RendererDesc& desc);
+    Status create_targets();
+    Status update_luts(HairGroupGpu& group);
+    Status update_frame_uniforms(const FrameDesc& frame);
+
+    gpu::Device* device_ = nullptr;
+    RendererDesc desc_;
+    uint32_t width_ = 0, height_ = 0, samples_ = 1;
+    bool wireframe_supported_ = false;
+    uint64_t lut_computations_ = 0;
+
+    // Targets
+    gpu::Image color_msaa_, depth_msaa_, resolved_, shadow_depth_, opacity_[2];
+    RenderPass main_pass_, shadow_depth_pass_, opacity_pass_;
+    Framebuffer main_fb_, shadow_depth_fb_, opacity_fb_;
+    gpu::Buffer readback_;
+
+    // Shared state
+    Sampler linear_clamp_, nearest_clamp_;
+    SetLayout frame_layout_, hair_layout_, object_layout_;
+    PipelineLayout hair_pl_, object_pl_;
+    Pipeline hair_pipe_, hair_depth_pipe_, hair_opacity_pipe_, mesh_pipe_, overlay_pipe_, wire_pipe_, line_pipe_,
+        slice_pipe_;
+    gpu::Buffer frame_ubo_;
+    gpu::DescriptorSet frame_set_;
+    gpu::Buffer dummy_buffer_;
+    gpu::Image dummy_texture_;
+    glm::mat4 light_view_proj_{1.0f};
+
+    struct MeshGpu {
+        gpu::Buffer vertices, indices;
+        uint32_t index_count = 0;
+        MeshStyle style = MeshStyle::Opaque;
+        glm::vec3 color{0.7f};
+        gpu::DescriptorSet set;
+        glm::vec3 min_m{0.0f}, max_m{0.0f};
+    };
+    std::vector<MeshGpu> meshes_;
+    struct LinesGpu {
+        gpu::Buffer vertices;
+        uint32_t count = 0;
+        gpu::DescriptorSet set;
+    };
+    LinesGpu grid_, slice_box_;
+    struct SliceGpu {
+        gpu::Buffer vertices;
+        gpu::Image texture;
+        gpu::DescriptorSet set;
+        bool valid = false;
+    } slice_;
+    std::vector<std::unique_ptr<HairGroupGpu>> hair_;
+};
+
+// Framing helpers for headless renders.
+struct SceneBounds {
+    glm::vec3 min_m{std::numeric_limits<float>::max()}, max_m{-std::numeric_limits<float>::max()};
+    void add(glm::vec3 p) {
+        min_m = glm::min(min_m, p);
+        max_m = glm::max(max_m, p);
+    }
+    bool empty() const { return min_m.x > max_m.x; }
+};
+
+// A UV sphere or a capsule (world metres) as a triangle mesh with normals, for drawing colliders.
+Mesh make_collider_mesh(const Collider& collider, int segments = 24);
+
+// Light direction TOWARD the light from a scene Light (which stores the direction light travels).
+glm::vec3 toward_light(const Light& light);
+
+}  // namespace tressel::render

@@ -1,0 +1,92 @@
+#version 450
+// Camera-facing hair ribbons expanded from the strand buffer: one instance per strand, a triangle strip
+// of 2 vertices per strand vertex (left, right). Also draws the strands into the key light's shadow maps
+// (pc.flags.w = 1), facing the light.
+#include "shared/render.h"
+#include "render/render_common.glsl"
+
+layout(set = 1, binding = kHairBindPositions, std430) readonly buffer Positions { vec4 positions[]; };
+layout(set = 1, binding = kHairBindStrandInfo, std430) readonly buffer Info { uvec2 strand_info[]; };
+layout(set = 1, binding = kHairBindRestLength, std430) readonly buffer Rest { float rest_length[]; };
+layout(set = 1, binding = kHairBindDepth, std430) readonly buffer Depth { float collision_depth[]; };
+layout(push_constant, std430) uniform PushBlock { HairPush pc; };
+
+layout(location = 0) out vec3 out_pos_ws;
+layout(location = 1) out vec3 out_tangent_ws;
+layout(location = 2) out vec4 out_color;      // rgb base colour (or debug colour); a: coverage x opacity
+layout(location = 3) out float out_side;      // -1 .. 1 across the ribbon
+
+uint hash(uint x) {
+    x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; x *= 0x846ca68bu; x ^= x >> 16;
+    return x;
+}
+float hash01(uint x) { return float(hash(x) >> 8) / 16777216.0; }
+
+void main() {
+    uint n = pc.counts.x;
+    uint strand = uint(gl_InstanceIndex);
+    uint k = uint(gl_VertexIndex) >> 1;
+    float side = (gl_VertexIndex & 1) == 1 ? 1.0 : -1.0;
+    uint base = strand * n;
+    vec3 p = positions[base + k].xyz;
+    vec3 prev = positions[base + (k > 0u ? k - 1u : k)].xyz;
+    vec3 next = positions[base + min(k + 1u, n - 1u)].xyz;
+    vec3 t = next - prev;
+    t = dot(t, t) > 1e-20 ? normalize(t) : vec3(0.0, 1.0, 0.0);
+    float s = float(k) / float(max(n, 2u) - 1u);
+
+    bool light_pass = pc.flags.w == 1u;
+    vec3 to_view = light_pass ? frame.key_dir.xyz : normalize(frame.eye_ws.xyz - p);
+    vec3 b = cross(t, to_view);
+    if (dot(b, b) < 1e-12) b = cross(t, abs(t.y) < 0.9 ? vec3(0.0, 1.0, 0.0) : vec3(1.0, 0.0, 0.0));
+    b = normalize(b);
+    float half_width = mix(pc.width.x, pc.width.y, s);
+
+    mat4 vp = light_pass ? frame.light_view_proj : frame.view_proj;
+    float coverage = 1.0;
+    if (!light_pass) {
+        // Coverage-based anti-aliasing: a ribbon narrower than one pixel is widened to one pixel and
+        // made proportionally transparent.
+        vec4 c0 = vp * vec4(p, 1.0);
+        vec4 c1 = vp * vec4(p + b * half_width, 1.0);
+        vec2 d_px = (c1.xy / c1.w - c0.xy / c0.w) * 0.5 * frame.viewport.xy;
+        float half_px = length(d_px);
+        if (half_px < 0.5 && half_px > 0.0) {
+            coverage = half_px / 0.5;
+            half_width *= 0.5 / half_px;
+        }
+    }
+    vec3 pos = p + b * (half_width * side);
+    gl_Position = vp * vec4(pos, 1.0);
+
+    uvec2 info = strand_info[strand];
+    vec3 color;
+    uint debug = pc.counts.w;
+    if (debug == kHairDebugGuide) {
+        color = vec3(hash01(info.y * 3u + 1u), hash01(info.y * 3u + 2u), hash01(info.y * 3u + 3u)) * 0.8 + 0.2;
+    } else if (debug == kHairDebugStretch) {
+        uint seg = min(k, n - 2u);
+        float len = length(positions[base + seg + 1u].xyz - positions[base + seg].xyz);
+        float rest = pc.flags.y == 1u ? rest_length[base + seg] : len;
+        float stretch = rest > 0.0 ? len / rest : 1.0;
+        float x = clamp((stretch - 1.0) / 0.1, -1.0, 1.0);
+        color = x < 0.0 ? mix(vec3(1.0), vec3(0.1, 0.3, 1.0), -x) : mix(vec3(1.0), vec3(1.0, 0.1, 0.05), x);
+    } else if (debug == kHairDebugDepth) {
+        float d = pc.flags.z == 1u ? collision_depth[base + k] : 0.0;
+        float x = clamp(d / max(pc.width.x * 4.0, 1e-6), 0.0, 1.0);
+        color = mix(vec3(0.9), vec3(1.0, 0.05, 0.05), x);
+    } else {
+        float tip_pct = max(pc.tip_color.a, 1e-4);
+        float blend = clamp((s - (1.0 - tip_pct)) / tip_pct, 0.0, 1.0);
+        color = mix(pc.root_color.rgb, pc.tip_color.rgb, blend);
+        uint seed = info.x;
+        float brightness = 1.0 + pc.kajiya2.w * (hash01(seed) * 2.0 - 1.0);
+        vec3 jitter = vec3(hash01(seed ^ 0x9e3779b9u), hash01(seed ^ 0x85ebca6bu), hash01(seed ^ 0xc2b2ae35u));
+        color *= brightness * (1.0 + pc.kajiya2.z * (jitter * 2.0 - 1.0));
+        color = max(color, vec3(0.0));
+    }
+    out_pos_ws = pos;
+    out_tangent_ws = t;
+    out_color = vec4(color, coverage * pc.root_color.a);
+    out_side = side;
+}
