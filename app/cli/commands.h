@@ -16,10 +16,13 @@ struct Command {
 
 int run_info(const std::vector<std::string>& args);
 extern const char* const kInfoUsage;
+int run_sdf(const std::vector<std::string>& args);
+extern const char* const kSdfUsage;
 int run_groom(const std::vector<std::string>& args);
 extern const char* const kGroomUsage;
 int run_bench(const std::vector<std::string>& args);
 extern const char* const kBenchUsage;
+int run_bench_groom(const std::vector<std::string>& args);  // `bench groom ...` (cmd_groom.cpp)
 
 // Prints "error: <message>" to stderr and returns 1 (or 2 for usage errors).
 int fail(const std::string& message, int code = 1);

@@ -12,8 +12,9 @@ namespace {
 
 const Command kCommands[] = {
     {"info", "summarise a scene or a mesh file: counts, bounds, topology problems", kInfoUsage, &run_info},
+    {"sdf", "build a collision mesh's signed distance field: sizes, pass times, slices, raw field", kSdfUsage, &run_sdf},
     {"groom", "grow a scene's hair groups: statistics, strands as JSON", kGroomUsage, &run_groom},
-    {"bench", "benchmarks printed as JSON (groom)", kBenchUsage, &run_bench},
+    {"bench", "benchmarks printed as JSON: groom, sdf", kBenchUsage, &run_bench},
 };
 
 void print_help() {

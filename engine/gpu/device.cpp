@@ -852,6 +852,7 @@ Result<uint64_t> Device::submit(CommandBuffer&& cmd, const SubmitDesc& desc) {
 }
 
 Status Device::wait(uint64_t serial, uint64_t timeout_ns) {
+    if (timeout_ns == 0) timeout_ns = info_.is_cpu() ? 600'000'000'000ull : 30'000'000'000ull;
     if (lost_) return make_error(ErrorCode::DeviceLost, "the GPU was lost earlier; restart the GPU work");
     VkSemaphoreWaitInfo wi{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
     wi.semaphoreCount = 1;

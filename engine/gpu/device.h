@@ -278,7 +278,9 @@ public:
 
     // Ends recording and submits. Returns the submission's serial; wait(serial) blocks until it is done.
     Result<uint64_t> submit(CommandBuffer&& cmd, const SubmitDesc& desc = {});
-    Status wait(uint64_t serial, uint64_t timeout_ns = 30'000'000'000ull);
+    // timeout_ns 0 = the device's default: 30 s on a GPU, 10 minutes on a CPU driver (which may need
+    // minutes for work a GPU does in milliseconds). A timeout is reported as a hung GPU (DeviceLost).
+    Status wait(uint64_t serial, uint64_t timeout_ns = 0);
     Status wait_idle();
     uint64_t submitted_serial() const { return submitted_serial_; }
     uint64_t completed_serial();

@@ -1,0 +1,51 @@
+// tressel-cli bench <workload>: benchmarks as JSON. GPU figures come from timestamp queries (medians over
+// many frames); CPU figures from wall clocks. Nothing here is a test.
+#include <cstdio>
+#include <cstdlib>
+
+#include "bench.h"
+#include "core/file_io.h"
+
+namespace tressel::cli {
+
+const char* const kBenchUsage =
+    "usage: tressel-cli bench <groom|sdf> [options] [--out FILE]\n\n"
+    "       tressel-cli bench groom [--mesh FILE] [--repeats N] [--out FILE]\n"
+    "groom: regrows 10,000 guides x 32 vertices plus 100,000 barycentric follow descriptors on one core\n"
+    "       (on FILE's merged mesh with a cap region, else a procedural sphere head) and prints the timings\n"
+    "       as JSON (to FILE with --out).\n"
+    "sdf:   GPU SDF build of the Rat Boy body (Ratboy_body.tfxmesh, TressFX's 50 cells) and of the\n"
+    "       armadillo at about 128^3 and 256^3 cells: median GPU ms per pass over --frames N (50).\n"
+    "       --testdata DIR (default: TRESSEL_TESTDATA or the build's test data), --device NAME\n";
+
+std::string bench_testdata_dir() {
+    const char* env = std::getenv("TRESSEL_TESTDATA");
+    if (env && *env) return env;
+    return TRESSEL_TESTDATA_DIR;
+}
+
+int run_bench(const std::vector<std::string>& argv) {
+    if (argv.empty()) return fail("bench needs a workload: groom or sdf (see tressel-cli bench --help)", 2);
+    const std::string workload = argv[0];
+    if (workload == "groom") return run_bench_groom(argv);
+    auto args = Args::parse(std::vector<std::string>(argv.begin() + 1, argv.end()),
+                            {{"out", true}, {"frames", true}, {"testdata", true}, {"device", true}});
+    if (!args) return fail(args.error().message, 2);
+    nlohmann::json out = nlohmann::json::object();
+    int rc = 0;
+    if (workload == "sdf")
+        rc = bench_sdf(*args, out);
+    else
+        return fail("unknown bench workload '" + workload + "' (groom or sdf)", 2);
+    if (rc != 0) return rc;
+    const std::string text = out.dump(2) + "\n";
+    if (auto path = args->get("out")) {
+        auto st = write_file_atomic(*path, std::string_view(text));
+        if (!st) return fail(st.error().message);
+    } else {
+        std::printf("%s", text.c_str());
+    }
+    return 0;
+}
+
+}  // namespace tressel::cli
