@@ -15,6 +15,8 @@ const Command kCommands[] = {
     {"sdf", "build a collision mesh's signed distance field: sizes, pass times, slices, raw field", kSdfUsage, &run_sdf},
     {"groom", "grow a scene's hair groups: statistics, strands as JSON", kGroomUsage, &run_groom},
     {"bench", "benchmarks printed as JSON: groom, sdf", kBenchUsage, &run_bench},
+    {"export", "write a scene's hair for engines: TressFX, cyHair, USD, glTF, TressFX settings", kExportUsage, &run_export},
+    {"preset", "save, apply and check simulation / shading / growth / collision presets", kPresetUsage, &run_preset},
 };
 
 void print_help() {
