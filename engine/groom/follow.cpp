@@ -154,6 +154,20 @@ Result<FollowHairs> generate_follow(const FollowInputs& in, Diagnostics& diag) {
         for (size_t t = 0; t < nt; ++t) start[t + 1] += start[t];
         for (size_t i = 0; i < seeds_at.size(); ++i) order[start[seeds_at[i].triangle]++] = uint32_t(i);
     }
+    // Per triangle: a shared candidate list pays off when the triangle is small next to the guide spacing
+    // (few candidates); otherwise each follow asks the grid. Either way the result is the exact 3 nearest.
+    std::vector<uint8_t> use_grid(mesh.triangle_count(), 1);
+    for (uint32_t t : region.triangles) {
+        const glm::vec3 v0 = mesh.positions[mesh.indices[3 * t]], v1 = mesh.positions[mesh.indices[3 * t + 1]],
+                        v2 = mesh.positions[mesh.indices[3 * t + 2]];
+        const glm::vec3 c = (v0 + v1 + v2) * (1.0f / 3.0f);
+        const float rho = std::sqrt(std::max({glm::dot(v0 - c, v0 - c), glm::dot(v1 - c, v1 - c), glm::dot(v2 - c, v2 - c)}));
+        const float reach = 1.5f * spacing + 2.0f * rho;  // typical d3 + 2 rho
+        use_grid[t] = 3.14159f * reach * reach > 32.0f * spacing * spacing;
+    }
+    uint32_t cand_triangle = std::numeric_limits<uint32_t>::max();
+    std::vector<uint32_t> cand_ids;
+    std::vector<glm::vec3> cand_pts;
     for (const uint32_t i : order) {
         const ScalpAttachment& a = seeds_at[i];
         const uint32_t* tri = &mesh.indices[3 * size_t(a.triangle)];
@@ -172,7 +186,37 @@ Result<FollowHairs> generate_follow(const FollowInputs& in, Diagnostics& diag) {
         if (!have) {
             const glm::vec3 p = attachment_point(mesh, a);
             float d2[3];
-            const int found = grid.nearest(p, 3, gid, d2);
+            if (a.triangle != cand_triangle && !use_grid[a.triangle]) {
+                // Every guide among the 3 nearest to any point of this triangle lies within d3(c) + 2 rho of
+                // its centroid c (rho: farthest corner from c), so one radius query serves the triangle.
+                cand_triangle = a.triangle;
+                const glm::vec3 v0 = mesh.positions[tri[0]], v1 = mesh.positions[tri[1]], v2 = mesh.positions[tri[2]];
+                const glm::vec3 c = (v0 + v1 + v2) * (1.0f / 3.0f);
+                const float rho = std::sqrt(std::max({glm::dot(v0 - c, v0 - c), glm::dot(v1 - c, v1 - c), glm::dot(v2 - c, v2 - c)}));
+                uint32_t cid[3];
+                float cd2[3];
+                const int cf = grid.nearest(c, 3, cid, cd2);
+                cand_ids.clear();
+                cand_pts.clear();
+                // Slack of a few ulps so float rounding never drops a guide on the bound.
+                grid.collect_within(c, (std::sqrt(cd2[cf - 1]) + 2.0f * rho) * 1.0001f + 1e-7f, cand_ids, cand_pts);
+            }
+            int found = 0;
+            if (use_grid[a.triangle]) found = grid.nearest(p, 3, gid, d2);
+            else for (size_t j = 0; j < cand_ids.size(); ++j) {
+                const glm::vec3 q = cand_pts[j] - p;
+                const float dd = glm::dot(q, q);
+                const uint32_t id = cand_ids[j];
+                if (found == 3 && (dd > d2[2] || (dd == d2[2] && id > gid[2]))) continue;
+                int m = found < 3 ? found++ : 2;
+                while (m > 0 && (d2[m - 1] > dd || (d2[m - 1] == dd && gid[m - 1] > id))) {
+                    d2[m] = d2[m - 1];
+                    gid[m] = gid[m - 1];
+                    --m;
+                }
+                d2[m] = dd;
+                gid[m] = id;
+            }
             float sum = 0.0f;
             for (int k = 0; k < found; ++k) {
                 w[k] = 1.0f / (std::sqrt(d2[k]) + 1e-6f);

@@ -226,6 +226,25 @@ bool PointGrid::any_within(const glm::vec3& p, float radius_m) const {
     return false;
 }
 
+void PointGrid::collect_within(const glm::vec3& p, float radius_m, std::vector<uint32_t>& ids,
+                               std::vector<glm::vec3>& points) const {
+    TRESSEL_ASSERT(!cell_start_.empty() || pts_.empty(), "PointGrid::collect_within needs compact() after the inserts");
+    if (pts_.empty()) return;
+    const glm::ivec3 a = cell_of(p - glm::vec3(radius_m)), b = cell_of(p + glm::vec3(radius_m));
+    const float r2 = radius_m * radius_m;
+    for (int z = a.z; z <= b.z; ++z)
+        for (int y = a.y; y <= b.y; ++y) {
+            const size_t f0 = flat({a.x, y, z}), f1 = flat({b.x, y, z});
+            for (uint32_t i = cell_start_[f0], e = cell_start_[f1 + 1]; i < e; ++i) {  // one row of cells is contiguous
+                const glm::vec3 d = pts_[i] - p;
+                if (glm::dot(d, d) <= r2) {
+                    ids.push_back(ids_[i]);
+                    points.push_back(pts_[i]);
+                }
+            }
+        }
+}
+
 int PointGrid::nearest(const glm::vec3& p, int k, uint32_t* ids, float* dist2) const {
     TRESSEL_ASSERT(!cell_start_.empty() || pts_.empty(), "PointGrid::nearest needs compact() after the inserts");
     k = std::clamp(k, 0, 8);

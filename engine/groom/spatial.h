@@ -54,8 +54,11 @@ public:
     void compact();
     // True when some inserted point lies closer than radius_m to p.
     bool any_within(const glm::vec3& p, float radius_m) const;
-    // The k nearest inserted points to p (k <= 8), closest first; returns how many were found.
+    // The k nearest inserted points to p (k <= 8), closest first (ties: lower id first); returns how
+    // many were found. Needs compact().
     int nearest(const glm::vec3& p, int k, uint32_t* ids, float* dist2) const;
+    // Appends the ids and positions of every point within radius_m of p (any order). Needs compact().
+    void collect_within(const glm::vec3& p, float radius_m, std::vector<uint32_t>& ids, std::vector<glm::vec3>& points) const;
 
 private:
     glm::ivec3 cell_of(const glm::vec3& p) const;

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 #include <cstring>
 
 #include "groom/follow.h"
@@ -48,25 +50,36 @@ TEST(Follow, BarycentricOverPerVertexGuidesStartsInsideItsTriangle) {
 
 TEST(Follow, BarycentricOverRandomGuidesUsesNearestGuidesAndKeepsTheRoot) {
     const Mesh sphere = make_sphere_mesh(0.1f, 30, 40);
-    GroomInputs in = base_inputs(sphere);
-    in.group.scalp.region = {RegionType::Cap, {0, 1, 0}, 60.0};
-    in.group.growth.guides = 400;
-    in.group.follow = {FollowMode::Barycentric};
-    in.group.follow.count = 5000;
-    in.group.follow.subdivisions = 0;
-    in.group.follow.clump = 0.0;
-    auto r = grow_group(in);
-    ASSERT_TRUE(r.ok()) << r.error().describe();
-    const Strands f = evaluate_follows(r->follows, r->guides, r->guide_frames);
-    for (size_t i = 0; i < f.strand_count(); ++i) {
-        ASSERT_LT(glm::length(f.strand(i)[0] - attachment_point(sphere, r->follows.roots[i])), 2e-6f);
-        const auto& d = r->follows.descriptors[i];
-        EXPECT_NEAR(d.weights.x + d.weights.y + d.weights.z, 1.0f, 1e-5f);
-        // The primary guide is the nearest guide root (brute force).
-        const glm::vec3 p = attachment_point(sphere, r->follows.roots[i]);
-        float best = 1e9f;
-        for (size_t g = 0; g < r->guides.strand_count(); ++g) best = std::min(best, glm::length(r->guides.strand(g)[0] - p));
-        ASSERT_NEAR(glm::length(r->guides.strand(d.guides.x)[0] - p), best, 1e-7f);
+    // 400 guides: triangles small next to the guide spacing (shared candidate lists); 3000: large (grid).
+    for (int guides : {400, 3000}) {
+        GroomInputs in = base_inputs(sphere);
+        in.group.scalp.region = {RegionType::Cap, {0, 1, 0}, 60.0};
+        in.group.growth.guides = guides;
+        in.group.follow = {FollowMode::Barycentric};
+        in.group.follow.count = 5000;
+        in.group.follow.subdivisions = 0;
+        in.group.follow.clump = 0.0;
+        auto r = grow_group(in);
+        ASSERT_TRUE(r.ok()) << r.error().describe();
+        const Strands f = evaluate_follows(r->follows, r->guides, r->guide_frames);
+        for (size_t i = 0; i < f.strand_count(); ++i) {
+            ASSERT_LT(glm::length(f.strand(i)[0] - attachment_point(sphere, r->follows.roots[i])), 2e-6f);
+            const auto& d = r->follows.descriptors[i];
+            EXPECT_NEAR(d.weights.x + d.weights.y + d.weights.z, 1.0f, 1e-5f);
+            // The primary guide is the nearest guide root (brute force).
+            const glm::vec3 p = attachment_point(sphere, r->follows.roots[i]);
+            float best = 1e9f;
+            for (size_t g = 0; g < r->guides.strand_count(); ++g) best = std::min(best, glm::length(r->guides.strand(g)[0] - p));
+            ASSERT_NEAR(glm::length(r->guides.strand(d.guides.x)[0] - p), best, 1e-7f) << guides << " guides";
+            // The three blended guides are the three nearest (compared as distance sets).
+            std::vector<float> all;
+            for (size_t g = 0; g < r->guides.strand_count(); ++g) all.push_back(glm::length(r->guides.strand(g)[0] - p));
+            std::sort(all.begin(), all.end());
+            std::vector<float> used = {glm::length(r->guides.strand(d.guides.x)[0] - p), glm::length(r->guides.strand(d.guides.y)[0] - p),
+                                       glm::length(r->guides.strand(d.guides.z)[0] - p)};
+            std::sort(used.begin(), used.end());
+            for (int k = 0; k < 3; ++k) ASSERT_NEAR(used[k], all[k], 1e-7f) << guides << " guides, follow " << i;
+        }
     }
 }
 
