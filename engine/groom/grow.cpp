@@ -133,6 +133,13 @@ Result<GroomResult> grow_group(const GroomInputs& in, Progress* progress) {
         }
         if (roots.size() == 0)
             return make_error(ErrorCode::InvalidArgument, "growth placed no guides (growth.guides / growth.density_per_cm2 or the region is empty)");
+        if (roots.size() > kMaxGuides)
+            return make_error(ErrorCode::LimitExceeded, "growth.placement per_vertex gives " + std::to_string(roots.size()) +
+                                                            " guides, over the limit of " + std::to_string(kMaxGuides));
+        if (double(roots.size()) * double(g.vertices_per_strand) > double(kMaxGuidePoints))
+            return make_error(ErrorCode::LimitExceeded, std::to_string(roots.size()) + " guides x growth.vertices_per_strand " +
+                                                            std::to_string(g.vertices_per_strand) + " exceeds the limit of " +
+                                                            std::to_string(kMaxGuidePoints) + " guide points");
         if (cancelled()) return make_error(ErrorCode::Cancelled, "growing cancelled");
         step(0.3f, "guide shapes");
         UvImage length_map;

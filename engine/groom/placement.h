@@ -27,6 +27,7 @@ struct RootSet {
 };
 
 inline constexpr size_t kMaxGuides = 2'000'000;
+inline constexpr size_t kMaxGuidePoints = 64'000'000;  // 768 MB of positions
 
 // Point, interpolated normal and UV of an attachment.
 glm::vec3 attachment_point(const Mesh& mesh, const ScalpAttachment& a);
