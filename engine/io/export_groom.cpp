@@ -90,7 +90,10 @@ class Writer {
 public:
     ExportReport report;
     Status file(const std::filesystem::path& p, Status st) {
-        if (!st.ok()) return st;
+        if (!st.ok()) {
+            if (st.error().message.find(p.string()) != std::string::npos) return st;
+            return make_error(st.error().code, "cannot write " + p.string() + ": " + st.error().message);
+        }
         report.files.push_back(p);
         return {};
     }
