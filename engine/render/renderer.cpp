@@ -298,6 +298,7 @@ Status Renderer::init(gpu::Device& device, const RendererDesc& desc) {
     slice.fragment_shader = "render/slice.frag";
     slice.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
     slice.blend = Blend::Alpha;
+    slice.depth_test = false;   // the cross-section shows through the mesh it cuts
     slice.depth_write = false;
     slice.name = "sdf slice";
     TRESSEL_TRY(make(slice_pipe_, slice));
@@ -471,7 +472,7 @@ Result<uint32_t> Renderer::add_mesh(const Mesh& mesh_ws, MeshStyle style, glm::v
     m.index_count = static_cast<uint32_t>(mesh_ws.indices.size());
     m.style = style;
     if (color == glm::vec3(0.0f)) {
-        color = style == MeshStyle::Opaque             ? glm::vec3(0.62f, 0.56f, 0.52f)
+        color = style == MeshStyle::Opaque             ? glm::vec3(0.5f, 0.42f, 0.38f)
                 : style == MeshStyle::CollisionOverlay ? glm::vec3(0.2f, 0.75f, 0.9f)
                                                        : glm::vec3(1.0f, 0.55f, 0.15f);
     }

@@ -63,7 +63,8 @@ void main() {
     vec3 color;
     uint debug = pc.counts.w;
     if (debug == kHairDebugGuide) {
-        color = vec3(hash01(info.y * 3u + 1u), hash01(info.y * 3u + 2u), hash01(info.y * 3u + 3u)) * 0.8 + 0.2;
+        color = vec3(hash01(info.y * 3u + 1u), hash01(info.y * 3u + 2u), hash01(info.y * 3u + 3u));
+        color = color * color * 0.9 + 0.02;  // saturated in linear space
     } else if (debug == kHairDebugStretch) {
         uint seg = min(k, n - 2u);
         float len = length(positions[base + seg + 1u].xyz - positions[base + seg].xyz);

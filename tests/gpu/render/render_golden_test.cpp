@@ -1,0 +1,163 @@
+// Golden images of the default scene (presets/scenes/default.json) at 320 x 240 on the CPU driver,
+// compared with the per-image tolerances in tests/golden/render/tolerances.json. Set
+// TRESSEL_UPDATE_GOLDENS=1 to rewrite the goldens (then look at every one before committing it).
+// Every render is also written to the test's scratch directory for inspection.
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "gpu_test.h"
+#include "render/renderer.h"
+#include "render/scene_content.h"
+#include "render_test_util.h"
+#include "test_paths.h"
+
+namespace tressel {
+namespace {
+
+using namespace tressel::render;
+
+constexpr uint32_t kW = 320, kH = 240;
+
+class RenderGolden : public test::GpuTest {
+protected:
+    void SetUp() override {
+        test::GpuTest::SetUp();
+        scene_ = &test::default_scene(device());
+        ASSERT_FALSE(scene_->content.hair.empty());
+        auto r = Renderer::create(device(), {kW, kH, 4, 512, 32});
+        ASSERT_TRUE(r.ok()) << r.error().describe();
+        renderer_ = std::move(*r);
+    }
+    void TearDown() override {
+        renderer_.reset();
+        test::GpuTest::TearDown();
+    }
+    FrameDesc populate(const SceneFrameOptions& options = {}) {
+        auto f = populate_renderer(*renderer_, scene_->scene, scene_->content, options);
+        EXPECT_TRUE(f.ok()) << (f.ok() ? "" : f.error().describe());
+        return f.ok() ? *f : FrameDesc{};
+    }
+    test::Rgba render(const FrameDesc& f, const std::string& name) {
+        auto px = renderer_->render_to_rgba(f);
+        EXPECT_TRUE(px.ok()) << (px.ok() ? "" : px.error().describe());
+        test::Rgba img;
+        img.width = kW;
+        img.height = kH;
+        if (px.ok()) img.pixels = std::move(*px);
+        static const auto dir = test::scratch_dir("render_golden");
+        test::write_png(dir / (name + ".png"), img);
+        return img;
+    }
+    // Compares with tests/golden/render/<name>.png under the tolerances file's entry for it.
+    void expect_matches_golden(const test::Rgba& img, const std::string& name) {
+        auto golden_path = test::source("tests/golden/render/" + name + ".png");
+        if (const char* u = std::getenv("TRESSEL_UPDATE_GOLDENS"); u && std::string(u) == "1") {
+            ASSERT_TRUE(test::write_png(golden_path, img));
+            return;
+        }
+        std::ifstream tf(test::source("tests/golden/render/tolerances.json"));
+        ASSERT_TRUE(tf.good()) << "tests/golden/render/tolerances.json is missing";
+        nlohmann::json tol = nlohmann::json::parse(tf);
+        ASSERT_TRUE(tol.contains(name + ".png")) << "no tolerance entry for " << name;
+        int pixel_tol = tol[name + ".png"].at("pixel_tolerance").get<int>();
+        double max_fraction = tol[name + ".png"].at("max_fraction").get<double>();
+        test::Rgba golden;
+        ASSERT_TRUE(test::read_png(golden_path, golden)) << "cannot read " << golden_path;
+        ASSERT_EQ(golden.width, img.width);
+        ASSERT_EQ(golden.height, img.height);
+        size_t differing = 0;
+        for (size_t i = 0; i < img.pixels.size(); i += 4) {
+            int d = 0;
+            for (int c = 0; c < 3; ++c) d = std::max(d, std::abs(int(img.pixels[i + c]) - int(golden.pixels[i + c])));
+            if (d > pixel_tol) ++differing;
+        }
+        double fraction = double(differing) / double(img.width * img.height);
+        EXPECT_LE(fraction, max_fraction) << name << ": " << differing << " pixels differ by more than " << pixel_tol;
+    }
+    static double luminance(const test::Rgba& img, size_t pixel) {
+        const uint8_t* p = &img.pixels[pixel * 4];
+        return (0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2]) / 255.0;
+    }
+
+    test::DefaultScene* scene_ = nullptr;
+    std::unique_ptr<Renderer> renderer_;
+};
+
+TEST_F(RenderGolden, DefaultSceneKajiyaKay) {
+    FrameDesc f = populate();
+    expect_matches_golden(render(f, "default_kajiya_kay"), "default_kajiya_kay");
+}
+
+TEST_F(RenderGolden, DefaultSceneMarschner) {
+    FrameDesc f = populate();
+    Shading sh = scene_->content.hair_shading[0];
+    sh.model = ShadingModel::Marschner;
+    renderer_->set_hair_shading(0, sh);
+    test::Rgba m = render(f, "default_marschner");
+    expect_matches_golden(m, "default_marschner");
+    // The model visibly changes the hair.
+    sh.model = ShadingModel::KajiyaKay;
+    renderer_->set_hair_shading(0, sh);
+    test::Rgba k = render(f, "default_kajiya_kay_again");
+    size_t changed = 0;
+    for (size_t i = 0; i < m.pixels.size() / 4; ++i)
+        if (std::abs(luminance(m, i) - luminance(k, i)) > 0.05) ++changed;
+    EXPECT_GT(changed, size_t(kW * kH / 50));
+}
+
+TEST_F(RenderGolden, ShadowsDarkenOverlappingHair) {
+    FrameDesc f = populate();
+    test::Rgba on = render(f, "shadows_on");
+    f.shadows = false;
+    test::Rgba off = render(f, "default_no_shadows");
+    expect_matches_golden(off, "default_no_shadows");
+    // Hair pixels: where hiding the hair changes the image.
+    renderer_->set_hair_visible(0, false);
+    test::Rgba bare = render(f, "no_hair");
+    size_t hair = 0, darker = 0;
+    double sum_on = 0.0, sum_off = 0.0;
+    for (size_t i = 0; i < on.pixels.size() / 4; ++i) {
+        if (std::abs(luminance(off, i) - luminance(bare, i)) < 0.02) continue;
+        ++hair;
+        sum_on += luminance(on, i);
+        sum_off += luminance(off, i);
+        if (luminance(on, i) < 0.85 * luminance(off, i)) ++darker;
+    }
+    ASSERT_GT(hair, size_t(kW * kH / 20)) << "the default scene's hair should cover a good part of the frame";
+    EXPECT_GT(double(darker) / double(hair), 0.25) << "self-shadowing should darken much of the hair";
+    EXPECT_LT(sum_on, 0.85 * sum_off);
+    size_t brighter = 0;
+    for (size_t i = 0; i < on.pixels.size() / 4; ++i) brighter += luminance(on, i) > luminance(off, i) + 0.03;
+    EXPECT_EQ(brighter, 0u) << "shadows must never brighten a pixel";
+}
+
+TEST_F(RenderGolden, SdfSliceView) {
+    ASSERT_TRUE(scene_->content.sdf.has_value());
+    SceneFrameOptions o;
+    o.slice_axis = SliceAxis::X;
+    o.slice_position = 0.5;
+    FrameDesc f = populate(o);
+    f.camera.yaw_deg = 70.0;
+    renderer_->set_hair_visible(0, false);
+    expect_matches_golden(render(f, "sdf_slice"), "sdf_slice");
+}
+
+TEST_F(RenderGolden, DebugGuideColouring) {
+    FrameDesc f = populate();
+    f.debug = HairDebug::Guide;
+    expect_matches_golden(render(f, "debug_guide"), "debug_guide");
+}
+
+TEST_F(RenderGolden, SameImageOnEveryRun) {
+    FrameDesc f = populate();
+    test::Rgba a = render(f, "repeat_a");
+    test::Rgba b = render(f, "repeat_b");
+    EXPECT_TRUE(a.pixels == b.pixels);
+}
+
+}  // namespace
+}  // namespace tressel
