@@ -96,15 +96,28 @@ void local_shape(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> 
             const glm::vec4 a = pos[base + k + 1];
             const glm::vec4 b = pos[base + k + 2];
             const glm::vec3 target = sim_xyz(a) + sim_quat_rotate(frame, sim_xyz(ref_vectors[base + k + 2]));
-            const SimPair r = sim_shape_pair(a, b, target, p.local_stiffness_iter);
-            pos[base + k + 1] = r.a;
-            pos[base + k + 2] = r.b;
-            frame = sim_frame_advance(frame, sim_xyz(r.b) - sim_xyz(r.a));
+            const glm::vec4 moved = sim_shape_child(b, target, p.local_stiffness_iter);
+            pos[base + k + 2] = moved;
+            frame = sim_frame_advance(frame, sim_xyz(moved) - sim_xyz(a));
         }
     }
 }
 
-void length_and_colliders(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> prev,
+namespace {
+
+void collide_strand(const SimGroupParams& p, size_t base, std::span<glm::vec4> pos, std::span<const glm::vec4> prev,
+                    std::span<const SimCollider> colliders, float friction_scale) {
+    for (uint32_t k = 0; k < p.vertices_per_strand; ++k) {
+        glm::vec4& x = pos[base + k];
+        if (x.w <= 0.0f) continue;
+        for (uint32_t c = 0; c < p.collider_count; ++c)
+            x = with_w(sim_collide_primitive(sim_xyz(x), sim_xyz(prev[base + k]), colliders[c], p.particle_radius_m, friction_scale), x.w);
+    }
+}
+
+}  // namespace
+
+void length_and_colliders(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<glm::vec4> prev,
                           std::span<const float> rest_lengths, std::span<const SimCollider> colliders) {
     const uint32_t n = p.vertices_per_strand;
     const size_t base = size_t(strand) * n;
@@ -114,13 +127,17 @@ void length_and_colliders(uint32_t strand, const SimGroupParams& p, std::span<gl
             pos[base + k] = r.a;
             pos[base + k + 1] = r.b;
         }
-        for (uint32_t k = 0; k < n; ++k) {
-            glm::vec4& x = pos[base + k];
-            if (x.w <= 0.0f) continue;
-            for (uint32_t c = 0; c < p.collider_count; ++c)
-                x = with_w(sim_collide_primitive(sim_xyz(x), sim_xyz(prev[base + k]), colliders[c], p.particle_radius_m), x.w);
-        }
+        collide_strand(p, base, pos, prev, colliders, 1.0f);
     }
+    // Inextensibility: a follow-the-leader sweep with its velocity correction on the parent (DFTL).
+    for (uint32_t k = 0; k + 1 < n; ++k) {
+        const glm::vec3 d = sim_ftl_correction(pos[base + k], pos[base + k + 1], rest_lengths[base + k]);
+        pos[base + k + 1] = with_w(sim_xyz(pos[base + k + 1]) + d, pos[base + k + 1].w);
+        if (pos[base + k].w > 0.0f)
+            prev[base + k] = with_w(sim_xyz(prev[base + k]) + d * kSimFtlVelocityCorrection, prev[base + k].w);
+    }
+    // Push only: friction here would undo the sweep's tangential moves every step.
+    collide_strand(p, base, pos, prev, colliders, 0.0f);
 }
 
 void clamp_delta(uint32_t vertex, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> prev) {
@@ -129,15 +146,18 @@ void clamp_delta(uint32_t vertex, const SimGroupParams& p, std::span<glm::vec4> 
     x = with_w(sim_clamp_delta(sim_xyz(x), sim_xyz(prev[vertex]), p.max_delta_m), x.w);
 }
 
-void sdf_vertex(uint32_t vertex, const SdfGridParams& g, const float* field, const SimSdfFrame& f, std::span<glm::vec4> pos,
-                std::span<const glm::vec4> prev) {
+void sdf_vertex(uint32_t vertex, uint32_t n, const SdfGridParams& g, const float* field, const SimSdfFrame& f,
+                std::span<glm::vec4> pos, std::span<const glm::vec4> prev, std::span<const float> rest_lengths) {
     glm::vec4& x = pos[vertex];
     if (x.w <= 0.0f) return;
-    x = with_w(sim_sdf_collide_vertex(field, g, f, sim_xyz(x), sim_xyz(prev[vertex])), x.w);
+    glm::vec3 moved = sim_sdf_collide_vertex(field, g, f, sim_xyz(x), sim_xyz(prev[vertex]));
+    if (vertex % n > 0 && pos[vertex - 1].w <= 0.0f && moved != sim_xyz(x))
+        moved = sim_keep_distance(moved, sim_xyz(pos[vertex - 1]), rest_lengths[vertex - 1]);
+    x = with_w(moved, x.w);
 }
 
 void sdf_midpoint(uint32_t segment, uint32_t parity, uint32_t n, const SdfGridParams& g, const float* field,
-                  const SimSdfFrame& f, std::span<glm::vec4> pos) {
+                  const SimSdfFrame& f, std::span<glm::vec4> pos, std::span<const float> rest_lengths) {
     const uint32_t strand = segment / (n - 1);
     const uint32_t k = segment % (n - 1);
     if ((k & 1u) != parity) return;
@@ -146,7 +166,11 @@ void sdf_midpoint(uint32_t segment, uint32_t parity, uint32_t n, const SdfGridPa
     glm::vec4& b = pos[ia + 1];
     if (a.w <= 0.0f || b.w <= 0.0f) return;
     const glm::vec3 push = sim_sdf_displacement(field, g, f, (sim_xyz(a) + sim_xyz(b)) * 0.5f);
-    a = with_w(sim_xyz(a) + push, a.w);
+    if (push == glm::vec3(0.0f)) return;
+    glm::vec3 moved_a = sim_xyz(a) + push;
+    // Next to a pinned vertex: rotate about it rather than stretch (as sdf_vertex does).
+    if (k > 0 && pos[ia - 1].w <= 0.0f) moved_a = sim_keep_distance(moved_a, sim_xyz(pos[ia - 1]), rest_lengths[ia - 1]);
+    a = with_w(moved_a, a.w);
     b = with_w(sim_xyz(b) + push, b.w);
 }
 

@@ -48,28 +48,34 @@ void vsp(uint32_t vertex, const SimGroupParams& p, std::span<const SimStrandData
          std::span<glm::vec4> prev);
 
 // Per strand: local_iterations sweeps root to tip; each pulls vertex k+2 toward x(k+1) + F_k ref(k+2)
-// with the per-iteration stiffness (Han & Harada 2012 / TressFX 4.1 local shape constraints).
+// with the per-iteration stiffness (Han & Harada 2012 / TressFX 4.1 local shape constraints; the child
+// alone moves, see sim_shape_child).
 void local_shape(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> ref_vectors,
                  std::span<const glm::vec4> rest_root_frame_q, std::span<const SimStrandData> data);
 
-// Per strand: length_iterations times, a root-to-tip sweep of distance constraints followed by the
-// primitive colliders on every free vertex (TressFX 4.1 LengthConstraintsWindAndCollision).
-void length_and_colliders(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> prev,
+// Per strand: length_iterations times, a root-to-tip sweep of distance constraints (split by inverse mass)
+// followed by the primitive colliders on every free vertex (TressFX 4.1 LengthConstraintsWindAndCollision);
+// then one follow-the-leader sweep that makes every segment exactly its rest length, with DFTL's velocity
+// correction written into the parents' previous positions (Mueller, Kim & Chentanez 2012), and the
+// colliders once more.
+void length_and_colliders(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<glm::vec4> prev,
                           std::span<const float> rest_lengths, std::span<const SimCollider> colliders);
 
 // Per free vertex: movement over the step clamped to max_delta_m.
 void clamp_delta(uint32_t vertex, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> prev);
 
 // Per free vertex of one SDF: pushed out to the margin with friction (sim_sdf_collide_vertex). Pinned
-// vertices are exempt (roots may sit just inside a collision mesh).
-void sdf_vertex(uint32_t vertex, const gpu_shared::SdfGridParams& g, const float* field, const SimSdfFrame& f,
-                std::span<glm::vec4> pos, std::span<const glm::vec4> prev);
+// vertices are exempt (roots may sit just inside a collision mesh), and a free vertex next to a pinned one
+// keeps its rest distance to it (sim_keep_distance), so a root inside the mesh never stretches its segment.
+void sdf_vertex(uint32_t vertex, uint32_t n, const gpu_shared::SdfGridParams& g, const float* field, const SimSdfFrame& f,
+                std::span<glm::vec4> pos, std::span<const glm::vec4> prev, std::span<const float> rest_lengths);
 
 // Per segment of one parity (segment k joins vertices k and k+1 of a strand; parity = k & 1), so no two
 // invocations touch the same vertex: the midpoint's push moves both ends. Segments touching a pinned
-// vertex are exempt. `segment` indexes strand * (n - 1) + k.
+// vertex are exempt; the end next to a pinned vertex keeps its distance to it. `segment` indexes
+// strand * (n - 1) + k.
 void sdf_midpoint(uint32_t segment, uint32_t parity, uint32_t n, const gpu_shared::SdfGridParams& g, const float* field,
-                  const SimSdfFrame& f, std::span<glm::vec4> pos);
+                  const SimSdfFrame& f, std::span<glm::vec4> pos, std::span<const float> rest_lengths);
 
 // Per follow vertex (follow * n + k): follow_point over the guides' current positions and frames.
 void follow_vertex(uint32_t vertex, uint32_t n, std::span<const gpu_shared::FollowDescriptor> descriptors,

@@ -49,6 +49,9 @@ TRESSEL_CONST(float, kSimStandardGravity_mps2, 9.80665f);
 TRESSEL_CONST(float, kSimWindDragPerSecond, 2.0f);
 // Relative step of the SDF gradient's central differences, in cells.
 TRESSEL_CONST(float, kSimSdfGradientStepCells, 0.5f);
+// Dynamic follow-the-leader velocity correction (Mueller, Kim & Chentanez 2012): the parent's velocity
+// takes -s_damping x the child's FTL correction / dt; 0.9 as in the paper's examples.
+TRESSEL_CONST(float, kSimFtlVelocityCorrection, 0.9f);
 
 // Per hair group and per step (one uniform buffer per group; never shared with per-collision-mesh data:
 // TressFX's multi-object constant-buffer bug).
@@ -290,20 +293,13 @@ SIM_FN vec3 sim_vsp_apply(vec3 x, vec4 q, vec3 root_old, vec3 root_new, float bl
 
 // ---- shape and length constraints ----
 
-// Moves a and b (w = inverse mass) so that b gets `stiffness` of the way to target_b, split by inverse
-// mass (PBD): b moves by wb / (wa + wb) of the correction, a by -wa / (wa + wb). Both pinned: no change.
-SIM_FN SimPair sim_shape_pair(vec4 a, vec4 b, vec3 target_b, float stiffness) {
-    SimPair r;
-    r.a = a;
-    r.b = b;
-    float wsum = a.w + b.w;
-    if (wsum <= 0.0f) return r;
-    vec3 d = (target_b - sim_xyz(b)) * stiffness;
-    vec3 da = d * (-a.w / wsum);
-    vec3 db = d * (b.w / wsum);
-    r.a = vec4(a.x + da.x, a.y + da.y, a.z + da.z, a.w);
-    r.b = vec4(b.x + db.x, b.y + db.y, b.z + db.z, b.w);
-    return r;
+// Local shape constraint on the child of a joint: b moves `stiffness` of the way to target_b (the parent
+// stays: corrections run root to tip, so a joint never drags its parent, and a stiffness of 1 restores the
+// rest shape in one sweep). Pinned b: no change.
+SIM_FN vec4 sim_shape_child(vec4 b, vec3 target_b, float stiffness) {
+    if (b.w <= 0.0f) return b;
+    vec3 x = sim_xyz(b) + (target_b - sim_xyz(b)) * stiffness;
+    return vec4(x.x, x.y, x.z, b.w);
 }
 
 // Distance constraint |b - a| = rest_m (seed 002, Jakobsen 2003), split by inverse mass. A segment
@@ -324,6 +320,17 @@ SIM_FN SimPair sim_length_pair(vec4 a, vec4 b, float rest_m) {
     return r;
 }
 
+// Follow-the-leader projection (Mueller, Kim & Chentanez 2012, "Fast simulation of inextensible hair and
+// fur"): the displacement that puts free child b at exactly rest_m from its parent a, along the current
+// segment. Zero for a pinned child or a segment too short to give a direction.
+SIM_FN vec3 sim_ftl_correction(vec4 a, vec4 b, float rest_m) {
+    if (b.w <= 0.0f) return vec3(0.0f);
+    vec3 d = sim_xyz(b) - sim_xyz(a);
+    float l = sqrt(dot(d, d));
+    if (l <= kSimTinyLength_m) return vec3(0.0f);
+    return d * (rest_m / l - 1.0f);
+}
+
 // ---- collisions ----
 
 // Friction against a moving surface with unit normal n: `x_prev_carried` is the vertex's previous
@@ -342,8 +349,9 @@ SIM_FN float sim_segment_param(vec3 p, vec3 a, vec3 b) {
 }
 
 // Pushes a free vertex (x, with its previous position) out of a sphere or capsule grown by the pearl
-// radius (seed 002), with friction against the collider's surface motion. Returns the new position.
-SIM_FN vec3 sim_collide_primitive(vec3 x, vec3 x_prev, SimCollider c, float particle_radius_m) {
+// radius (seed 002), with friction_scale x the collider's friction against its surface motion. Returns
+// the new position.
+SIM_FN vec3 sim_collide_primitive(vec3 x, vec3 x_prev, SimCollider c, float particle_radius_m, float friction_scale) {
     vec3 p0 = sim_xyz(c.p0_m);
     vec3 p1 = sim_xyz(c.p1_m);
     float t = c.p0_prev_m.w > 0.5f ? sim_segment_param(x, p0, p1) : 0.0f;
@@ -355,12 +363,20 @@ SIM_FN vec3 sim_collide_primitive(vec3 x, vec3 x_prev, SimCollider c, float part
     vec3 centre_prev = sim_xyz(c.p0_prev_m) + (sim_xyz(c.p1_prev_m) - sim_xyz(c.p0_prev_m)) * t;
     vec3 n = sim_safe_normalize(d, sim_safe_normalize(x_prev - centre_prev, vec3(0.0f, 1.0f, 0.0f)));
     vec3 pushed = centre + n * r;
-    return sim_friction(pushed, x_prev + (centre - centre_prev), n, c.p1_m.w);
+    return sim_friction(pushed, x_prev + (centre - centre_prev), n, c.p1_m.w * friction_scale);
 }
 
 // SDF response (seed 000, TressFX): with distance d (metres) and the outward unit normal n at a point,
 // the displacement that brings the point to the margin; zero when it is already outside the margin.
 SIM_FN vec3 sim_sdf_push(float d_m, vec3 n, float margin_m) { return d_m < margin_m ? n * (margin_m - d_m) : vec3(0.0f); }
+
+// The point at distance len_m from anchor in the direction of x (x itself when it sits on the anchor):
+// a free vertex next to a pinned one is pushed by rotating about it, never by stretching the segment.
+SIM_FN vec3 sim_keep_distance(vec3 x, vec3 anchor, float len_m) {
+    vec3 d = x - anchor;
+    float l = sqrt(dot(d, d));
+    return l > kSimTinyLength_m ? anchor + d * (len_m / l) : x;
+}
 
 // Clamp on a free vertex's movement over one step (max_position_delta_m).
 SIM_FN vec3 sim_clamp_delta(vec3 x, vec3 x_start, float max_delta_m) {

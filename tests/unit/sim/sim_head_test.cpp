@@ -1,0 +1,307 @@
+// The simulation on real assets: a small groom on the Infinite head scan (0.9 m wide, metres) colliding
+// with its SDF, measured against an independent oracle (exact distance to the triangles by a BVH, sign
+// from a finer SDF grid); and Rat Boy's mohawk roots, half of them just inside Ratboy_body.tfxmesh.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "groom/grow.h"
+#include "groom/spatial.h"
+#include "io/hair_files.h"
+#include "io/mesh_import.h"
+#include "io/tfxmesh.h"
+#include "sdf/sdf.h"
+#include "sim/sim.h"
+#include "sim/sim_metrics.h"
+#include "test_paths.h"
+
+namespace tressel {
+namespace {
+
+// Signed distance oracle independent of the simulated field: exact unsigned distance (BVH over every
+// triangle) with the sign of a finer grid (reliable away from the surface, where the sign matters).
+struct Oracle {
+    std::unique_ptr<TriangleBvh> bvh;
+    SdfGrid fine;
+    float operator()(glm::vec3 p) const {
+        const float d = bvh->closest(p).distance_m;
+        const glm::vec3 u = (p - glm::vec3(fine.grid.origin_m)) / float(fine.grid.cell_size_m);
+        const bool in_grid = glm::all(glm::greaterThanEqual(u, glm::vec3(0.0f))) &&
+                             glm::all(glm::lessThanEqual(u, glm::vec3(fine.grid.dims - 1)));
+        return in_grid && fine.sample_m(p) < 0.0f ? -d : d;
+    }
+};
+
+SdfGrid build_field(const Mesh& mesh, int cells_x, double padding) {
+    SdfBuildDesc d;
+    d.mesh = &mesh;
+    d.cells_x = cells_x;
+    d.padding = padding;
+    Diagnostics diag;
+    auto r = build_sdf_cpu(d, diag);
+    EXPECT_TRUE(r.ok()) << r.error().describe();
+    return std::move(*r);
+}
+
+struct Head {
+    Mesh mesh;
+    GroomResult groom;
+    SdfGrid field;
+    Oracle oracle;
+    glm::vec3 centre{0.0f};
+};
+
+const Head& head() {
+    static const std::unique_ptr<Head> instance = [] {
+        auto h = std::make_unique<Head>();
+        auto scene = import_mesh_file(test::testdata("heads/infinite_head.fbx"));
+        EXPECT_TRUE(scene.ok()) << scene.error().describe();
+        h->mesh = merge_meshes(*scene, "head");
+        GroomInputs in;
+        in.scalp = &h->mesh;
+        in.group.scalp.region = {RegionType::Cap, {0.0, 1.0, -0.3}, 35.0};
+        in.group.growth.guides = 48;
+        in.group.growth.length_m = 0.18;
+        in.group.growth.vertices_per_strand = 16;
+        in.group.growth.comb = 0.4;
+        in.group.growth.comb_direction = {0.0, -1.0, -0.5};
+        in.group.follow.count = 400;
+        in.group.follow.clump = 0.0;
+        auto g = grow_group(in);
+        EXPECT_TRUE(g.ok()) << g.error().describe();
+        h->groom = std::move(*g);
+        h->field = build_field(h->mesh, 48, 0.15);
+        h->oracle.bvh = std::make_unique<TriangleBvh>(h->mesh.positions, h->mesh.indices);
+        h->oracle.fine = build_field(h->mesh, 96, 0.05);
+        glm::vec3 lo(1e9f), hi(-1e9f);
+        for (const glm::vec3& p : h->mesh.positions) {
+            lo = glm::min(lo, p);
+            hi = glm::max(hi, p);
+        }
+        h->centre = 0.5f * (lo + hi);
+        return h;
+    }();
+    return *instance;
+}
+
+SimWorldInputs head_inputs(const SimulationParams& p, bool shaking) {
+    const Head& h = head();
+    SimWorldInputs in;
+    SimGroupInputs g;
+    g.name = "crown";
+    g.groom = &h.groom;
+    g.scalp = &h.mesh;
+    g.scalp_mesh = "head";
+    g.params = p;
+    g.params.gpu_vertices_per_strand = 16;
+    g.params.sdf = {"head"};
+    in.groups.push_back(g);
+    in.sdfs.push_back({"head", &h.field, 0.004});
+    if (shaking) {
+        in.motion.type = MotionType::Procedural;
+        in.motion.turn_deg = 35;
+        in.motion.nod_deg = 15;
+        in.motion.shake_deg = 12;
+        in.motion.shake_frequency_hz = 3.0;
+        in.motion.frequency_hz = 0.8;
+        in.motion.translate_m = {0.03, 0.02, 0.0};
+        in.motion.pivot_m = glm::dvec3(h.centre);
+    }
+    return in;
+}
+
+std::vector<SimSdfOracle> oracles() { return {[](glm::vec3 p) { return head().oracle(p); }}; }
+
+TEST(SimHead, GroomIsSmallAndStartsOutside) {
+    const Head& h = head();
+    ASSERT_EQ(h.groom.guides.strand_count(), 48u);
+    auto w = build_sim_world(head_inputs(SimulationParams{}, false));
+    ASSERT_TRUE(w.ok()) << w.error().describe();
+    const SimFrameMetrics m = measure_frame(*w, oracles());
+    EXPECT_EQ(m.vertices_inside, 0u);
+    EXPECT_EQ(m.follow_vertices_inside, 0u);
+}
+
+TEST(SimHead, StretchStaysBelowOnePercentWhileShaking) {
+    auto w = build_sim_world(head_inputs(SimulationParams{}, true));
+    ASSERT_TRUE(w.ok()) << w.error().describe();
+    double worst = 0.0, mean = 0.0;
+    for (int f = 0; f < 300; ++f) {
+        ASSERT_TRUE(run_frames(*w, 1).ok());
+        const SimFrameMetrics m = measure_frame(*w, {});
+        ASSERT_EQ(m.non_finite, 0u);
+        worst = std::max(worst, m.max_stretch);
+        mean += m.mean_stretch / 300.0;
+    }
+    EXPECT_LE(worst, 0.01) << "maximum relative segment stretch over 300 frames (mean " << mean << ")";
+    EXPECT_GT(glm::length(glm::vec3(w->groups[0].positions[15]) - glm::vec3(w->groups[0].rest_positions_os[15])), 1e-3f)
+        << "the hair must actually move";
+}
+
+TEST(SimHead, NoGuideOrFollowVertexSinksIntoTheHeadWhileShaking) {
+    SimulationParams p;
+    p.global_stiffness = 0.0;   // soft, so the hair falls and swings against the head
+    p.local_stiffness = 0.3;
+    auto w = build_sim_world(head_inputs(p, true));
+    ASSERT_TRUE(w.ok()) << w.error().describe();
+    const double margin = 0.004;
+    double worst_vertex = 0.0, worst_follow = 0.0, worst_mid = 0.0;
+    size_t near_surface = 0;
+    for (int step = 0; step < 2 * 150; ++step) {
+        ASSERT_TRUE(step_once(*w).ok());
+        const SimFrameMetrics m = measure_frame(*w, oracles());
+        worst_vertex = std::max(worst_vertex, m.max_depth_vertex_m);
+        worst_follow = std::max(worst_follow, m.max_depth_follow_m);
+        worst_mid = std::max(worst_mid, m.max_depth_midpoint_m);
+        if (step % 20 == 0)
+            for (const glm::vec4& x : w->groups[0].positions)
+                if (x.w > 0 && head().oracle(glm::vec3(glm::inverse(w->sdfs[0].transform) * glm::vec4(glm::vec3(x), 1.0f))) < 0.01f) ++near_surface;
+    }
+    EXPECT_LE(worst_vertex, 0.1 * margin);
+    EXPECT_LE(worst_follow, 0.1 * margin);
+    EXPECT_LE(worst_mid, 0.1 * margin);
+    EXPECT_GT(near_surface, 20u) << "the test needs hair that actually touches the head";
+}
+
+TEST(SimHead, VerticesStartingInsideArePushedOut) {
+    auto w = build_sim_world(head_inputs(SimulationParams{}, false));
+    ASSERT_TRUE(w.ok()) << w.error().describe();
+    SimGroupState& g = w->groups[0];
+    const Head& h = head();
+    // Bend the free vertices of every other strand into the head: behind the root, along the inward
+    // normal of the root triangle, up to 2 cm deep.
+    for (uint32_t s = 0; s < g.strand_count; s += 2) {
+        const uint32_t* t = &h.mesh.indices[3 * h.groom.guides.roots[s].triangle];
+        const glm::vec3 n = glm::normalize(glm::cross(h.mesh.positions[t[1]] - h.mesh.positions[t[0]], h.mesh.positions[t[2]] - h.mesh.positions[t[0]]));
+        const glm::vec3 root(g.positions[size_t(s) * g.n]);
+        for (uint32_t k = 2; k < g.n; ++k) {
+            const glm::vec3 p = root - n * (0.02f * float(k) / float(g.n)) + glm::vec3(0.002f * float(k), 0, 0);
+            g.positions[size_t(s) * g.n + k] = glm::vec4(p, 1.0f);
+            g.prev_positions[size_t(s) * g.n + k] = glm::vec4(p, 1.0f);
+        }
+    }
+    const SimFrameMetrics before = measure_frame(*w, oracles());
+    ASSERT_GT(before.vertices_inside, 100u);
+    ASSERT_TRUE(step_once(*w).ok());
+    const SimFrameMetrics after = measure_frame(*w, oracles());
+    EXPECT_LE(after.max_depth_vertex_m, 0.1 * 0.004) << after.vertices_inside << " vertices still inside after one step";
+    ASSERT_TRUE(run_frames(*w, 120).ok());
+    const SimFrameMetrics later = measure_frame(*w, oracles());
+    EXPECT_EQ(later.vertices_inside, 0u);
+    EXPECT_LE(later.max_depth_follow_m, 0.1 * 0.004);
+}
+
+TEST(SimHead, FullGlobalStiffnessKeepsAStillGroomAtRest) {
+    SimulationParams p;
+    p.global_stiffness = 1.0;
+    p.global_range = 1.0;
+    auto w = build_sim_world(head_inputs(p, false));
+    ASSERT_TRUE(w.ok()) << w.error().describe();
+    ASSERT_TRUE(run_frames(*w, 120).ok());
+    const SimGroupState& g = w->groups[0];
+    float worst = 0.0f;
+    for (size_t i = 0; i < g.positions.size(); ++i)
+        worst = std::max(worst, glm::length(glm::vec3(g.positions[i]) - glm::vec3(g.rest_positions_os[i])));
+    EXPECT_LE(worst, 1e-4f);
+}
+
+TEST(SimHead, ZeroStiffnessUnderGravityHangsTips) {
+    SimulationParams p;
+    p.global_stiffness = 0.0;
+    p.local_stiffness = 0.0;
+    p.vsp_coeff = 0.0;
+    auto w = build_sim_world(head_inputs(p, false));
+    ASSERT_TRUE(w.ok()) << w.error().describe();
+    ASSERT_TRUE(run_frames(*w, 240).ok());
+    const SimGroupState& g = w->groups[0];
+    size_t below = 0;
+    for (uint32_t s = 0; s < g.strand_count; ++s)
+        below += g.positions[size_t(s) * g.n + g.n - 1].y < g.positions[size_t(s) * g.n].y - 0.02f ? 1 : 0;
+    EXPECT_EQ(below, size_t(g.strand_count)) << "every tip hangs below its root";
+}
+
+// Rat Boy: the mohawk's roots sit about 1 mm from the body, half of them just inside. Pinned roots are
+// exempt from collision and must not disturb their free neighbours; the two degenerate strands must not
+// poison anything.
+TEST(SimRatboy, PinnedRootsInsideTheBodyAreExemptAndHarmless) {
+    auto body = read_tfxmesh(test::testdata("tressfx/Ratboy_body.tfxmesh"));
+    ASSERT_TRUE(body.ok()) << body.error().describe();
+    const Mesh& mesh = body->mesh;
+    GroomInputs gin;
+    gin.scalp = &mesh;
+    gin.group.growth.placement = Placement::File;
+    gin.group.growth.guide_file = "Ratboy_mohawk.tfx";
+    gin.base_dir = test::testdata("tressfx");
+    gin.group.follow.mode = FollowMode::None;
+    auto full = grow_group(gin);
+    ASSERT_TRUE(full.ok()) << full.error().describe();
+    const TriangleBvh bvh(mesh.positions, mesh.indices);
+    auto field = std::make_unique<SdfGrid>(build_field(mesh, 100, 0.05));
+    auto signed_d = [&](glm::vec3 p) {
+        const float d = bvh.closest(p).distance_m;
+        return field->sample_m(p) < 0.0f ? -d : d;
+    };
+    // A subset: the degenerate strands, 24 with the root inside the body, 24 with it outside.
+    GroomResult sub;
+    size_t inside = 0, outside = 0;
+    for (size_t s = 0; s < full->guides.strand_count(); ++s) {
+        const bool degenerate = (full->guides.flags[s] & kStrandDegenerate) != 0;
+        const bool in = signed_d(full->guides.strand(s)[0]) < 0.0f;
+        if (!degenerate && (in ? inside : outside) >= 24) continue;
+        if (!degenerate) ++(in ? inside : outside);
+        for (const glm::vec3& p : full->guides.strand(s)) sub.guides.points_os_m.push_back(p);
+        sub.guides.strand_offsets.push_back(uint32_t(sub.guides.points_os_m.size()));
+        sub.guides.roots.push_back(full->guides.roots[s]);
+        sub.guides.seeds.push_back(full->guides.seeds[s]);
+        sub.guides.flags.push_back(full->guides.flags[s]);
+        sub.guide_frames.push_back(full->guide_frames[s]);
+    }
+    ASSERT_EQ(inside, 24u) << "Ratboy_mohawk.tfx should have roots just inside the body";
+    ASSERT_EQ(sub.guides.strand_count(), 50u);
+
+    SimWorldInputs in;
+    SimGroupInputs g;
+    g.name = "mohawk";
+    g.groom = &sub;
+    g.scalp_mesh = "body";
+    // Rat Boy's own settings (FORMATS.md), under full gravity.
+    g.params.gpu_vertices_per_strand = 32;
+    g.params.damping = 0.068;
+    g.params.global_stiffness = 0.408;
+    g.params.global_range = 0.308;
+    g.params.local_stiffness = 0.908;
+    g.params.vsp_coeff = 0.758;
+    g.params.sdf = {"body"};
+    in.groups.push_back(g);
+    const double margin = 0.002;
+    in.sdfs.push_back({"body", field.get(), margin});
+    in.environment.gravity_mps2 = {0.0, -9.81, 0.0};
+    auto w = build_sim_world(in);
+    ASSERT_TRUE(w.ok()) << w.error().describe();
+    const std::vector<SimSdfOracle> oracle = {signed_d};
+    const SimGroupState& sg = w->groups[0];
+    std::vector<glm::vec4> rest = sg.positions;
+    double worst_depth = 0.0;
+    for (int f = 0; f < 90; ++f) {
+        ASSERT_TRUE(run_frames(*w, 1).ok());
+        const SimFrameMetrics m = measure_frame(*w, oracle);
+        ASSERT_EQ(m.non_finite, 0u);
+        worst_depth = std::max(worst_depth, m.max_depth_vertex_m);
+    }
+    EXPECT_LE(worst_depth, 0.1 * margin);
+    for (uint32_t s = 0; s < sg.strand_count; ++s) {
+        const size_t b = size_t(s) * sg.n;
+        // Roots stay exactly where the scalp puts them, inside or not.
+        EXPECT_EQ(sg.positions[b], rest[b]);
+        EXPECT_EQ(sg.positions[b + 1], rest[b + 1]);
+        if (sg.strand_flags[s] & kStrandDegenerate) continue;
+        // The first free vertex is not thrown away from its root: at most the segment length plus the margin
+        // from the rest pose (it sags under gravity; an exempt-root bug would fling it).
+        const float seg = sg.rest_lengths_m[b + 1];
+        EXPECT_LE(glm::length(glm::vec3(sg.positions[b + 2]) - glm::vec3(rest[b + 2])), seg + float(margin)) << "strand " << s;
+        EXPECT_NEAR(glm::length(glm::vec3(sg.positions[b + 2]) - glm::vec3(sg.positions[b + 1])), seg, 0.02f * seg + 1e-5f);
+    }
+}
+
+}  // namespace
+}  // namespace tressel
