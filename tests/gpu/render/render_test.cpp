@@ -189,6 +189,7 @@ TEST_F(RenderTest, DebugStretchShowsStretchedSegments) {
 TEST_F(RenderTest, ResizingAndSwitchingModelsDoesNotLeak) {
     auto& dev = device();
     ASSERT_TRUE(dev.wait_idle().ok());
+    dev.collect_garbage();  // objects retired by earlier tests
     int64_t start = dev.live_objects();
     {
         auto r = Renderer::create(dev, {96, 64, 4, 64, 16});
