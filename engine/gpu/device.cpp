@@ -491,6 +491,7 @@ Status Device::init(const DeviceDesc& desc) {
     en12.timelineSemaphore = VK_TRUE;
     en12.hostQueryReset = f12.hostQueryReset;
     en12.scalarBlockLayout = f12.scalarBlockLayout;
+    en12.shaderBufferInt64Atomics = f12.shaderBufferInt64Atomics;
     VkPhysicalDeviceFeatures2 en2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     en2.pNext = &en12;
     en2.features.fillModeNonSolid = f2.features.fillModeNonSolid;
@@ -498,6 +499,7 @@ Status Device::init(const DeviceDesc& desc) {
     en2.features.sampleRateShading = f2.features.sampleRateShading;
     en2.features.independentBlend = f2.features.independentBlend;
     en2.features.shaderInt64 = f2.features.shaderInt64;
+    info_.int64_atomics = f2.features.shaderInt64 && f12.shaderBufferInt64Atomics;
     en2.features.samplerAnisotropy = f2.features.samplerAnisotropy;
 
     std::vector<const char*> dev_exts;

@@ -43,6 +43,7 @@ struct DeviceInfo {
     uint32_t timestamp_valid_bits = 0;      // 0 = the queue has no timestamps
     uint32_t max_workgroup_count[3] = {0, 0, 0};
     uint64_t device_local_bytes = 0;        // size of the largest device-local heap
+    bool int64_atomics = false;             // shaderInt64 + shaderBufferInt64Atomics enabled
     bool is_cpu() const { return type == VK_PHYSICAL_DEVICE_TYPE_CPU; }
 };
 

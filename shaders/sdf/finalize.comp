@@ -1,4 +1,5 @@
 #version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 // Pass 8, per cell: exact distance to the propagated nearest triangle, signed by pc.mode (kSdfSign*).
 #include "shared/sdf_gpu.h"
 #include "shared/sdf.h"

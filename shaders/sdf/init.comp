@@ -1,5 +1,6 @@
 #version 450
-// Pass 1, per cell: distance unwritten, no nearest triangle, parity bits clear.
+// Pass 1, per cell: no band distance or triangle yet, parity bits clear.
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #include "shared/sdf_gpu.h"
 #include "shared/sdf.h"
 layout(local_size_x = kSdfWorkgroupSize) in;
@@ -8,7 +9,6 @@ layout(local_size_x = kSdfWorkgroupSize) in;
 void main() {
     uint cell = LINEAR_INVOCATION_INDEX;
     if (cell >= pc.count) return;
-    dist_ordered[cell] = kSdfUnwrittenOrdered;
-    nearest_in[cell] = kSdfNoTriangle;
+    band_key[cell] = kSdfUnwrittenKey;
     parity[cell] = 0u;
 }

@@ -1,4 +1,5 @@
 #version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 // Pass 6b, per column along `axis`: prefix xor of that axis' parity bit.
 #include "shared/sdf_gpu.h"
 #include "shared/sdf.h"

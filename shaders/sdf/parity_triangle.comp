@@ -1,4 +1,5 @@
 #version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 // Pass 6a, per triangle (axis from the push constants): toggle bit `axis` of the first cell past each
 // crossing of the columns along `axis` through the triangle (watertight edge functions, top-left rule).
 #include "shared/sdf_gpu.h"

@@ -1,5 +1,7 @@
 // GLSL only: the buffers of the SDF build (bindings from shared/sdf_gpu.h) and small helpers. Every SDF
 // shader includes this after its local_size layout.
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_shader_atomic_int64 : require
 #include "shared/sdf.h"
 #include "shared/sdf_gpu.h"
 #include "shared/float_order.h"
@@ -12,7 +14,7 @@ layout(std430, binding = kSdfBindTriEdges) readonly buffer TriEdgesBuf { uint tr
 layout(std430, binding = kSdfBindFaceNormals) readonly buffer FaceNormalsBuf { vec4 face_normals[]; };
 layout(std430, binding = kSdfBindVertexNormals) readonly buffer VertexNormalsBuf { vec4 vertex_pseudonormals[]; };
 layout(std430, binding = kSdfBindEdgeNormals) readonly buffer EdgeNormalsBuf { vec4 edge_pseudonormals[]; };
-layout(std430, binding = kSdfBindDistOrdered) buffer DistOrderedBuf { uint dist_ordered[]; };
+layout(std430, binding = kSdfBindBandKey) buffer BandKeyBuf { uint64_t band_key[]; };
 layout(std430, binding = kSdfBindNearestIn) buffer NearestInBuf { uint nearest_in[]; };
 layout(std430, binding = kSdfBindNearestOut) buffer NearestOutBuf { uint nearest_out[]; };
 layout(std430, binding = kSdfBindParity) buffer ParityBuf { uint parity[]; };
@@ -20,14 +22,21 @@ layout(std430, binding = kSdfBindWinding) buffer WindingBuf { float winding[]; }
 layout(std430, binding = kSdfBindCoarse) buffer CoarseBuf { float coarse[]; };
 layout(std430, binding = kSdfBindDistance) buffer DistanceBuf { float distance_m[]; };
 layout(std430, binding = kSdfBindFlags) buffer FlagsBuf { uint flags[]; };
+layout(std430, binding = kSdfBindTriangles) readonly buffer TrianglesBuf { vec4 tri_vertices[]; };
 
 layout(push_constant) uniform PushBuf { SdfPush pc; };
 
 #define kSdfInf uintBitsToFloat(0x7F800000u)
 
-vec3 tri_a(uint t) { return positions_m[indices[3u * t]].xyz; }
-vec3 tri_b(uint t) { return positions_m[indices[3u * t + 1u]].xyz; }
-vec3 tri_c(uint t) { return positions_m[indices[3u * t + 2u]].xyz; }
+// Vertices from the packed per-triangle copy: one contiguous 48-byte read instead of index -> position.
+vec3 tri_a(uint t) { return tri_vertices[3u * t].xyz; }
+vec3 tri_b(uint t) { return tri_vertices[3u * t + 1u].xyz; }
+vec3 tri_c(uint t) { return tri_vertices[3u * t + 2u].xyz; }
+
+// The band key: ordered distance in the high word, triangle id in the low word, so one 64-bit atomic
+// min picks the smallest distance and, among equal distances, the smallest id (passes 2 and 3 of the
+// CPU reference at once).
+const uint64_t kSdfUnwrittenKey = (uint64_t(kSdfUnwrittenOrdered) << 32) | uint64_t(kSdfNoTriangle);
 
 float distance_to_triangle(uint t, vec3 p) { return sdf_triangle_distance_m(p, tri_a(t), tri_b(t), tri_c(t)); }
 

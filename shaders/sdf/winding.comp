@@ -1,4 +1,5 @@
 #version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 // Pass 7 (winding sign only). mode 0, per coarse sample: exact generalized winding number at cell
 // (i,j,k) * stride. mode 1, per cell: the coarse value itself (stride 1), exact in band cells
 // (coarse_dims.w > 0 marks "band exact"), else trilinear from the coarse samples.

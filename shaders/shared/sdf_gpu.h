@@ -14,7 +14,7 @@ TRESSEL_CONST(uint, kSdfBindTriEdges, 3u);      // uint x 3 per triangle: edge i
 TRESSEL_CONST(uint, kSdfBindFaceNormals, 4u);   // vec4 per triangle
 TRESSEL_CONST(uint, kSdfBindVertexNormals, 5u); // vec4 per vertex: angle-weighted pseudonormal
 TRESSEL_CONST(uint, kSdfBindEdgeNormals, 6u);   // vec4 per edge: pseudonormal
-TRESSEL_CONST(uint, kSdfBindDistOrdered, 7u);   // uint per cell: float_to_ordered(unsigned distance)
+TRESSEL_CONST(uint, kSdfBindBandKey, 7u);       // uint64 per cell: float_to_ordered(distance) << 32 | triangle
 TRESSEL_CONST(uint, kSdfBindNearestIn, 8u);     // uint per cell: nearest triangle (JFA input)
 TRESSEL_CONST(uint, kSdfBindNearestOut, 9u);    // uint per cell: nearest triangle (JFA output)
 TRESSEL_CONST(uint, kSdfBindParity, 10u);       // uint per cell: ray-parity bits
@@ -22,7 +22,11 @@ TRESSEL_CONST(uint, kSdfBindWinding, 11u);      // float per cell: winding numbe
 TRESSEL_CONST(uint, kSdfBindCoarse, 12u);       // float per coarse sample: winding number
 TRESSEL_CONST(uint, kSdfBindDistance, 13u);     // float per cell: signed distance, metres (the result)
 TRESSEL_CONST(uint, kSdfBindFlags, 14u);        // uint per cell: kSdfFlag*
-TRESSEL_CONST(uint, kSdfBindingCount, 15u);
+TRESSEL_CONST(uint, kSdfBindTriangles, 15u);     // vec4 x 3 per triangle: its vertices a, b, c (metres)
+TRESSEL_CONST(uint, kSdfBindingCount, 16u);
+
+// Threads of the per-triangle band workgroup (one workgroup per triangle, threads stride over its cells).
+TRESSEL_CONST(uint, kSdfBandWorkgroupSize, 64u);
 
 struct SdfPush {
     uint count;        // items of this dispatch: cells, triangles, columns or coarse samples

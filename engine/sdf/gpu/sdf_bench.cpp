@@ -57,7 +57,7 @@ Result<SdfBenchResult> bench_sdf_gpu(gpu::Device& device, const SdfGpuPipelines&
     r.triangles = field->plan.mesh.triangle_count();
     r.frames = frames;
     for (auto& [name, v] : per_pass) r.median_ms[name] = median(v);
-    for (const char* p : {"sdf init", "sdf band distance", "sdf band nearest", "sdf band flags"})
+    for (const char* p : {"sdf init", "sdf band", "sdf band flags"})
         r.narrow_band_ms += r.median_ms[p];
     r.total_ms = median(totals);
     auto grid = read_back_sdf(device, *field);

@@ -43,6 +43,15 @@ struct Recorder {
         cmd.dispatch(d.x, d.y, d.z);
         cmd.compute_barrier();
     }
+    // One workgroup per item (split over y past the x limit).
+    void dispatch_groups(const gpu::ComputePipeline& p, const gpu::DescriptorSet& set, const SdfPush& push,
+                         uint32_t groups) {
+        cmd.bind(p, set);
+        cmd.push(p, push);
+        gpu::DispatchSize d = gpu::dispatch_size(device, groups, 1);
+        cmd.dispatch(d.x, d.y, d.z);
+        cmd.compute_barrier();
+    }
     void begin(const char* name) {
         if (ts) ts->begin(cmd, name);
     }
@@ -54,13 +63,15 @@ struct Recorder {
 }  // namespace
 
 Result<SdfGpuPipelines> SdfGpuPipelines::create(gpu::Device& device) {
+    if (!device.info().int64_atomics)
+        return make_error(ErrorCode::Unsupported, "the GPU SDF build needs 64-bit buffer atomics (shaderBufferInt64Atomics), which " +
+                                                      device.info().name + " lacks; use the CPU build");
     SdfGpuPipelines p;
     struct Item {
         gpu::ComputePipeline* out;
         const char* shader;
     } items[] = {{&p.init, "sdf/init.comp"},
-                 {&p.band_distance, "sdf/band_distance.comp"},
-                 {&p.band_nearest, "sdf/band_nearest.comp"},
+                 {&p.band, "sdf/band.comp"},
                  {&p.band_flags, "sdf/band_flags.comp"},
                  {&p.jfa, "sdf/jfa.comp"},
                  {&p.parity_triangle, "sdf/parity_triangle.comp"},
@@ -95,7 +106,10 @@ Result<SdfGpuField> prepare_sdf_gpu(gpu::Device& device, const SdfGpuPipelines& 
         gpu::Buffer* out;
         Result<gpu::Buffer> r;
     };
+    std::vector<glm::vec4> packed(m.indices.size());
+    for (size_t i = 0; i < m.indices.size(); ++i) packed[i] = m.positions_m[m.indices[i]];
     Up ups[] = {{&f.positions, upload(device, m.positions_m, "sdf positions")},
+                {&f.triangles, upload(device, packed, "sdf triangle vertices")},
                 {&f.indices, upload(device, m.indices, "sdf indices")},
                 {&f.tri_edges, upload(device, m.tri_edges, "sdf triangle edges")},
                 {&f.face_normals, upload(device, m.face_normals, "sdf face normals")},
@@ -109,7 +123,7 @@ Result<SdfGpuField> prepare_sdf_gpu(gpu::Device& device, const SdfGpuPipelines& 
         gpu::Buffer* out;
         uint64_t count;
         const char* name;
-    } grid_buffers[] = {{&f.dist_ordered, cells, "sdf ordered distance"},
+    } grid_buffers[] = {{&f.band_key, 2 * cells, "sdf band key"},
                         {&f.nearest_a, cells, "sdf nearest a"},
                         {&f.nearest_b, cells, "sdf nearest b"},
                         {&f.parity, cells, "sdf parity"},
@@ -129,9 +143,9 @@ Result<SdfGpuField> prepare_sdf_gpu(gpu::Device& device, const SdfGpuPipelines& 
         if (!set) return set.error();
         const gpu::Buffer* bufs[gpu_shared::kSdfBindingCount] = {
             &f.params,       &f.positions, &f.indices, &f.tri_edges, &f.face_normals,
-            &f.vertex_normals, &f.edge_normals, &f.dist_ordered,
+            &f.vertex_normals, &f.edge_normals, &f.band_key,
             which == 0 ? &f.nearest_a : &f.nearest_b, which == 0 ? &f.nearest_b : &f.nearest_a,
-            &f.parity,       &f.winding,   &f.coarse,  &f.distance,  &f.flags};
+            &f.parity,       &f.winding,   &f.coarse,  &f.distance,  &f.flags, &f.triangles};
         for (uint32_t b = 0; b < gpu_shared::kSdfBindingCount; ++b) set->bind_buffer(b, *bufs[b]);
         (which == 0 ? f.set_ab : f.set_ba) = std::move(*set);
     }
@@ -156,11 +170,8 @@ bool record_sdf_build(gpu::CommandBuffer& cmd, const SdfGpuPipelines& P, SdfGpuF
         r.dispatch(P.init, f.set_ab, push);
         r.end();
         push.count = tris;
-        r.begin("sdf band distance");
-        r.dispatch(P.band_distance, f.set_ab, push);
-        r.end();
-        r.begin("sdf band nearest");
-        r.dispatch(P.band_nearest, f.set_ab, push);
+        r.begin("sdf band");
+        r.dispatch_groups(P.band, f.set_ab, push, tris);
         r.end();
         push.count = cells;
         r.begin("sdf band flags");

@@ -24,15 +24,14 @@ class SdfGpuPipelines {
 public:
     static Result<SdfGpuPipelines> create(gpu::Device& device);
 
-    gpu::ComputePipeline init, band_distance, band_nearest, band_flags, jfa, parity_triangle, parity_column, winding,
-        finalize;
+    gpu::ComputePipeline init, band, band_flags, jfa, parity_triangle, parity_column, winding, finalize;
 };
 
 struct SdfGpuField {
     SdfBuildPlan plan;                  // grid, prepared mesh, sign (from plan_sdf_build, shared with the CPU build)
     gpu::Buffer params;                 // SdfGridParams
-    gpu::Buffer positions, indices, tri_edges, face_normals, vertex_normals, edge_normals;
-    gpu::Buffer dist_ordered, nearest_a, nearest_b, parity, winding, coarse;
+    gpu::Buffer positions, indices, tri_edges, face_normals, vertex_normals, edge_normals, triangles;
+    gpu::Buffer band_key, nearest_a, nearest_b, parity, winding, coarse;
     gpu::Buffer distance;               // float per cell, signed metres: the result
     gpu::Buffer flags;                  // uint per cell, kSdfFlag*
     gpu::DescriptorSet set_ab, set_ba;  // nearest_in/out = a/b and b/a

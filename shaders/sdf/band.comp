@@ -1,0 +1,25 @@
+#version 450
+// Passes 2 and 3 fused, one workgroup per triangle: its threads stride over the cells of the triangle's
+// band range, each taking the 64-bit atomic min of (ordered distance, triangle id). Per cell the result
+// equals the CPU reference's min distance, then min id among triangles at that distance.
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#include "shared/sdf_gpu.h"
+#include "shared/sdf.h"
+layout(local_size_x = kSdfBandWorkgroupSize) in;
+#include "sdf/sdf_common.glsl"
+
+void main() {
+    uint t = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
+    if (t >= pc.count) return;
+    vec3 a = tri_a(t), b = tri_b(t), c = tri_c(t);
+    ivec3 lo, hi;
+    band_cell_range(a, b, c, lo, hi);
+    ivec3 n = max(hi - lo + 1, ivec3(0));
+    uint total = uint(n.x * n.y * n.z);
+    for (uint i = gl_LocalInvocationIndex; i < total; i += kSdfBandWorkgroupSize) {
+        ivec3 cell = lo + ivec3(int(i % uint(n.x)), int((i / uint(n.x)) % uint(n.y)), int(i / uint(n.x * n.y)));
+        float d = sdf_triangle_distance_m(sdf_cell_centre_m(g, cell), a, b, c);
+        uint64_t key = (uint64_t(float_to_ordered(d)) << 32) | uint64_t(t);
+        atomicMin(band_key[sdf_cell_index(g, cell)], key);
+    }
+}
