@@ -9,14 +9,16 @@
 namespace tressel::cli {
 
 const char* const kBenchUsage =
-    "usage: tressel-cli bench <groom|sdf> [options] [--out FILE]\n\n"
+    "usage: tressel-cli bench <groom|sdf|render> [options] [--out FILE]\n\n"
     "       tressel-cli bench groom [--mesh FILE] [--repeats N] [--out FILE]\n"
     "groom: regrows 10,000 guides x 32 vertices plus 100,000 barycentric follow descriptors on one core\n"
     "       (on FILE's merged mesh with a cap region, else a procedural sphere head) and prints the timings\n"
     "       as JSON (to FILE with --out).\n"
     "sdf:   GPU SDF build of the Rat Boy body (Ratboy_body.tfxmesh, TressFX's 50 cells) and of the\n"
     "       armadillo at about 128^3 and 256^3 cells: median GPU ms per pass over --frames N (50).\n"
-    "       --testdata DIR (default: TRESSEL_TESTDATA or the build's test data), --device NAME\n";
+    "       --testdata DIR (default: TRESSEL_TESTDATA or the build's test data), --device NAME\n"
+    "render: synthetic hair of 20K, 100K and 300K strands x 32 vertices at 1920 x 1080 (4x MSAA, shadows):\n"
+    "       median GPU ms per render pass over --frames N (20), --device NAME\n";
 
 std::string bench_testdata_dir() {
     const char* env = std::getenv("TRESSEL_TESTDATA");
@@ -25,7 +27,7 @@ std::string bench_testdata_dir() {
 }
 
 int run_bench(const std::vector<std::string>& argv) {
-    if (argv.empty()) return fail("bench needs a workload: groom or sdf (see tressel-cli bench --help)", 2);
+    if (argv.empty()) return fail("bench needs a workload: groom, sdf or render (see tressel-cli bench --help)", 2);
     const std::string workload = argv[0];
     if (workload == "groom") return run_bench_groom(argv);
     auto args = Args::parse(std::vector<std::string>(argv.begin() + 1, argv.end()),
@@ -35,8 +37,10 @@ int run_bench(const std::vector<std::string>& argv) {
     int rc = 0;
     if (workload == "sdf")
         rc = bench_sdf(*args, out);
+    else if (workload == "render")
+        rc = bench_render_json(*args, out);
     else
-        return fail("unknown bench workload '" + workload + "' (groom or sdf)", 2);
+        return fail("unknown bench workload '" + workload + "' (groom, sdf or render)", 2);
     if (rc != 0) return rc;
     const std::string text = out.dump(2) + "\n";
     if (auto path = args->get("out")) {

@@ -26,6 +26,8 @@ int run_export(const std::vector<std::string>& args);
 extern const char* const kExportUsage;
 int run_preset(const std::vector<std::string>& args);
 extern const char* const kPresetUsage;
+int run_render(const std::vector<std::string>& args);
+extern const char* const kRenderUsage;
 int run_bench_groom(const std::vector<std::string>& args);  // `bench groom ...` (cmd_groom.cpp)
 
 // Prints "error: <message>" to stderr and returns 1 (or 2 for usage errors).

@@ -14,7 +14,8 @@ const Command kCommands[] = {
     {"info", "summarise a scene or a mesh file: counts, bounds, topology problems", kInfoUsage, &run_info},
     {"sdf", "build a collision mesh's signed distance field: sizes, pass times, slices, raw field", kSdfUsage, &run_sdf},
     {"groom", "grow a scene's hair groups: statistics, strands as JSON", kGroomUsage, &run_groom},
-    {"bench", "benchmarks printed as JSON: groom, sdf", kBenchUsage, &run_bench},
+    {"render", "render a scene offscreen to a PNG: hair, shadows, shading models, debug views, SDF slice", kRenderUsage, &run_render},
+    {"bench", "benchmarks printed as JSON: groom, sdf, render", kBenchUsage, &run_bench},
     {"export", "write a scene's hair for engines: TressFX, cyHair, USD, glTF, TressFX settings", kExportUsage, &run_export},
     {"preset", "save, apply and check simulation / shading / growth / collision presets", kPresetUsage, &run_preset},
 };
