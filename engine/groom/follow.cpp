@@ -163,9 +163,11 @@ Result<FollowHairs> generate_follow(const FollowInputs& in, Diagnostics& diag) {
         const glm::vec3 c = (v0 + v1 + v2) * (1.0f / 3.0f);
         const float rho = std::sqrt(std::max({glm::dot(v0 - c, v0 - c), glm::dot(v1 - c, v1 - c), glm::dot(v2 - c, v2 - c)}));
         const float reach = 1.5f * spacing + 2.0f * rho;  // typical d3 + 2 rho
-        use_grid[t] = 3.14159f * reach * reach > 32.0f * spacing * spacing;
+        use_grid[t] = 3.14159f * reach * reach > 160.0f * spacing * spacing;
     }
     uint32_t cand_triangle = std::numeric_limits<uint32_t>::max();
+    uint32_t prev_gid[3] = {0, 0, 0};
+    int prev_found = 0;
     std::vector<uint32_t> cand_ids;
     std::vector<glm::vec3> cand_pts;
     for (const uint32_t i : order) {
@@ -202,7 +204,26 @@ Result<FollowHairs> generate_follow(const FollowInputs& in, Diagnostics& diag) {
                 grid.collect_within(c, (std::sqrt(cd2[cf - 1]) + 2.0f * rho) * 1.0001f + 1e-7f, cand_ids, cand_pts);
             }
             int found = 0;
-            if (use_grid[a.triangle]) found = grid.nearest(p, 3, gid, d2);
+            if (use_grid[a.triangle]) {
+                // Warm start from the previous grid query (follows are visited triangle by triangle, so it
+                // is close by): its guides, re-measured from p and sorted, bound the search.
+                int seeded = 0;
+                for (int k = 0; k < prev_found; ++k) {
+                    const glm::vec3 q = groot[prev_gid[k]] - p;
+                    const float dd = glm::dot(q, q);
+                    int m = seeded++;
+                    while (m > 0 && (d2[m - 1] > dd || (d2[m - 1] == dd && gid[m - 1] > prev_gid[k]))) {
+                        d2[m] = d2[m - 1];
+                        gid[m] = gid[m - 1];
+                        --m;
+                    }
+                    d2[m] = dd;
+                    gid[m] = prev_gid[k];
+                }
+                found = grid.nearest(p, 3, gid, d2, seeded);
+                prev_found = found;
+                for (int k = 0; k < found; ++k) prev_gid[k] = gid[k];
+            }
             else for (size_t j = 0; j < cand_ids.size(); ++j) {
                 const glm::vec3 q = cand_pts[j] - p;
                 const float dd = glm::dot(q, q);

@@ -122,7 +122,7 @@ Result<GroomResult> grow_group(const GroomInputs& in, Progress* progress) {
             roots = place_per_vertex(mesh, r.region);
         } else {
             double want = g.density_per_cm2 > 0.0 ? g.density_per_cm2 * r.region.area_cm2() : double(g.guides);
-            if (g.density_per_cm2 < 0.0 || g.guides < 0)
+            if (!(g.density_per_cm2 >= 0.0) || !std::isfinite(g.density_per_cm2) || g.guides < 0)
                 return make_error(ErrorCode::InvalidArgument, "growth.guides and growth.density_per_cm2 must be >= 0");
             if (want > double(kMaxGuides))
                 return make_error(ErrorCode::LimitExceeded, std::string(g.density_per_cm2 > 0.0 ? "growth.density_per_cm2" : "growth.guides") +

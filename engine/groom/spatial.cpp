@@ -245,11 +245,14 @@ void PointGrid::collect_within(const glm::vec3& p, float radius_m, std::vector<u
         }
 }
 
-int PointGrid::nearest(const glm::vec3& p, int k, uint32_t* ids, float* dist2) const {
+int PointGrid::nearest(const glm::vec3& p, int k, uint32_t* ids, float* dist2, int seeded) const {
     TRESSEL_ASSERT(!cell_start_.empty() || pts_.empty(), "PointGrid::nearest needs compact() after the inserts");
     k = std::clamp(k, 0, 8);
     if (k == 0 || pts_.empty()) return 0;
-    int found = 0;
+    int found = std::clamp(seeded, 0, k);
+    const int seeds = found;
+    uint32_t seed_ids[8];
+    for (int s = 0; s < seeds; ++s) seed_ids[s] = ids[s];
     const glm::ivec3 c = cell_of(p);
     const int max_ring = std::max({dims_.x, dims_.y, dims_.z});
     for (int r = 0; r <= max_ring; ++r) {
@@ -274,6 +277,9 @@ int PointGrid::nearest(const glm::vec3& p, int k, uint32_t* ids, float* dist2) c
                         const float d2 = glm::dot(q, q);
                         const uint32_t id = ids_[i];
                         if (found == k && (d2 > dist2[k - 1] || (d2 == dist2[k - 1] && id > ids[k - 1]))) continue;
+                        bool dup = false;
+                        for (int s = 0; s < seeds; ++s) dup = dup || seed_ids[s] == id;
+                        if (dup) continue;  // already in the list as a seed
                         int j = found < k ? found++ : k - 1;
                         while (j > 0 && (dist2[j - 1] > d2 || (dist2[j - 1] == d2 && ids[j - 1] > id))) {
                             dist2[j] = dist2[j - 1];

@@ -56,7 +56,10 @@ public:
     bool any_within(const glm::vec3& p, float radius_m) const;
     // The k nearest inserted points to p (k <= 8), closest first (ties: lower id first); returns how
     // many were found. Needs compact().
-    int nearest(const glm::vec3& p, int k, uint32_t* ids, float* dist2) const;
+    // `seeded` > 0: ids[0..seeded) already hold points of this grid with their squared distances to p,
+    // sorted as the output is (a warm start from a nearby query: cells farther than the seeds are
+    // skipped). The result is the same as without seeds.
+    int nearest(const glm::vec3& p, int k, uint32_t* ids, float* dist2, int seeded = 0) const;
     // Appends the ids and positions of every point within radius_m of p (any order). Needs compact().
     void collect_within(const glm::vec3& p, float radius_m, std::vector<uint32_t>& ids, std::vector<glm::vec3>& points) const;
 
