@@ -276,7 +276,7 @@ SimGroupParams make_group_params(const SimWorld& world, const SimGroupState& g, 
     return p;
 }
 
-Status step_once(SimWorld& world) {
+StepFrame begin_step(SimWorld& world) {
     const double dt = world.step_dt_s();
     const double t_prev = double(world.clock.steps) * dt;
     const double t_now = double(world.clock.steps + 1) * dt;
@@ -293,8 +293,11 @@ Status step_once(SimWorld& world) {
     for (SimColliderState& c : world.colliders)
         set_collider_gpu(c, rigid_now(world, c.moves, t_now), rigid_now(world, c.moves, t_prev));
 
-    Status result;
-    for (SimGroupState& g : world.groups) {
+    StepFrame frame;
+    frame.t_now_s = t_now;
+    frame.groups.resize(world.groups.size());
+    for (size_t gi = 0; gi < world.groups.size(); ++gi) {
+        SimGroupState& g = world.groups[gi];
         if (!g.params.enabled) continue;
         g.root_transforms_prev = g.root_transforms;
         if (!g.external_root_targets.empty()) {
@@ -307,9 +310,31 @@ Status step_once(SimWorld& world) {
         } else {
             g.root_transforms.assign(g.strand_count, rigid_now(world, motion_moves_mesh(world.motion, g.scalp_mesh), t_now));
         }
-        const SimGroupParams p = make_group_params(world, g, t_now);
-        std::vector<SimCollider> colliders;
-        for (uint32_t ci : g.collider_indices) colliders.push_back(world.colliders[ci].gpu);
+        StepFrame::Group& fg = frame.groups[gi];
+        fg.params = make_group_params(world, g, t_now);
+        for (uint32_t ci : g.collider_indices) fg.colliders.push_back(world.colliders[ci].gpu);
+        for (uint32_t si : g.sdf_indices) {
+            const SimSdfState& sdf = world.sdfs[si];
+            gpu_shared::SimSdfFrame f = sdf.frame;
+            const float h = gpu_shared::kSimSdfGradientStepCells * sdf.grid_params.origin_m.w;
+            f.params = glm::vec4(float(sdf.margin_m), h, float(g.params.friction), 0.0f);
+            fg.sdf_frames.push_back(f);
+            f.params.z = 0.0f;  // follow hairs carry no velocity: push only
+            fg.follow_sdf_frames.push_back(f);
+        }
+    }
+    return frame;
+}
+
+Status step_once(SimWorld& world) {
+    const StepFrame frame = begin_step(world);
+    Status result;
+    for (size_t gi = 0; gi < world.groups.size(); ++gi) {
+        SimGroupState& g = world.groups[gi];
+        if (!g.params.enabled) continue;
+        const StepFrame::Group& fg = frame.groups[gi];
+        const SimGroupParams& p = fg.params;
+        const std::vector<SimCollider>& colliders = fg.colliders;
 
         const uint32_t nv = uint32_t(g.positions.size());
         for (uint32_t s = 0; s < g.strand_count; ++s)
@@ -329,10 +354,9 @@ Status step_once(SimWorld& world) {
             sim_passes::length_and_colliders(s, p, g.positions, g.prev_positions, g.rest_lengths_m, colliders);
         for (uint32_t v = 0; v < nv; ++v) sim_passes::clamp_delta(v, p, g.positions, g.prev_positions);
         const uint32_t segments = g.strand_count * (g.n - 1);
-        for (uint32_t si : g.sdf_indices) {
-            SimSdfState& sdf = world.sdfs[si];
-            gpu_shared::SimSdfFrame f = sdf.frame;
-            f.params = glm::vec4(float(sdf.margin_m), gpu_shared::kSimSdfGradientStepCells * sdf.grid_params.origin_m.w, float(g.params.friction), 0.0f);
+        for (size_t i = 0; i < g.sdf_indices.size(); ++i) {
+            SimSdfState& sdf = world.sdfs[g.sdf_indices[i]];
+            const gpu_shared::SimSdfFrame& f = fg.sdf_frames[i];
             const float* field = sdf.grid->distance_m.data();
             for (uint32_t v = 0; v < nv; ++v) sim_passes::sdf_vertex(v, g.n, sdf.grid_params, field, f, g.positions, g.prev_positions, g.rest_lengths_m);
             for (uint32_t parity = 0; parity < 2; ++parity)
@@ -341,10 +365,9 @@ Status step_once(SimWorld& world) {
         const uint32_t nf = uint32_t(g.follow_positions.size());
         for (uint32_t v = 0; v < nf; ++v)
             sim_passes::follow_vertex(v, g.n, g.follow_descriptors, g.guide_frames, g.positions, g.follow_positions);
-        for (uint32_t si : g.sdf_indices) {
-            SimSdfState& sdf = world.sdfs[si];
-            gpu_shared::SimSdfFrame f = sdf.frame;
-            f.params = glm::vec4(float(sdf.margin_m), gpu_shared::kSimSdfGradientStepCells * sdf.grid_params.origin_m.w, 0.0f, 0.0f);
+        for (size_t i = 0; i < g.sdf_indices.size(); ++i) {
+            SimSdfState& sdf = world.sdfs[g.sdf_indices[i]];
+            const gpu_shared::SimSdfFrame& f = fg.follow_sdf_frames[i];
             for (uint32_t v = 0; v < nf; ++v)
                 sim_passes::follow_sdf_vertex(v, g.n, sdf.grid_params, sdf.grid->distance_m.data(), f, g.follow_positions);
         }

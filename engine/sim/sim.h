@@ -140,6 +140,22 @@ Result<SimGroupState> build_sim_group(const SimGroupInputs& in, const glm::mat4&
 // naming the group and the name otherwise), every parameter validated.
 Result<SimWorld> build_sim_world(const SimWorldInputs& in);
 
+// What one substep uses besides the state, computed once for the CPU and the GPU steps: every transform
+// advanced to the step's end time (SDF frames, colliders, root transforms), then per enabled group its
+// parameters, colliders and SDF frames (margin, gradient step and friction filled; follow hairs get the
+// same frames without friction). Does not advance the clock.
+struct StepFrame {
+    double t_now_s = 0.0;
+    struct Group {
+        gpu_shared::SimGroupParams params{};
+        std::vector<gpu_shared::SimCollider> colliders;       // in the group's collider order
+        std::vector<gpu_shared::SimSdfFrame> sdf_frames;      // in the group's sdf order (guides)
+        std::vector<gpu_shared::SimSdfFrame> follow_sdf_frames;
+    };
+    std::vector<Group> groups;  // one per world group (empty for disabled groups)
+};
+StepFrame begin_step(SimWorld& world);
+
 // Runs one substep of dt = step_dt_s() ending at time (clock.steps + 1) * dt: transforms, then every pass
 // in order for every group (README.md). Should a position ever become non-finite, that group is reset to
 // its rest pose and InvalidArgument names it (the other groups keep their step).

@@ -1,0 +1,250 @@
+#include "sim/gpu/sim_gpu.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "shared/embedded_shaders.h"
+#include "shared/sim_gpu.h"
+
+namespace tressel {
+
+using gpu_shared::SimPush;
+
+namespace {
+
+constexpr VkBufferUsageFlags kStorage =
+    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+
+template <class T>
+Result<gpu::Buffer> device_buffer(gpu::Device& device, const std::vector<T>& data, const std::string& name) {
+    return device.create_buffer_with(std::span<const T>(data), 0, name);
+}
+
+Result<gpu::Buffer> host_buffer(gpu::Device& device, VkDeviceSize bytes, const std::string& name) {
+    return device.create_buffer({std::max<VkDeviceSize>(bytes, 16), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                 gpu::MemoryIntent::Upload, name});
+}
+
+void bind_sets(SimGpuGroup& g) {
+    for (uint32_t r = 0; r < 3; ++r) {
+        gpu::DescriptorSet& s = g.sets[r];
+        s.bind_buffer(gpu_shared::kSimBindParams, g.params);
+        s.bind_buffer(gpu_shared::kSimBindPos, g.positions[r]);
+        s.bind_buffer(gpu_shared::kSimBindPrev, g.positions[(r + 1) % 3]);
+        s.bind_buffer(gpu_shared::kSimBindScratch, g.positions[(r + 2) % 3]);
+        s.bind_buffer(gpu_shared::kSimBindRest, g.rest);
+        s.bind_buffer(gpu_shared::kSimBindRestLengths, g.rest_lengths);
+        s.bind_buffer(gpu_shared::kSimBindRefVectors, g.ref_vectors);
+        s.bind_buffer(gpu_shared::kSimBindRestRootFrame, g.rest_root_frame);
+        s.bind_buffer(gpu_shared::kSimBindStrandData, g.strand_data);
+        s.bind_buffer(gpu_shared::kSimBindRoots, g.roots);
+        s.bind_buffer(gpu_shared::kSimBindColliders, g.colliders);
+        s.bind_buffer(gpu_shared::kSimBindSdfFrames, g.sdf_frames);
+        s.bind_buffer(gpu_shared::kSimBindSdfGrids, g.sdf_grids);
+        s.bind_buffer(gpu_shared::kSimBindSdfFields, g.sdf_fields);
+        s.bind_buffer(gpu_shared::kSimBindFramesRest, g.frames_rest);
+        s.bind_buffer(gpu_shared::kSimBindFramesWorld, g.frames_world);
+        s.bind_buffer(gpu_shared::kSimBindFollowDesc, g.follow_desc);
+        s.bind_buffer(gpu_shared::kSimBindFollowPos, g.follow_pos);
+    }
+}
+
+}  // namespace
+
+Result<SimGpuPipelines> SimGpuPipelines::create(gpu::Device& device) {
+    SimGpuPipelines p;
+    std::vector<VkDescriptorType> bindings(gpu_shared::kSimBindingCount, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+    struct Item {
+        gpu::ComputePipeline* out;
+        const char* shader;
+    } items[] = {{&p.strand_data, "sim/strand_data.comp"}, {&p.integrate, "sim/integrate.comp"},
+                 {&p.global_shape, "sim/global_shape.comp"}, {&p.vsp, "sim/vsp.comp"},
+                 {&p.local_shape, "sim/local_shape.comp"},  {&p.length, "sim/length.comp"},
+                 {&p.clamp, "sim/clamp.comp"},              {&p.sdf_vertex, "sim/sdf_vertex.comp"},
+                 {&p.sdf_midpoint, "sim/sdf_midpoint.comp"}, {&p.follow, "sim/follow.comp"},
+                 {&p.follow_sdf, "sim/follow_sdf.comp"}};
+    for (auto& it : items) {
+        auto pipe = device.create_compute_pipeline({embedded_spirv(it.shader), bindings, sizeof(SimPush), it.shader});
+        if (!pipe) return pipe.error();
+        *it.out = std::move(*pipe);
+    }
+    return p;
+}
+
+Result<SimGpu> SimGpu::create(gpu::Device& device, const SimGpuPipelines& pipelines, const SimWorld& world,
+                              uint32_t max_steps_per_record) {
+    TRESSEL_ASSERT(max_steps_per_record >= 1, "SimGpu::create: max_steps_per_record must be at least 1");
+    SimGpu sim;
+    sim.device_ = &device;
+    sim.pipelines_ = &pipelines;
+    sim.slots_ = max_steps_per_record;
+    for (const SimGroupState& w : world.groups) {
+        SimGpuGroup g;
+        const std::string name = "sim '" + w.name + "' ";
+        g.n = w.n;
+        g.strands = w.strand_count;
+        g.follows = uint32_t(w.follow_count());
+        g.max_colliders = std::max<uint32_t>(1, uint32_t(w.collider_indices.size()));
+        g.max_sdfs = std::max<uint32_t>(1, uint32_t(w.sdf_indices.size()));
+        std::vector<gpu_shared::SdfGridParams> grids;
+        std::vector<float> fields;
+        for (uint32_t si : w.sdf_indices) {
+            const SimSdfState& s = world.sdfs[si];
+            grids.push_back(s.grid_params);
+            g.field_offsets.push_back(uint32_t(fields.size()));
+            fields.insert(fields.end(), s.grid->distance_m.begin(), s.grid->distance_m.end());
+        }
+        if (grids.empty()) grids.push_back({});
+        struct Up {
+            gpu::Buffer* out;
+            Result<gpu::Buffer> r;
+        } ups[] = {{&g.positions[0], device_buffer(device, w.positions, name + "positions A")},
+                   {&g.positions[1], device_buffer(device, w.prev_positions, name + "positions B")},
+                   {&g.positions[2], device_buffer(device, w.positions, name + "positions C")},
+                   {&g.rest, device_buffer(device, w.rest_positions_os, name + "rest")},
+                   {&g.rest_lengths, device_buffer(device, w.rest_lengths_m, name + "rest lengths")},
+                   {&g.ref_vectors, device_buffer(device, w.ref_vectors_m, name + "reference vectors")},
+                   {&g.rest_root_frame, device_buffer(device, w.rest_root_frame_q, name + "root frames")},
+                   {&g.strand_data, device_buffer(device, w.strand_data, name + "strand data")},
+                   {&g.frames_rest, device_buffer(device, w.guide_frames_rest, name + "guide frames rest")},
+                   {&g.frames_world, device_buffer(device, w.guide_frames, name + "guide frames")},
+                   {&g.follow_desc, device_buffer(device, w.follow_descriptors, name + "follow descriptors")},
+                   {&g.follow_pos, device_buffer(device, w.follow_positions, name + "follow positions")},
+                   {&g.sdf_grids, device_buffer(device, grids, name + "sdf grids")},
+                   {&g.sdf_fields, device_buffer(device, fields, name + "sdf fields")},
+                   {&g.params, host_buffer(device, sim.slots_ * sizeof(gpu_shared::SimGroupParams), name + "params")},
+                   {&g.roots, host_buffer(device, sim.slots_ * 2 * sizeof(glm::mat4), name + "roots")},
+                   {&g.colliders, host_buffer(device, sim.slots_ * g.max_colliders * sizeof(gpu_shared::SimCollider), name + "colliders")},
+                   {&g.sdf_frames, host_buffer(device, sim.slots_ * 2 * g.max_sdfs * sizeof(gpu_shared::SimSdfFrame), name + "sdf frames")}};
+        for (auto& u : ups) {
+            if (!u.r) return u.r.error();
+            *u.out = std::move(*u.r);
+        }
+        for (auto& s : g.sets) {
+            auto set = device.create_descriptor_set(pipelines.integrate);
+            if (!set) return set.error();
+            s = std::move(*set);
+        }
+        bind_sets(g);
+        sim.groups_.push_back(std::move(g));
+    }
+    return sim;
+}
+
+Status SimGpu::record_steps(gpu::CommandBuffer& cmd, SimWorld& world, uint32_t steps, gpu::TimestampQueries* ts) {
+    if (steps > slots_)
+        return make_error(ErrorCode::InvalidArgument, "record_steps: " + std::to_string(steps) + " steps exceed the " +
+                                                          std::to_string(slots_) + " slots this simulation was created with");
+    const SimGpuPipelines& P = *pipelines_;
+    // Skinned roots (one transform per strand) need a larger roots buffer: grow it before writing slots.
+    for (size_t gi = 0; gi < groups_.size(); ++gi) {
+        SimGpuGroup& g = groups_[gi];
+        const uint32_t need = world.groups[gi].external_root_targets.empty() ? 1u : g.strands;
+        if (need > g.root_capacity) {
+            auto roots = host_buffer(*device_, VkDeviceSize(slots_) * 2 * need * sizeof(glm::mat4), "sim roots");
+            if (!roots) return roots.error();
+            g.roots = std::move(*roots);
+            g.root_capacity = need;
+            bind_sets(g);
+        }
+    }
+    for (uint32_t step = 0; step < steps; ++step) {
+        std::vector<bool> skinned(groups_.size());
+        for (size_t gi = 0; gi < groups_.size(); ++gi) skinned[gi] = !world.groups[gi].external_root_targets.empty();
+        const StepFrame frame = begin_step(world);
+        for (size_t gi = 0; gi < groups_.size(); ++gi) {
+            const SimGroupState& w = world.groups[gi];
+            if (!w.params.enabled) continue;
+            SimGpuGroup& g = groups_[gi];
+            const StepFrame::Group& fg = frame.groups[gi];
+            // Constants of this slot.
+            std::memcpy(static_cast<gpu_shared::SimGroupParams*>(g.params.mapped()) + step, &fg.params, sizeof(fg.params));
+            const uint32_t per = skinned[gi] ? g.strands : 1u;
+            glm::mat4* roots = static_cast<glm::mat4*>(g.roots.mapped()) + size_t(step) * 2 * per;
+            for (uint32_t s = 0; s < per; ++s) {
+                roots[s] = w.root_transforms[s];
+                roots[per + s] = w.root_transforms_prev[s];
+            }
+            auto* col = static_cast<gpu_shared::SimCollider*>(g.colliders.mapped()) + size_t(step) * g.max_colliders;
+            for (size_t c = 0; c < fg.colliders.size(); ++c) col[c] = fg.colliders[c];
+            auto* sf = static_cast<gpu_shared::SimSdfFrame*>(g.sdf_frames.mapped()) + size_t(step) * 2 * g.max_sdfs;
+            for (size_t i = 0; i < fg.sdf_frames.size(); ++i) {
+                sf[i] = fg.sdf_frames[i];
+                sf[g.max_sdfs + i] = fg.follow_sdf_frames[i];
+            }
+
+            SimPush push{};
+            push.slot = step;
+            push.per_strand_roots = skinned[gi] ? 1u : 0u;
+            push.max_colliders = g.max_colliders;
+            push.max_sdfs = g.max_sdfs;
+            push.has_frames = w.guide_frames_rest.size() >= g.strands ? 1u : 0u;
+            const uint32_t vertices = g.strands * g.n;
+            auto run = [&](const gpu::ComputePipeline& pipe, const char* name, uint32_t count, const gpu::DescriptorSet& set) {
+                if (count == 0) return;
+                if (ts) ts->begin(cmd, name);
+                push.count = count;
+                cmd.bind(pipe, set);
+                cmd.push(pipe, push);
+                gpu::DispatchSize d = gpu::dispatch_size(*device_, count, gpu_shared::kSimWorkgroupSize);
+                cmd.dispatch(d.x, d.y, d.z);
+                cmd.compute_barrier();
+                if (ts) ts->end(cmd);
+            };
+            const gpu::DescriptorSet& before = g.sets[g.rotation % 3];
+            run(P.strand_data, "sim strand data", g.strands, before);
+            run(P.integrate, "sim integrate", vertices, before);
+            g.rotation = (g.rotation + 2) % 3;  // current <- integrated, previous <- current (CPU: the swaps)
+            const gpu::DescriptorSet& set = g.sets[g.rotation];
+            run(P.global_shape, "sim global shape", vertices, set);
+            run(P.vsp, "sim vsp", vertices, set);
+            run(P.local_shape, "sim local shape", g.strands, set);
+            run(P.length, "sim length + colliders", g.strands, set);
+            run(P.clamp, "sim clamp", vertices, set);
+            for (uint32_t i = 0; i < uint32_t(g.field_offsets.size()); ++i) {
+                push.sdf = i;
+                push.field_offset = g.field_offsets[i];
+                run(P.sdf_vertex, "sim sdf vertices", vertices, set);
+                push.parity = 0;
+                run(P.sdf_midpoint, "sim sdf midpoints", g.strands * (g.n - 1), set);
+                push.parity = 1;
+                run(P.sdf_midpoint, "sim sdf midpoints", g.strands * (g.n - 1), set);
+            }
+            run(P.follow, "sim follow hairs", g.follows * g.n, set);
+            for (uint32_t i = 0; i < uint32_t(g.field_offsets.size()); ++i) {
+                push.sdf = i;
+                push.field_offset = g.field_offsets[i];
+                run(P.follow_sdf, "sim follow sdf", g.follows * g.n, set);
+            }
+        }
+        ++world.clock.steps;
+    }
+    return {};
+}
+
+Status SimGpu::download(gpu::Device& device, SimWorld& world) const {
+    for (size_t gi = 0; gi < groups_.size(); ++gi) {
+        const SimGpuGroup& g = groups_[gi];
+        SimGroupState& w = world.groups[gi];
+        const VkDeviceSize bytes = w.positions.size() * sizeof(glm::vec4);
+        TRESSEL_TRY(device.download(g.positions[g.rotation % 3], w.positions.data(), bytes));
+        TRESSEL_TRY(device.download(g.positions[(g.rotation + 1) % 3], w.prev_positions.data(), bytes));
+        TRESSEL_TRY(device.download(g.follow_pos, w.follow_positions.data(), w.follow_positions.size() * sizeof(glm::vec4)));
+    }
+    return {};
+}
+
+Status SimGpu::upload_state(gpu::Device& device, const SimWorld& world) {
+    for (size_t gi = 0; gi < groups_.size(); ++gi) {
+        SimGpuGroup& g = groups_[gi];
+        const SimGroupState& w = world.groups[gi];
+        const VkDeviceSize bytes = w.positions.size() * sizeof(glm::vec4);
+        TRESSEL_TRY(device.upload(g.positions[g.rotation % 3], w.positions.data(), bytes));
+        TRESSEL_TRY(device.upload(g.positions[(g.rotation + 1) % 3], w.prev_positions.data(), bytes));
+        TRESSEL_TRY(device.upload(g.strand_data, w.strand_data.data(), w.strand_data.size() * sizeof(gpu_shared::SimStrandData)));
+        TRESSEL_TRY(device.upload(g.follow_pos, w.follow_positions.data(), w.follow_positions.size() * sizeof(glm::vec4)));
+    }
+    return {};
+}
+
+}  // namespace tressel

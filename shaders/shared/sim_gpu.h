@@ -1,0 +1,49 @@
+// Bindings and push constants of the GPU simulation passes (engine/sim/gpu, shaders/sim/*.comp). Every
+// pass uses this one set-0 layout. Per-substep constants live in host-visible "slot" arrays indexed by
+// SimPush.slot, so all substeps of a frame are recorded into one command buffer.
+#ifndef TRESSEL_SHARED_SIM_GPU_H
+#define TRESSEL_SHARED_SIM_GPU_H
+#include "shared/common.h"
+
+TRESSEL_SHARED_BEGIN
+
+TRESSEL_CONST(uint, kSimWorkgroupSize, 64u);
+
+TRESSEL_CONST(uint, kSimBindParams, 0u);          // SimGroupParams per slot
+TRESSEL_CONST(uint, kSimBindPos, 1u);             // vec4 per vertex: current positions
+TRESSEL_CONST(uint, kSimBindPrev, 2u);            // vec4 per vertex: previous positions
+TRESSEL_CONST(uint, kSimBindScratch, 3u);         // vec4 per vertex: integration output
+TRESSEL_CONST(uint, kSimBindRest, 4u);            // vec4 per vertex: rest positions, scalp space
+TRESSEL_CONST(uint, kSimBindRestLengths, 5u);     // float per vertex
+TRESSEL_CONST(uint, kSimBindRefVectors, 6u);      // vec4 per vertex
+TRESSEL_CONST(uint, kSimBindRestRootFrame, 7u);   // vec4 per strand (quaternion)
+TRESSEL_CONST(uint, kSimBindStrandData, 8u);      // SimStrandData per strand
+TRESSEL_CONST(uint, kSimBindRoots, 9u);           // mat4: per slot, roots now then roots before (1 or strand_count each)
+TRESSEL_CONST(uint, kSimBindColliders, 10u);      // SimCollider: per slot, max_colliders
+TRESSEL_CONST(uint, kSimBindSdfFrames, 11u);      // SimSdfFrame: per slot, 2 x max_sdfs (guides, then follows)
+TRESSEL_CONST(uint, kSimBindSdfGrids, 12u);       // SdfGridParams per SDF of the group
+TRESSEL_CONST(uint, kSimBindSdfFields, 13u);      // float: every SDF's distances, concatenated
+TRESSEL_CONST(uint, kSimBindFramesRest, 14u);     // GuideFrame per strand, scalp space
+TRESSEL_CONST(uint, kSimBindFramesWorld, 15u);    // GuideFrame per strand, world
+TRESSEL_CONST(uint, kSimBindFollowDesc, 16u);     // FollowDescriptor per follow hair
+TRESSEL_CONST(uint, kSimBindFollowPos, 17u);      // vec4 per follow vertex
+TRESSEL_CONST(uint, kSimBindingCount, 18u);
+
+struct SimPush {
+    uint count;          // items of this dispatch
+    uint slot;           // substep slot of the constants
+    uint per_strand_roots; // 1: root transforms per strand (skinning); 0: one for all strands (rigid)
+    uint sdf;            // SDF index within the group (sdf passes)
+    uint field_offset;   // first float of that SDF in the fields buffer
+    uint parity;         // sdf midpoint pass: 0 even segments, 1 odd
+    uint max_colliders;
+    uint max_sdfs;
+    uint has_frames;     // strand pass: the group has guide frames to turn into the world (follow hairs)
+    uint pad0;
+    uint pad1;
+    uint pad2;
+};
+TRESSEL_CHECK_SIZE(SimPush, 48)
+
+TRESSEL_SHARED_END
+#endif

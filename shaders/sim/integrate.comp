@@ -1,0 +1,27 @@
+#version 450
+#include "shared/sim_gpu.h"
+layout(local_size_x = kSimWorkgroupSize) in;
+#include "sim/sim_common.glsl"
+
+// Per vertex: pinned vertices to root x rest; free ones a Verlet step with damping, gravity and wind drag.
+// Reads pos / prev, writes scratch (sim_passes::integrate).
+void main() {
+    uint vertex = LINEAR_INVOCATION_INDEX;
+    if (vertex >= pc.count) return;
+    SimGroupParams p = P();
+    uint n = p.vertices_per_strand;
+    uint strand = vertex / n;
+    uint k = vertex % n;
+    vec4 x = pos[vertex];
+    if (x.w <= 0.0) {
+        scratch[vertex] = with_w(sim_transform_point(root_now(strand, p.strand_count), rest_os[vertex].xyz), x.w);
+        return;
+    }
+    float dt = p.gravity_mps2.w;
+    vec3 xp = prev[vertex].xyz;
+    vec3 v = (x.xyz - xp) / dt;
+    vec3 ahead = k + 1u < n ? pos[vertex + 1u].xyz : x.xyz;
+    vec3 tangent = sim_safe_normalize(ahead - pos[vertex - 1u].xyz, vec3(0.0));
+    vec3 accel = p.gravity_mps2.xyz + sim_wind_accel(sim_wind_velocity(p, strand), v, tangent, p.wind_drag_per_s);
+    scratch[vertex] = with_w(sim_integrate(x.xyz, xp, accel, p.damping_decay, dt), x.w);
+}

@@ -1,0 +1,26 @@
+#version 450
+#include "shared/sim_gpu.h"
+layout(local_size_x = kSimWorkgroupSize) in;
+#include "sim/sim_common.glsl"
+
+// Per strand: local shape constraints, local_iterations sweeps root to tip (sim_passes::local_shape).
+void main() {
+    uint strand = LINEAR_INVOCATION_INDEX;
+    if (strand >= pc.count) return;
+    SimGroupParams p = P();
+    uint n = p.vertices_per_strand;
+    uint base = strand * n;
+    if (p.local_stiffness_iter <= 0.0) return;
+    vec4 frame0 = sim_quat_normalize(sim_quat_mul(strand_data[strand].root_frame_q, rest_root_frame_q[strand]));
+    for (uint it = 0u; it < p.local_iterations; ++it) {
+        vec4 frame = frame0;
+        for (uint k = 0u; k + 2u < n; ++k) {
+            vec4 a = pos[base + k + 1u];
+            vec4 b = pos[base + k + 2u];
+            vec3 target = a.xyz + sim_quat_rotate(frame, ref_vectors[base + k + 2u].xyz);
+            vec4 moved = sim_shape_child(b, target, p.local_stiffness_iter);
+            pos[base + k + 2u] = moved;
+            frame = sim_frame_advance(frame, moved.xyz - a.xyz);
+        }
+    }
+}

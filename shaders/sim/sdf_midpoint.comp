@@ -1,0 +1,26 @@
+#version 450
+#include "shared/sim_gpu.h"
+layout(local_size_x = kSimWorkgroupSize) in;
+#include "sim/sim_common.glsl"
+
+// Per segment of parity pc.parity, one SDF: the midpoint's push moves both ends (sim_passes::sdf_midpoint).
+void main() {
+    uint segment = LINEAR_INVOCATION_INDEX;
+    if (segment >= pc.count) return;
+    uint n = P().vertices_per_strand;
+    uint strand = segment / (n - 1u);
+    uint k = segment % (n - 1u);
+    if ((k & 1u) != pc.parity) return;
+    uint ia = strand * n + k;
+    vec4 a = pos[ia];
+    vec4 b = pos[ia + 1u];
+    if (a.w <= 0.0 || b.w <= 0.0) return;
+    SdfGridParams g = sdf_grids[pc.sdf];
+    SimSdfFrame f = sdf_frames[pc.slot * 2u * pc.max_sdfs + pc.sdf];
+    vec3 push = sim_sdf_displacement(g, f, (a.xyz + b.xyz) * 0.5);
+    if (push == vec3(0.0)) return;
+    vec3 moved_a = a.xyz + push;
+    if (k > 0u && pos[ia - 1u].w <= 0.0) moved_a = sim_keep_distance(moved_a, pos[ia - 1u].xyz, rest_lengths[ia - 1u]);
+    pos[ia] = with_w(moved_a, a.w);
+    pos[ia + 1u] = with_w(b.xyz + push, b.w);
+}

@@ -1,0 +1,20 @@
+#version 450
+#include "shared/sim_gpu.h"
+layout(local_size_x = kSimWorkgroupSize) in;
+#include "sim/sim_common.glsl"
+
+// Per free vertex, one SDF: pushed out to the margin with friction; next to a pinned vertex it keeps its
+// rest distance (sim_passes::sdf_vertex).
+void main() {
+    uint vertex = LINEAR_INVOCATION_INDEX;
+    if (vertex >= pc.count) return;
+    uint n = P().vertices_per_strand;
+    vec4 x = pos[vertex];
+    if (x.w <= 0.0) return;
+    SdfGridParams g = sdf_grids[pc.sdf];
+    SimSdfFrame f = sdf_frames[pc.slot * 2u * pc.max_sdfs + pc.sdf];
+    vec3 moved = sim_sdf_collide_vertex(g, f, x.xyz, prev[vertex].xyz);
+    if (vertex % n > 0u && pos[vertex - 1u].w <= 0.0 && moved != x.xyz)
+        moved = sim_keep_distance(moved, pos[vertex - 1u].xyz, rest_lengths[vertex - 1u]);
+    pos[vertex] = with_w(moved, x.w);
+}

@@ -1,0 +1,46 @@
+// GLSL only: buffers of the simulation passes (bindings in shared/sim_gpu.h). Included after each
+// shader's local_size layout. SDF_FETCH reads the current SDF from the concatenated fields.
+#include "shared/sim_gpu.h"
+#include "shared/dispatch.h"
+#include "shared/groom.h"
+#include "shared/sdf.h"
+
+layout(push_constant) uniform PushBuf { SimPush pc; };
+
+layout(std430, binding = kSimBindSdfFields) readonly buffer SdfFieldsBuf { float sdf_fields[]; };
+#define SDF_FETCH(i) sdf_fields[pc.field_offset + (i)]
+#include "shared/sim_sdf.h"
+
+layout(std430, binding = kSimBindParams) readonly buffer ParamsBuf { SimGroupParams step_params[]; };
+layout(std430, binding = kSimBindPos) buffer PosBuf { vec4 pos[]; };
+layout(std430, binding = kSimBindPrev) buffer PrevBuf { vec4 prev[]; };
+layout(std430, binding = kSimBindScratch) buffer ScratchBuf { vec4 scratch[]; };
+layout(std430, binding = kSimBindRest) readonly buffer RestBuf { vec4 rest_os[]; };
+layout(std430, binding = kSimBindRestLengths) readonly buffer RestLengthsBuf { float rest_lengths[]; };
+layout(std430, binding = kSimBindRefVectors) readonly buffer RefVectorsBuf { vec4 ref_vectors[]; };
+layout(std430, binding = kSimBindRestRootFrame) readonly buffer RestRootFrameBuf { vec4 rest_root_frame_q[]; };
+layout(std430, binding = kSimBindStrandData) buffer StrandDataBuf { SimStrandData strand_data[]; };
+layout(std430, binding = kSimBindRoots) readonly buffer RootsBuf { mat4 roots[]; };
+layout(std430, binding = kSimBindColliders) readonly buffer CollidersBuf { SimCollider colliders[]; };
+layout(std430, binding = kSimBindSdfFrames) readonly buffer SdfFramesBuf { SimSdfFrame sdf_frames[]; };
+layout(std430, binding = kSimBindSdfGrids) readonly buffer SdfGridsBuf { SdfGridParams sdf_grids[]; };
+layout(std430, binding = kSimBindFramesRest) readonly buffer FramesRestBuf { GuideFrame frames_rest[]; };
+layout(std430, binding = kSimBindFramesWorld) buffer FramesWorldBuf { GuideFrame frames_world[]; };
+layout(std430, binding = kSimBindFollowDesc) readonly buffer FollowDescBuf { FollowDescriptor follow_desc[]; };
+layout(std430, binding = kSimBindFollowPos) buffer FollowPosBuf { vec4 follow_pos[]; };
+
+SimGroupParams P() { return step_params[pc.slot]; }
+
+// Root transform of `strand` now / at the previous step (rigid motion: one for all strands).
+mat4 root_now(uint strand, uint strands) {
+    uint per = pc.per_strand_roots != 0u ? strands : 1u;
+    uint i = pc.per_strand_roots != 0u ? strand : 0u;
+    return roots[pc.slot * 2u * per + i];
+}
+mat4 root_before(uint strand, uint strands) {
+    uint per = pc.per_strand_roots != 0u ? strands : 1u;
+    uint i = pc.per_strand_roots != 0u ? strand : 0u;
+    return roots[pc.slot * 2u * per + per + i];
+}
+
+vec4 with_w(vec3 v, float w) { return vec4(v, w); }
