@@ -10,6 +10,7 @@
 #include "gpu_test.h"
 #include "render/hair_data.h"
 #include "render/marschner.h"
+#include "render/render_bench.h"
 #include "render/renderer.h"
 #include "render_test_util.h"
 
@@ -241,6 +242,30 @@ TEST_F(RenderTest, RejectsBadHairDescriptions) {
     d.strand_info = nullptr;
     EXPECT_FALSE((*r)->add_hair(d).ok());
     EXPECT_FALSE(Renderer::create(device(), {0, 32}).ok());
+}
+
+TEST_F(RenderTest, BenchmarkReportsEveryPass) {
+    RenderBenchDesc d;
+    d.width = 64;
+    d.height = 48;
+    d.shadow_size = 64;
+    d.strand_counts = {50, 120};
+    d.vertices_per_strand = 8;
+    d.frames = 2;
+    auto runs = bench_render(device(), d);
+    ASSERT_TRUE(runs.ok()) << runs.error().describe();
+    ASSERT_EQ(runs->size(), 3u);  // Kajiya-Kay for each count, Marschner for the first
+    EXPECT_EQ((*runs)[1].model, "marschner");
+    EXPECT_EQ((*runs)[2].strands, 120u);
+    for (auto& r : *runs) {
+        std::vector<std::string> names;
+        for (auto& p : r.passes) {
+            names.push_back(p.name);
+            EXPECT_GE(p.ms, 0.0);
+        }
+        EXPECT_EQ(names, (std::vector<std::string>{"shadow_depth", "shadow_opacity", "meshes", "hair", "overlays"}));
+        EXPECT_GT(r.total_ms, 0.0);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------------
