@@ -136,7 +136,7 @@ void length_and_colliders(uint32_t strand, const SimGroupParams& p, std::span<gl
         if (pos[base + k].w > 0.0f)
             prev[base + k] = with_w(sim_xyz(prev[base + k]) + d * kSimFtlVelocityCorrection, prev[base + k].w);
     }
-    // Push only: friction here would undo the sweep's tangential moves every step.
+    // Push only: friction here would fight the sweep's tangential moves every step.
     collide_strand(p, base, pos, prev, colliders, 0.0f);
 }
 
