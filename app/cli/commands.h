@@ -16,6 +16,8 @@ struct Command {
 
 int run_info(const std::vector<std::string>& args);
 extern const char* const kInfoUsage;
+int run_bake(const std::vector<std::string>& args);
+extern const char* const kBakeUsage;
 int run_sdf(const std::vector<std::string>& args);
 extern const char* const kSdfUsage;
 int run_groom(const std::vector<std::string>& args);

@@ -13,6 +13,7 @@ namespace {
 const Command kCommands[] = {
     {"info", "summarise a scene or a mesh file: counts, bounds, topology problems", kInfoUsage, &run_info},
     {"sdf", "build a collision mesh's signed distance field: sizes, pass times, slices, raw field", kSdfUsage, &run_sdf},
+    {"bake", "simulate a scene headless: per-frame stretch, penetration, energy, GPU ms per pass", kBakeUsage, &run_bake},
     {"groom", "grow a scene's hair groups: statistics, strands as JSON", kGroomUsage, &run_groom},
     {"render", "render a scene offscreen to a PNG: hair, shadows, shading models, debug views, SDF slice", kRenderUsage, &run_render},
     {"bench", "benchmarks printed as JSON: groom, sdf, render", kBenchUsage, &run_bench},

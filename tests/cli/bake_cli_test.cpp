@@ -1,0 +1,96 @@
+// tressel-cli bake end to end: a reduced default scene, simulated on the GPU (the CPU driver in CI),
+// with the report's schema and values checked, and the GPU and CPU steps compared through the CLI.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "run_process.h"
+#include "test_paths.h"
+
+namespace tressel::test {
+namespace {
+
+std::filesystem::path small_scene(const std::filesystem::path& dir) {
+    std::ifstream in(source("presets/scenes/default.json"));
+    nlohmann::json doc = nlohmann::json::parse(in);
+    doc["meshes"][0]["path"] = source("presets/assets/infinite_head.fbx").string();
+    auto& g = doc["hair_groups"][0];
+    g["growth"]["guides"] = 60;
+    g["follow"]["count"] = 240;
+    doc["collision_meshes"][0]["cells_x"] = 40;
+    doc["motion"]["type"] = "procedural";
+    doc["motion"]["turn_deg"] = 30;
+    doc["motion"]["frequency_hz"] = 1.0;
+    auto path = dir / "small.json";
+    std::ofstream(path) << doc.dump(2);
+    return path;
+}
+
+nlohmann::json read_json(const std::filesystem::path& p) {
+    std::ifstream in(p);
+    return nlohmann::json::parse(in);
+}
+
+TEST(CliBake, ReportHasEveryMetricPerFrameAndASummary) {
+    auto dir = scratch_dir("cli_bake");
+    auto scene = small_scene(dir);
+    auto r = run_process(quote(TRESSEL_CLI) + " bake " + quote(scene.string()) + " --frames 20 --report " +
+                         quote((dir / "report.json").string()) + " --dump " + quote((dir / "frames").string()));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    auto report = read_json(dir / "report.json");
+    ASSERT_EQ(report["frames"].size(), 20u);
+    for (const char* key : {"max_stretch", "mean_stretch", "penetrating_vertices", "penetrating_midpoints",
+                            "max_penetration_m", "kinetic_energy", "gpu_ms"})
+        ASSERT_TRUE(report["frames"][0].contains(key)) << key;
+    for (const char* key : {"max_stretch", "penetrating_vertices", "max_penetration_m", "kinetic_energy"})
+        ASSERT_TRUE(report["summary"].contains(key)) << key;
+    EXPECT_EQ(report["counts"]["guides"].get<int>(), 60);
+    EXPECT_EQ(report["counts"]["follows"].get<int>(), 240);
+    EXPECT_EQ(report["summary"]["non_finite"].get<int>(), 0);
+    EXPECT_LT(report["summary"]["mean_stretch"].get<double>(), 0.01);
+    // Margin 5 mm: nothing deeper than a tenth of it (against the exact mesh distance).
+    EXPECT_LE(report["summary"]["max_penetration_m"].get<double>(), 0.0005);
+    // The scene moves: hair has kinetic energy, and the GPU timed each pass.
+    EXPECT_GT(report["summary"]["kinetic_energy"].get<double>(), 0.0);
+    EXPECT_GE(report["frames"][5]["gpu_ms"].size(), 10u);
+    // --dump: one file per frame, guides then follows, 16 vertices each, float32 xyz.
+    auto index = read_json(dir / "frames" / "index.json");
+    EXPECT_EQ(index["groups"][0]["vertices_per_strand"].get<int>(), 16);
+    EXPECT_EQ(std::filesystem::file_size(dir / "frames" / "frame_00020.f32"), (60u + 240u) * 16u * 12u);
+}
+
+TEST(CliBake, GpuAndCpuStepsAgree) {
+    auto dir = scratch_dir("cli_bake_cpu");
+    auto scene = small_scene(dir);
+    auto gpu = run_process(quote(TRESSEL_CLI) + " bake " + quote(scene.string()) + " --frames 10 --dump " +
+                           quote((dir / "gpu").string()));
+    auto cpu = run_process(quote(TRESSEL_CLI) + " bake " + quote(scene.string()) + " --frames 10 --cpu --dump " +
+                           quote((dir / "cpu").string()));
+    ASSERT_EQ(gpu.exit_code, 0) << gpu.err;
+    ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
+    auto load = [](const std::filesystem::path& p) {
+        std::ifstream in(p, std::ios::binary);
+        std::vector<float> v(std::filesystem::file_size(p) / 4);
+        in.read(reinterpret_cast<char*>(v.data()), std::streamsize(v.size() * 4));
+        return v;
+    };
+    auto a = load(dir / "gpu" / "frame_00010.f32"), b = load(dir / "cpu" / "frame_00010.f32");
+    ASSERT_EQ(a.size(), b.size());
+    double worst = 0.0;
+    for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, double(std::fabs(a[i] - b[i])));
+    EXPECT_LE(worst, 1e-4) << "GPU and CPU steps diverged after 10 frames (20 steps)";
+}
+
+TEST(CliBake, BadArgumentsAreUsageErrors) {
+    auto r = run_process(quote(TRESSEL_CLI) + " bake " + quote(source("presets/scenes/default.json").string()) + " --frames 0");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("--frames"), std::string::npos) << r.err;
+    auto missing = run_process(quote(TRESSEL_CLI) + " bake /no/such/scene.json --frames 3");
+    EXPECT_EQ(missing.exit_code, 1);
+}
+
+}  // namespace
+}  // namespace tressel::test
