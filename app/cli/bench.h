@@ -15,6 +15,7 @@ namespace tressel::cli {
 std::string bench_testdata_dir();
 
 int bench_sdf(const Args& args, nlohmann::json& out);
+int bench_sim(const Args& args, nlohmann::json& out);
 int bench_render_json(const Args& args, nlohmann::json& out);  // cmd_render.cpp
 
 }  // namespace tressel::cli

@@ -9,7 +9,7 @@
 namespace tressel::cli {
 
 const char* const kBenchUsage =
-    "usage: tressel-cli bench <groom|sdf|render> [options] [--out FILE]\n\n"
+    "usage: tressel-cli bench <groom|sdf|sim|render> [options] [--out FILE]\n\n"
     "       tressel-cli bench groom [--mesh FILE] [--repeats N] [--out FILE]\n"
     "groom: regrows 10,000 guides x 32 vertices plus 100,000 barycentric follow descriptors on one core\n"
     "       (on FILE's merged mesh with a cap region, else a procedural sphere head) and prints the timings\n"
@@ -17,6 +17,10 @@ const char* const kBenchUsage =
     "sdf:   GPU SDF build of the Rat Boy body (Ratboy_body.tfxmesh, TressFX's 50 cells) and of the\n"
     "       armadillo at about 128^3 and 256^3 cells: median GPU ms per pass over --frames N (50).\n"
     "       --testdata DIR (default: TRESSEL_TESTDATA or the build's test data), --device NAME\n"
+    "sim:   GPU simulation step at Rat Boy scale (Ratboy_mohawk.tfx 2,228 x 32 with 2 follows each, plus\n"
+    "       37,747 x 8 fur guides with 1 follow each, SDF collision with Ratboy_body.tfxmesh) and at 1M,\n"
+    "       4M and 16M guide vertices: median GPU ms of a whole step and per pass over --frames N (100)\n"
+    "       steps; --only NAME runs one case (ratboy, 1M_guide_vertices, ...)\n"
     "render: synthetic hair of 20K, 100K and 300K strands x 32 vertices at 1920 x 1080 (4x MSAA, shadows):\n"
     "       median GPU ms per render pass over --frames N (20), --device NAME\n";
 
@@ -27,20 +31,22 @@ std::string bench_testdata_dir() {
 }
 
 int run_bench(const std::vector<std::string>& argv) {
-    if (argv.empty()) return fail("bench needs a workload: groom, sdf or render (see tressel-cli bench --help)", 2);
+    if (argv.empty()) return fail("bench needs a workload: groom, sdf, sim or render (see tressel-cli bench --help)", 2);
     const std::string workload = argv[0];
     if (workload == "groom") return run_bench_groom(argv);
     auto args = Args::parse(std::vector<std::string>(argv.begin() + 1, argv.end()),
-                            {{"out", true}, {"frames", true}, {"testdata", true}, {"device", true}});
+                            {{"out", true}, {"frames", true}, {"testdata", true}, {"device", true}, {"only", true}});
     if (!args) return fail(args.error().message, 2);
     nlohmann::json out = nlohmann::json::object();
     int rc = 0;
     if (workload == "sdf")
         rc = bench_sdf(*args, out);
+    else if (workload == "sim")
+        rc = bench_sim(*args, out);
     else if (workload == "render")
         rc = bench_render_json(*args, out);
     else
-        return fail("unknown bench workload '" + workload + "' (groom, sdf or render)", 2);
+        return fail("unknown bench workload '" + workload + "' (groom, sdf, sim or render)", 2);
     if (rc != 0) return rc;
     const std::string text = out.dump(2) + "\n";
     if (auto path = args->get("out")) {

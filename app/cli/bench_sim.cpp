@@ -1,0 +1,131 @@
+// `tressel-cli bench sim`: GPU simulation step times at Rat Boy scale (TressFX's sample: the mohawk's
+// 2,228 guides x 32 vertices with 2 follow hairs each, plus 37,747 fur guides x 8 vertices with 1 each,
+// colliding with Ratboy_body.tfxmesh) and at 1M, 4M and 16M guide vertices.
+#include <cstdio>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "bench.h"
+#include "gpu_context.h"
+#include "sdf/gpu/sdf_gpu.h"
+#include "sim/gpu/sim_bench.h"
+#include "sim/scene_sim.h"
+
+namespace tressel::cli {
+
+namespace {
+
+HairGroup make_group(const std::string& name, int guides, int vertices, double length_m, FollowMode follow, int per_guide) {
+    HairGroup g;
+    g.name = name;
+    g.scalp.mesh = "body";
+    g.growth.placement = Placement::Random;
+    g.growth.guides = guides;
+    g.growth.vertices_per_strand = vertices;
+    g.growth.length_m = length_m;
+    g.growth.length_variation = 0.2;
+    g.follow.mode = follow;
+    g.follow.per_guide = per_guide;
+    g.follow.root_radius_m = 0.004;
+    g.simulation.gpu_vertices_per_strand = vertices;
+    g.simulation.sdf = {"body"};
+    return g;
+}
+
+Scene base_scene(const std::filesystem::path& data) {
+    Scene s;
+    MeshRef body;
+    body.name = "body";
+    body.path = (data / "tressfx/Ratboy_body.tfxmesh").string();
+    s.meshes.push_back(body);
+    CollisionMesh cm;
+    cm.mesh = "body";
+    cm.cells_x = 50;  // TressFX's own setting for the body
+    cm.margin_m = 0.002;
+    s.collision_meshes.push_back(cm);
+    s.motion.type = MotionType::Procedural;
+    s.motion.turn_deg = 30.0;
+    s.motion.frequency_hz = 1.0;
+    return s;
+}
+
+}  // namespace
+
+int bench_sim(const Args& args, nlohmann::json& out) {
+    auto steps = args.get_int("frames", 100);
+    if (!steps || *steps < 1 || *steps > 100000) return fail("--frames must be 1..100000", 2);
+    std::filesystem::path data = args.get_or("testdata", bench_testdata_dir());
+
+    auto ctx = GpuContext::create(args.get_or("device", ""));
+    if (!ctx) return fail(ctx.error().message);
+    gpu::Device& device = *ctx->device;
+    auto sdf_pipelines = SdfGpuPipelines::create(device);
+    if (!sdf_pipelines) return fail(sdf_pipelines.error().message);
+    auto sim_pipelines = SimGpuPipelines::create(device);
+    if (!sim_pipelines) return fail(sim_pipelines.error().message);
+
+    struct Case {
+        std::string name;
+        Scene scene;
+    };
+    std::vector<Case> cases;
+    {
+        Scene s = base_scene(data);
+        HairGroup mohawk = make_group("mohawk", 0, 32, 0.2, FollowMode::TressFX, 2);
+        mohawk.growth.placement = Placement::File;
+        mohawk.growth.guide_file = (data / "tressfx/Ratboy_mohawk.tfx").string();
+        s.hair_groups.push_back(mohawk);
+        s.hair_groups.push_back(make_group("fur", 37747, 8, 0.03, FollowMode::TressFX, 1));
+        cases.push_back({"ratboy", s});
+    }
+    std::vector<std::string> only;
+    if (auto o = args.get("only")) only.push_back(*o);
+    for (int millions : {1, 4, 16}) {
+        Scene s = base_scene(data);
+        s.hair_groups.push_back(make_group("guides", millions * 1'000'000 / 32, 32, 0.15, FollowMode::None, 0));
+        cases.push_back({std::to_string(millions) + "M_guide_vertices", s});
+    }
+
+    nlohmann::json results = nlohmann::json::array();
+    for (Case& c : cases) {
+        if (!only.empty() && c.name != only[0]) continue;
+        auto meshes = load_scene_meshes(c.scene);
+        if (!meshes) return fail(c.name + ": " + meshes.error().message + " (set --testdata DIR)");
+        SceneSimDesc desc;
+        desc.scene = &c.scene;
+        desc.meshes = &*meshes;
+        desc.build_sdf = [&](const SdfBuildDesc& d, Diagnostics& diag) -> Result<SdfGrid> {
+            auto field = build_sdf_gpu(device, *sdf_pipelines, d, diag);
+            if (!field) return field.error();
+            return read_back_sdf(device, *field);
+        };
+        auto ss = build_scene_sim(desc);
+        if (!ss) return fail(c.name + ": " + ss.error().message);
+        auto r = bench_sim_gpu(device, *sim_pipelines, (*ss)->world, int(*steps));
+        if (!r) return fail(c.name + ": " + r.error().message);
+        nlohmann::json passes = nlohmann::json::object();
+        for (auto& [k, v] : r->pass_ms) passes[k] = v;
+        nlohmann::json groups = nlohmann::json::array();
+        for (const SimGroupState& g : (*ss)->world.groups)
+            groups.push_back({{"name", g.name}, {"guides", g.strand_count}, {"vertices_per_strand", g.n}, {"follows", g.follow_count()}});
+        results.push_back({{"name", c.name},
+                           {"groups", groups},
+                           {"guide_vertices", r->guide_vertices},
+                           {"follow_vertices", r->follow_vertices},
+                           {"steps", r->steps},
+                           {"step_ms_median", r->step_ms},
+                           {"guide_vertex_steps_per_ms", r->vertex_steps_per_ms},
+                           {"pass_ms_median", passes}});
+        std::fprintf(stderr, "%-24s %9llu guide + %9llu follow vertices: step %.4f ms, %.3g guide vertex-steps/ms\n",
+                     c.name.c_str(), static_cast<unsigned long long>(r->guide_vertices),
+                     static_cast<unsigned long long>(r->follow_vertices), r->step_ms, r->vertex_steps_per_ms);
+    }
+    out["workload"] = "sim";
+    out["device"] = device.info().name;
+    out["results"] = results;
+    if (int e = ctx->validation_errors()) return fail(std::to_string(e) + " Vulkan validation errors", 3);
+    return 0;
+}
+
+}  // namespace tressel::cli

@@ -1,0 +1,66 @@
+#include "sim/gpu/sim_bench.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace tressel {
+
+namespace {
+double median(std::vector<double> v) {
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+}  // namespace
+
+Result<SimBenchResult> bench_sim_gpu(gpu::Device& device, const SimGpuPipelines& pipelines, SimWorld& world, int steps) {
+    auto sim = SimGpu::create(device, pipelines, world, 1);
+    if (!sim) return sim.error();
+    auto whole = gpu::TimestampQueries::create(device, 1);
+    auto passes = gpu::TimestampQueries::create(device, 256);
+    if (!whole) return whole.error();
+    if (!passes) return passes.error();
+    if (!whole->supported()) return make_error(ErrorCode::Unsupported, "the GPU has no timestamp queries");
+
+    SimBenchResult r;
+    for (const SimGroupState& g : world.groups) {
+        r.guide_vertices += g.positions.size();
+        r.follow_vertices += g.follow_positions.size();
+    }
+    r.steps = steps;
+    const int warmup = 5;
+    std::vector<double> totals;
+    std::map<std::string, std::vector<double>> per_pass;
+    for (int run = 0; run < 2; ++run) {
+        const bool detailed = run == 1;
+        for (int s = 0; s < steps + warmup; ++s) {
+            auto cmd = device.begin_commands();
+            if (!cmd) return cmd.error();
+            gpu::TimestampQueries& ts = detailed ? *passes : *whole;
+            ts.reset(*cmd);
+            if (!detailed) ts.begin(*cmd, "step");
+            TRESSEL_TRY(sim->record_steps(*cmd, world, 1, detailed ? &*passes : nullptr));
+            if (!detailed) ts.end(*cmd);
+            auto serial = device.submit(std::move(*cmd));
+            if (!serial) return serial.error();
+            TRESSEL_TRY(device.wait(*serial));
+            auto times = ts.read();
+            if (!times) return times.error();
+            if (s < warmup) continue;
+            if (!detailed) {
+                totals.push_back(times->front().ms);
+            } else {
+                std::map<std::string, double> sum;
+                for (auto& t : *times) sum[t.name] += t.ms;
+                for (auto& [k, v] : sum) per_pass[k].push_back(v);
+            }
+        }
+    }
+    r.step_ms = median(totals);
+    for (auto& [k, v] : per_pass) r.pass_ms[k] = median(v);
+    r.vertex_steps_per_ms = r.step_ms > 0.0 ? double(r.guide_vertices) / r.step_ms : 0.0;
+    return r;
+}
+
+}  // namespace tressel

@@ -1,0 +1,23 @@
+// GPU simulation benchmark: one world stepped many times, one substep per submission, with the median GPU
+// time of the whole step (a timestamp pair around it) and, in a second run, the median per pass. Used by
+// `tressel-cli bench sim`.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "sim/gpu/sim_gpu.h"
+
+namespace tressel {
+
+struct SimBenchResult {
+    uint64_t guide_vertices = 0, follow_vertices = 0;
+    int steps = 0;
+    double step_ms = 0.0;                      // median GPU ms of one whole substep (all groups)
+    std::map<std::string, double> pass_ms;     // median per pass (summed over groups), from the second run
+    double vertex_steps_per_ms = 0.0;          // guide vertices / step_ms
+};
+
+Result<SimBenchResult> bench_sim_gpu(gpu::Device& device, const SimGpuPipelines& pipelines, SimWorld& world, int steps);
+
+}  // namespace tressel
