@@ -5,14 +5,20 @@ layout(local_size_x = kSimWorkgroupSize) in;
 
 // Per strand: length constraints with the primitive colliders, then the follow-the-leader sweep
 // (sim_passes::length_and_colliders).
-void collide_strand(SimGroupParams p, uint base, float friction_scale) {
+// The strand and its previous positions in per-thread arrays (see local_shape.comp): sequential sweeps
+// with coalesced private memory instead of strand-strided global accesses. Same arithmetic and order as
+// the CPU pass.
+vec4 x[kSimMaxVerticesPerStrand];
+vec4 xp[kSimMaxVerticesPerStrand];
+
+void collide_strand(SimGroupParams p, float friction_scale) {
     for (uint k = 0u; k < p.vertices_per_strand; ++k) {
-        vec4 x = pos[base + k];
-        if (x.w <= 0.0) continue;
+        vec4 v = x[k];
+        if (v.w <= 0.0) continue;
         for (uint c = 0u; c < p.collider_count; ++c)
-            x = with_w(sim_collide_primitive(x.xyz, prev[base + k].xyz, colliders[pc.slot * pc.max_colliders + c],
-                                             p.particle_radius_m, friction_scale), x.w);
-        pos[base + k] = x;
+            v = with_w(sim_collide_primitive(v.xyz, xp[k].xyz, colliders[pc.slot * pc.max_colliders + c],
+                                             p.particle_radius_m, friction_scale), v.w);
+        x[k] = v;
     }
 }
 
@@ -22,18 +28,26 @@ void main() {
     SimGroupParams p = P();
     uint n = p.vertices_per_strand;
     uint base = strand * n;
+    for (uint k = 0u; k < n; ++k) {
+        x[k] = pos[base + k];
+        xp[k] = prev[base + k];
+    }
     for (uint it = 0u; it < p.length_iterations; ++it) {
         for (uint k = 0u; k + 1u < n; ++k) {
-            SimPair r = sim_length_pair(pos[base + k], pos[base + k + 1u], rest_lengths[base + k]);
-            pos[base + k] = r.a;
-            pos[base + k + 1u] = r.b;
+            SimPair r = sim_length_pair(x[k], x[k + 1u], rest_lengths[base + k]);
+            x[k] = r.a;
+            x[k + 1u] = r.b;
         }
-        collide_strand(p, base, 1.0);
+        collide_strand(p, 1.0);
     }
     for (uint k = 0u; k + 1u < n; ++k) {
-        vec3 d = sim_ftl_correction(pos[base + k], pos[base + k + 1u], rest_lengths[base + k]);
-        pos[base + k + 1u] = with_w(pos[base + k + 1u].xyz + d, pos[base + k + 1u].w);
-        if (pos[base + k].w > 0.0) prev[base + k] = with_w(prev[base + k].xyz + d * kSimFtlVelocityCorrection, prev[base + k].w);
+        vec3 d = sim_ftl_correction(x[k], x[k + 1u], rest_lengths[base + k]);
+        x[k + 1u] = with_w(x[k + 1u].xyz + d, x[k + 1u].w);
+        if (x[k].w > 0.0) xp[k] = with_w(xp[k].xyz + d * kSimFtlVelocityCorrection, xp[k].w);
     }
-    collide_strand(p, base, 0.0);
+    collide_strand(p, 0.0);
+    for (uint k = 0u; k < n; ++k) {
+        pos[base + k] = x[k];
+        prev[base + k] = xp[k];
+    }
 }

@@ -12,15 +12,20 @@ void main() {
     uint base = strand * n;
     if (p.local_stiffness_iter <= 0.0) return;
     vec4 frame0 = sim_quat_normalize(sim_quat_mul(strand_data[strand].root_frame_q, rest_root_frame_q[strand]));
+    // The strand in a per-thread array: the sweeps are sequential within a strand, and GPUs interleave
+    // thread-private arrays so equal indices of neighbouring threads are adjacent (coalesced), unlike the
+    // strand-strided global buffer. Same arithmetic, same order as the CPU pass.
+    vec4 x[kSimMaxVerticesPerStrand];
+    for (uint k = 0u; k < n; ++k) x[k] = pos[base + k];
     for (uint it = 0u; it < p.local_iterations; ++it) {
         vec4 frame = frame0;
         for (uint k = 0u; k + 2u < n; ++k) {
-            vec4 a = pos[base + k + 1u];
-            vec4 b = pos[base + k + 2u];
+            vec4 a = x[k + 1u];
             vec3 target = a.xyz + sim_quat_rotate(frame, ref_vectors[base + k + 2u].xyz);
-            vec4 moved = sim_shape_child(b, target, p.local_stiffness_iter);
-            pos[base + k + 2u] = moved;
+            vec4 moved = sim_shape_child(x[k + 2u], target, p.local_stiffness_iter);
+            x[k + 2u] = moved;
             frame = sim_frame_advance(frame, moved.xyz - a.xyz);
         }
     }
+    for (uint k = 2u; k < n; ++k) pos[base + k] = x[k];
 }
