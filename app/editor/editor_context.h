@@ -1,7 +1,9 @@
 // Everything the editor's panels read and change, passed to each panel explicitly (no globals).
+// Threading: the UI thread only. Workers never touch the context; they return a continuation (Job).
 #pragma once
 
 #include <chrono>
+#include <deque>
 #include <filesystem>
 #include <functional>
 #include <future>
@@ -10,9 +12,13 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/diagnostics.h"
 #include "core/progress.h"
+#include "gpu/timestamps.h"
 #include "io/scene_meshes.h"
+#include "render/camera.h"
 #include "scene/scene_types.h"
 
 namespace tressel::editor {
@@ -30,19 +36,93 @@ struct Job {
     std::future<std::function<void()>> result;  // the worker returns the UI-thread continuation
 };
 
+// What panels, menus, shortcuts and scripts ask the application to do; handled once per frame on the
+// UI thread, in order.
+enum class Action {
+    New, Open, Save, SaveAs, Regrow, RebuildSdf, Reset, Play, Pause, Step, Undo, Redo, FrameAll, ViewFront,
+    ViewSide, ViewTop, Export, Recover, DiscardRecovery, Quit,
+};
+struct Request {
+    Action action;
+    std::string path;    // Open / SaveAs / Export: the file
+    std::string format;  // Export: tfx, hair, usda, gltf, preset
+    bool include_follows = false;  // Export
+};
+
+// Per-frame statistics the Stats panel draws.
+struct FrameStats {
+    std::deque<std::vector<gpu::PassTime>> history;  // GPU ms per pass, newest last
+    size_t strands = 0, vertices = 0, guides = 0, follows = 0;
+    double sim_time_s = 0.0;
+    uint64_t sim_steps = 0;
+    double last_sdf_build_ms = 0.0;
+    double last_groom_ms = 0.0;
+};
+
+// Scene history. Every change to `scene` becomes one undo step once no widget is active any more: a
+// slider drag is one step because the slider stays the active item for the whole drag, and edits that
+// are not ImGui items (scripts, file drops) commit at once. Comparing the scene with the last committed
+// one (instead of instrumenting each widget with IsItemActivated / IsItemDeactivatedAfterEdit) covers
+// combos, colour pickers and text fields the same way and cannot miss a widget.
+struct History {
+    std::vector<Scene> undo, redo;
+    size_t limit = 200;
+};
+
+// What the Collision panel shows about a built field.
+struct SdfInfo {
+    int dims[3] = {0, 0, 0};
+    double cell_size_m = 0.0;
+    double build_ms = 0.0;
+};
+
 struct EditorContext {
     Scene scene;
+    Scene committed;                           // the scene as of the last undo step
+    Scene saved;                               // the scene as last opened or saved (dirty = scene != saved)
     std::filesystem::path scene_path;          // empty for an unsaved scene
-    std::vector<SceneMesh> meshes;             // imported meshes of `scene`, same order as scene.meshes
-    bool dirty = false;
+    History history;
     std::vector<LogEntry> log;
     std::optional<Job> job;
     std::optional<std::string> modal_error;    // shown in a modal until dismissed
+    std::string param_error;                   // the last rejected parameter edit (shown under the panels)
+    std::vector<Request> requests;
     std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
 
+    // Viewport state that is not part of the scene (the scene's view is only the initial camera).
+    render::OrbitCamera camera;
+    bool playing = false;
+    bool content_ready = false;                // meshes, grooms and simulation match the scene's structure
+    FrameStats stats;
+    std::vector<std::string> recent_files;
+    uint64_t gpu_bytes = 0, upload_bytes = 0, readback_bytes = 0;
+    // Imported meshes, in scene.meshes order, for the panels' reports (owned by the live scene).
+    const std::vector<SceneMesh>* meshes = nullptr;
+    std::vector<SdfInfo> sdf_info;             // per collision mesh of the content on screen
+
+    bool dirty() const { return !(scene == saved); }
     void add_log(Severity severity, std::string where, std::string message);
     void add_diagnostics(const Diagnostics& d);
     void report_error(const std::string& message);  // log + modal
+    void request(Action a, std::string path = {}) { requests.push_back(Request{a, std::move(path), {}, false}); }
+
+    // Records the difference between `scene` and `committed` as one undo step (no-op when equal).
+    void commit();
+    bool undo();
+    bool redo();
+    // Replaces the whole scene and clears the history (open / new / recover).
+    void reset_scene(Scene s, std::filesystem::path path, bool mark_saved);
+
+    // scene_to_json(scene), recomputed when the scene changed since the last call.
+    const nlohmann::json& scene_json();
+    // The document of a scene holding one default element in every array: the defaults the parameter
+    // tables do not carry (vectors, enums, strings) are read from it for tooltips.
+    const nlohmann::json& default_json();
+
+private:
+    std::optional<Scene> json_scene_;
+    nlohmann::json json_;
+    std::optional<nlohmann::json> default_json_;
 };
 
 }  // namespace tressel::editor

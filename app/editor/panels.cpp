@@ -1,51 +1,269 @@
 #include "panels.h"
 
+#include <algorithm>
+#include <map>
+
 #include <imgui.h>
+
+#include "param_widgets.h"
+#include "scene/scene_io.h"
 
 namespace tressel::editor {
 
-void ScenePanel::draw(EditorContext& ctx) {
+namespace {
+
+std::string ptr(const char* array, size_t i, const char* sub = nullptr) {
+    std::string p = std::string("/") + array + "/" + std::to_string(i);
+    if (sub) p += std::string("/") + sub;
+    return p;
+}
+
+std::string unique_name(const std::vector<std::string>& taken, std::string base) {
+    if (base.empty()) base = "item";
+    std::string name = base;
+    for (int i = 2; std::find(taken.begin(), taken.end(), name) != taken.end(); ++i) name = base + std::to_string(i);
+    return name;
+}
+
+void section(const char* text) {
+    ImGui::Spacing();
+    ImGui::TextColored(ImVec4(0.55f, 0.75f, 1.0f, 1.0f), "%s", text);
+    ImGui::Separator();
+}
+
+}  // namespace
+
+void Panel::draw_window(EditorContext& ctx) {
+    if (!open) return;
     if (!ImGui::Begin(title(), &open)) {
         ImGui::End();
         return;
     }
-    ImGui::Text("%s%s", ctx.scene_path.empty() ? "(unsaved scene)" : ctx.scene_path.filename().c_str(),
-                ctx.dirty ? " *" : "");
-    ImGui::Separator();
-    ImGui::TextUnformatted("Meshes");
-    for (size_t i = 0; i < ctx.scene.meshes.size(); ++i) {
-        const MeshRef& ref = ctx.scene.meshes[i];
-        if (ImGui::TreeNode(ref.name.c_str())) {
-            ImGui::TextDisabled("%s", ref.path.c_str());
-            if (i < ctx.meshes.size()) {
-                const MeshReport& r = ctx.meshes[i].report;
-                glm::vec3 size = r.bounds_max - r.bounds_min;
-                ImGui::Text("%zu vertices, %zu triangles", r.vertices, r.triangles);
-                ImGui::Text("size %.3f x %.3f x %.3f m", size.x, size.y, size.z);
-                if (r.closed())
-                    ImGui::TextUnformatted("closed");
-                else
-                    ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "open: %zu open edges, %zu non-manifold", r.open_edges,
-                                       r.non_manifold_edges);
-            } else {
-                ImGui::TextDisabled("not loaded");
-            }
-            ImGui::TreePop();
-        }
-    }
-    ImGui::Separator();
-    ImGui::Text("Collision meshes: %zu", ctx.scene.collision_meshes.size());
-    ImGui::Text("Colliders: %zu", ctx.scene.colliders.size());
-    ImGui::Text("Hair groups: %zu", ctx.scene.hair_groups.size());
-    for (auto& g : ctx.scene.hair_groups) ImGui::BulletText("%s: %d guides", g.name.c_str(), g.growth.guides);
+    ImGui::PushItemWidth(-ImGui::GetWindowWidth() * 0.42f);
+    draw(ctx);
+    ImGui::PopItemWidth();
     ImGui::End();
 }
 
-void LogPanel::draw(EditorContext& ctx) {
-    if (!ImGui::Begin(title(), &open)) {
-        ImGui::End();
+void ScenePanel::draw(EditorContext& ctx) {
+    ImGui::Text("%s%s", ctx.scene_path.empty() ? "(unsaved scene)" : ctx.scene_path.filename().c_str(), ctx.dirty() ? " *" : "");
+    if (!ctx.param_error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "rejected: %s", ctx.param_error.c_str());
+    draw_param_table(ctx, "", "", {"format", "version"});
+    section("Meshes");
+    size_t remove = SIZE_MAX;
+    for (size_t i = 0; i < ctx.scene.meshes.size(); ++i) {
+        const MeshRef& ref = ctx.scene.meshes[i];
+        bool scalp = std::any_of(ctx.scene.hair_groups.begin(), ctx.scene.hair_groups.end(),
+                                 [&](const HairGroup& g) { return g.scalp.mesh == ref.name; });
+        auto cm = std::find_if(ctx.scene.collision_meshes.begin(), ctx.scene.collision_meshes.end(),
+                               [&](const CollisionMesh& c) { return c.mesh == ref.name; });
+        bool collision = cm != ctx.scene.collision_meshes.end();
+        std::string roles = std::string(scalp ? " scalp" : "") + (collision ? " collision" : "") + (ref.visible ? " display" : "");
+        ImGui::PushID(int(i));
+        if (ImGui::TreeNodeEx("mesh", ImGuiTreeNodeFlags_DefaultOpen, "%s  [%s ]", ref.name.c_str(), roles.c_str())) {
+            if (ImGui::Checkbox("collision role", &collision)) {
+                if (collision) {
+                    CollisionMesh c;
+                    c.mesh = ref.name;
+                    ctx.scene.collision_meshes.push_back(c);
+                } else {
+                    ctx.scene.collision_meshes.erase(cm);
+                }
+            }
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("build a signed distance field of this mesh for hair collision");
+            draw_param_table(ctx, "meshes[]", ptr("meshes", i));
+            draw_param_table(ctx, "meshes[].transform", ptr("meshes", i, "transform"));
+            if (ctx.meshes && i < ctx.meshes->size()) {
+                const MeshReport& r = (*ctx.meshes)[i].report;
+                glm::vec3 size = r.bounds_max - r.bounds_min;
+                ImGui::Text("%zu vertices, %zu triangles, %.3f x %.3f x %.3f m", r.vertices, r.triangles, size.x, size.y, size.z);
+                if (!r.closed())
+                    ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "open: %zu open edges, %zu non-manifold", r.open_edges,
+                                       r.non_manifold_edges);
+            }
+            if (ImGui::Button("Remove mesh")) remove = i;
+            ImGui::TreePop();
+        }
+        ImGui::PopID();
+    }
+    if (remove != SIZE_MAX) {
+        Scene next = ctx.scene;
+        std::string name = next.meshes[remove].name;
+        next.meshes.erase(next.meshes.begin() + long(remove));
+        std::erase_if(next.collision_meshes, [&](const CollisionMesh& c) { return c.mesh == name; });
+        for (auto& g : next.hair_groups) std::erase(g.simulation.sdf, name);
+        Status s = validate_scene(next);
+        if (s) ctx.scene = std::move(next);
+        else ctx.report_error("cannot remove mesh '" + name + "': " + s.error().message);
+    }
+    if (ImGui::Button("Add mesh...")) dialog_.open("Add mesh", FileDialog::Mode::Open, {".fbx", ".obj", ".gltf", ".glb", ".ply"}, ctx.scene.origin.dir);
+    if (auto chosen = dialog_.draw()) {
+        std::vector<std::string> names;
+        for (auto& m : ctx.scene.meshes) names.push_back(m.name);
+        MeshRef ref;
+        ref.name = unique_name(names, chosen->stem().string());
+        ref.path = chosen->string();
+        ctx.scene.meshes.push_back(ref);
+    }
+    section("Contents");
+    ImGui::Text("Collision meshes: %zu  colliders: %zu  hair groups: %zu", ctx.scene.collision_meshes.size(),
+                ctx.scene.colliders.size(), ctx.scene.hair_groups.size());
+}
+
+void GroomPanel::draw(EditorContext& ctx) {
+    if (ImGui::Button("Regrow")) ctx.request(Action::Regrow);
+    ImGui::SameLine();
+    ImGui::TextDisabled("(edits regrow on a worker while you drag)");
+    for (size_t i = 0; i < ctx.scene.hair_groups.size(); ++i) {
+        ImGui::PushID(int(i));
+        if (ImGui::CollapsingHeader(ctx.scene.hair_groups[i].name.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
+            draw_param_table(ctx, "hair_groups[]", ptr("hair_groups", i));
+            section("Scalp");
+            draw_param_table(ctx, "hair_groups[].scalp", ptr("hair_groups", i, "scalp"));
+            section("Region");
+            draw_param_table(ctx, "hair_groups[].scalp.region", ptr("hair_groups", i, "scalp/region"));
+            section("Growth: placement, counts, shape");
+            draw_param_table(ctx, "hair_groups[].growth", ptr("hair_groups", i, "growth"));
+            section("Follow hair");
+            draw_param_table(ctx, "hair_groups[].follow", ptr("hair_groups", i, "follow"));
+            section("Smoothing");
+            draw_param_table(ctx, "hair_groups[].smoothing", ptr("hair_groups", i, "smoothing"));
+        }
+        ImGui::PopID();
+    }
+    if (ImGui::Button("Add hair group") && !ctx.scene.meshes.empty()) {
+        std::vector<std::string> names;
+        for (auto& g : ctx.scene.hair_groups) names.push_back(g.name);
+        HairGroup g = ctx.scene.hair_groups.empty() ? HairGroup{} : ctx.scene.hair_groups.back();
+        g.name = unique_name(names, "group");
+        if (g.scalp.mesh.empty()) g.scalp.mesh = ctx.scene.meshes.front().name;
+        ctx.scene.hair_groups.push_back(g);
+    }
+    if (!ctx.scene.hair_groups.empty()) {
+        ImGui::SameLine();
+        if (ImGui::Button("Remove last group")) ctx.scene.hair_groups.pop_back();
+    }
+}
+
+void SimulationPanel::draw(EditorContext& ctx) {
+    if (ImGui::Button(ctx.playing ? "Pause" : "Play")) ctx.request(ctx.playing ? Action::Pause : Action::Play);
+    ImGui::SameLine();
+    if (ImGui::Button("Step")) ctx.request(Action::Step);
+    ImGui::SameLine();
+    if (ImGui::Button("Reset")) ctx.request(Action::Reset);
+    ImGui::SameLine();
+    ImGui::Text("t = %.2f s, %llu steps", ctx.stats.sim_time_s, static_cast<unsigned long long>(ctx.stats.sim_steps));
+    section("Clock and forces");
+    draw_param_table(ctx, "environment", "/environment");
+    draw_param_table(ctx, "environment.wind", "/environment/wind");
+    section("Motion");
+    draw_param_table(ctx, "motion", "/motion");
+    for (size_t i = 0; i < ctx.scene.hair_groups.size(); ++i) {
+        ImGui::PushID(int(i));
+        section(("Hair group: " + ctx.scene.hair_groups[i].name).c_str());
+        draw_param_table(ctx, "hair_groups[].simulation", ptr("hair_groups", i, "simulation"));
+        ImGui::PopID();
+    }
+}
+
+void CollisionPanel::draw(EditorContext& ctx) {
+    section("Collision meshes (SDF)");
+    if (ImGui::Button("Rebuild SDFs")) ctx.request(Action::RebuildSdf);
+    for (size_t i = 0; i < ctx.scene.collision_meshes.size(); ++i) {
+        ImGui::PushID(int(i));
+        const CollisionMesh& cm = ctx.scene.collision_meshes[i];
+        ImGui::Text("%s", cm.mesh.c_str());
+        draw_param_table(ctx, "collision_meshes[]", ptr("collision_meshes", i));
+        if (i < ctx.sdf_info.size() && ctx.sdf_info[i].cell_size_m > 0.0) {
+            const SdfInfo& s = ctx.sdf_info[i];
+            ImGui::Text("grid %d x %d x %d, cell %.4f m; margin %.4f m = %.2f cells", s.dims[0], s.dims[1], s.dims[2],
+                        s.cell_size_m, cm.margin_m, cm.margin_m / s.cell_size_m);
+            ImGui::Text("build time %.2f ms (GPU passes)", s.build_ms);
+        }
+        ImGui::PopID();
+    }
+    section("Primitive colliders");
+    size_t remove = SIZE_MAX;
+    for (size_t i = 0; i < ctx.scene.colliders.size(); ++i) {
+        ImGui::PushID(int(1000 + i));
+        if (ImGui::TreeNodeEx("collider", ImGuiTreeNodeFlags_DefaultOpen, "%s", ctx.scene.colliders[i].name.c_str())) {
+            draw_param_table(ctx, "colliders[]", ptr("colliders", i));
+            if (ImGui::Button("Remove")) remove = i;
+            ImGui::TreePop();
+        }
+        ImGui::PopID();
+    }
+    if (remove != SIZE_MAX) {
+        Scene next = ctx.scene;
+        std::string name = next.colliders[remove].name;
+        next.colliders.erase(next.colliders.begin() + long(remove));
+        for (auto& g : next.hair_groups) std::erase(g.simulation.colliders, name);
+        ctx.scene = std::move(next);
+    }
+    auto add = [&](ColliderType type) {
+        std::vector<std::string> names;
+        for (auto& c : ctx.scene.colliders) names.push_back(c.name);
+        Collider c;
+        c.type = type;
+        c.name = unique_name(names, type == ColliderType::Sphere ? "sphere" : "capsule");
+        glm::dvec3 t = ctx.camera.target_m;
+        c.p0_m = t;
+        c.p1_m = t + glm::dvec3(0.0, 0.1, 0.0);
+        ctx.scene.colliders.push_back(c);
+    };
+    if (ImGui::Button("Add sphere")) add(ColliderType::Sphere);
+    ImGui::SameLine();
+    if (ImGui::Button("Add capsule")) add(ColliderType::Capsule);
+    section("SDF slice");
+    draw_param_table(ctx, "view", "/view", {"target", "yaw_deg", "pitch_deg", "distance", "fov_deg", "show_guides", "show_follows",
+                                            "show_collision", "show_colliders", "show_grid"});
+}
+
+void ShadingPanel::draw(EditorContext& ctx) {
+    for (size_t i = 0; i < ctx.scene.hair_groups.size(); ++i) {
+        ImGui::PushID(int(i));
+        section(("Hair group: " + ctx.scene.hair_groups[i].name).c_str());
+        draw_param_table(ctx, "hair_groups[].shading", ptr("hair_groups", i, "shading"));
+        ImGui::PopID();
+    }
+    section("Lighting");
+    draw_param_table(ctx, "lighting", "/lighting");
+    section("Key light");
+    draw_param_table(ctx, "lighting.key", "/lighting/key");
+    section("Fill light");
+    draw_param_table(ctx, "lighting.fill", "/lighting/fill");
+}
+
+void StatsPanel::draw(EditorContext& ctx) {
+    ImGuiIO& io = ImGui::GetIO();
+    ImGui::Text("%.1f fps (%.2f ms per frame)", io.Framerate, 1000.0f / std::max(io.Framerate, 0.001f));
+    ImGui::Text("guides %zu, follows %zu, strands %zu, vertices %zu", ctx.stats.guides, ctx.stats.follows, ctx.stats.strands,
+                ctx.stats.vertices);
+    ImGui::Text("GPU memory: %.1f MiB device, %.1f MiB upload, %.1f MiB readback", double(ctx.gpu_bytes) / 1048576.0,
+                double(ctx.upload_bytes) / 1048576.0, double(ctx.readback_bytes) / 1048576.0);
+    ImGui::Text("last groom %.0f ms", ctx.stats.last_groom_ms);
+    if (ctx.stats.history.empty()) {
+        ImGui::TextDisabled("no GPU timestamps yet");
         return;
     }
+    // One plot per pass name over the recent frames (GPU milliseconds).
+    std::map<std::string, std::vector<float>> series;
+    for (size_t f = 0; f < ctx.stats.history.size(); ++f)
+        for (auto& p : ctx.stats.history[f]) {
+            auto& v = series[p.name];
+            v.resize(ctx.stats.history.size(), 0.0f);
+            v[f] += float(p.ms);
+        }
+    for (auto& [name, values] : series) {
+        float last = values.back();
+        float peak = *std::max_element(values.begin(), values.end());
+        std::string overlay = name + " " + std::to_string(last).substr(0, 5) + " ms";
+        ImGui::PlotLines(("##" + name).c_str(), values.data(), int(values.size()), 0, overlay.c_str(), 0.0f,
+                         std::max(peak * 1.2f, 0.01f), ImVec2(-1, 36));
+    }
+}
+
+void LogPanel::draw(EditorContext& ctx) {
     ImGui::Checkbox("info", &show_info_);
     ImGui::SameLine();
     if (ImGui::Button("Clear")) ctx.log.clear();
@@ -61,23 +279,28 @@ void LogPanel::draw(EditorContext& ctx) {
     if (ctx.log.size() != last_size_) ImGui::SetScrollHereY(1.0f);
     last_size_ = ctx.log.size();
     ImGui::EndChild();
-    ImGui::End();
 }
 
-void StatsPanel::draw(EditorContext& ctx) {
-    if (!ImGui::Begin(title(), &open)) {
-        ImGui::End();
-        return;
+void ExportPanel::draw(EditorContext& ctx) {
+    const char* formats[] = {"tfx", "hair", "usda", "gltf", "preset"};
+    const char* meanings[] = {"TressFX .tfx guides (+ .tfxbone, .tfxmesh)", "Cem Yuksel .hair curves", "USD BasisCurves (.usda)",
+                              "glTF 2.0 strands as LINES", "TressFX simulation and shading settings (JSON)"};
+    ImGui::Combo("format", &format_, formats, 5);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", meanings[format_]);
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "%s", path_.c_str());
+    if (ImGui::InputText("file", buf, sizeof buf)) path_ = buf;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("output file; relative paths resolve against the scene's folder");
+    ImGui::SameLine();
+    if (ImGui::Button("...")) dialog_.open("Export to", FileDialog::Mode::Save, {}, ctx.scene.origin.dir);
+    if (auto chosen = dialog_.draw()) path_ = chosen->string();
+    ImGui::Checkbox("include follow hairs", &include_follows_);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("also write the follow hairs, evaluated from the guides");
+    if (ImGui::Button("Export")) {
+        std::filesystem::path p(path_);
+        if (p.is_relative()) p = ctx.scene.origin.dir / p;
+        ctx.requests.push_back(Request{Action::Export, p.string(), formats[format_], include_follows_});
     }
-    ImGuiIO& io = ImGui::GetIO();
-    ImGui::Text("%.1f fps (%.2f ms)", io.Framerate, 1000.0f / std::max(io.Framerate, 0.001f));
-    size_t verts = 0, tris = 0;
-    for (auto& m : ctx.meshes) {
-        verts += m.report.vertices;
-        tris += m.report.triangles;
-    }
-    ImGui::Text("meshes: %zu vertices, %zu triangles", verts, tris);
-    ImGui::End();
 }
 
 }  // namespace tressel::editor

@@ -1,0 +1,39 @@
+#include "script.h"
+
+#include <set>
+
+#include "scene/scene_io.h"
+
+namespace tressel::editor {
+
+Result<std::vector<nlohmann::json>> load_script(const std::filesystem::path& file) {
+    auto doc = read_json_file(file);
+    if (!doc) return doc.error();
+    if (!doc->is_array()) return make_error(ErrorCode::Parse, file.string() + ": a script is a JSON array of steps");
+    static const std::set<std::string> actions = {"regrow", "rebuild_sdf", "reset", "undo", "redo", "save", "recover",
+                                                  "frame_all", "view_front", "view_side", "view_top", "play", "pause",
+                                                  "step", "new"};
+    std::vector<nlohmann::json> steps;
+    for (size_t i = 0; i < doc->size(); ++i) {
+        const nlohmann::json& s = (*doc)[i];
+        std::string where = file.string() + ": step " + std::to_string(i) + ": ";
+        if (!s.is_object()) return make_error(ErrorCode::Parse, where + "each step is a JSON object");
+        auto str = [&](const char* k) { return s.contains(k) && s[k].is_string(); };
+        auto count = [&](const char* k) { return s.contains(k) && s[k].is_number_integer() && s[k].get<long long>() >= 0; };
+        bool ok = false;
+        if (s.contains("open")) ok = str("open");
+        else if (s.contains("set")) ok = str("set") && s.contains("value");
+        else if (s.contains("play")) ok = count("play");
+        else if (s.contains("frames")) ok = count("frames");
+        else if (s.contains("action")) ok = str("action") && actions.count(s["action"].get<std::string>());
+        else if (s.contains("screenshot")) ok = str("screenshot");
+        else if (s.contains("save")) ok = str("save");
+        else if (s.contains("export")) ok = str("export") && str("format");
+        else if (s.contains("quit")) ok = true;
+        if (!ok) return make_error(ErrorCode::Parse, where + "not a valid step: " + s.dump());
+        steps.push_back(s);
+    }
+    return steps;
+}
+
+}  // namespace tressel::editor

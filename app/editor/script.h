@@ -1,0 +1,30 @@
+// Scripted editor runs (tressel --script steps.json): a JSON array of steps the editor performs one
+// after another while it keeps drawing frames, as an artist would. Steps:
+//   {"open": "scene.json" | "mesh.fbx", "expect_error": false}   opening a mesh adds it to the scene
+//   {"set": "hair_groups[0].simulation.local_stiffness", "value": 0.5}   one undoable edit
+//   {"play": 60}                  exactly N simulation frames, one per drawn frame
+//   {"frames": 10}                draw N frames without simulating (let the UI settle)
+//   {"action": "regrow" | "rebuild_sdf" | "reset" | "undo" | "redo" | "save" | "recover" | "frame_all" |
+//              "view_front" | "view_side" | "view_top" | "play" | "pause" | "step" | "new"}
+//   {"screenshot": "out.png"}     the whole window, read back from the swapchain
+//   {"save": "path.json"}         save as
+//   {"export": "out.tfx", "format": "tfx", "follows": false}
+//   {"quit": true}
+// Relative paths resolve against the current working directory. Any failing step prints its error and
+// the editor exits with status 5 (an "open" with "expect_error": true fails when the file opens).
+#pragma once
+
+#include <filesystem>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/result.h"
+
+namespace tressel::editor {
+
+// Reads and checks the shape of every step (so a typo fails before the editor does anything). Errors
+// name the file and the step index.
+Result<std::vector<nlohmann::json>> load_script(const std::filesystem::path& file);
+
+}  // namespace tressel::editor
