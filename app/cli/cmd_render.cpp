@@ -6,6 +6,10 @@
 
 #include "bench.h"
 #include "cli_args.h"
+#include "sdf/gpu/sdf_gpu.h"
+#include "sim/gpu/sim_gpu.h"
+#include "sim/motion.h"
+#include "sim/scene_sim.h"
 #include "commands.h"
 #include "core/file_io.h"
 #include "gpu_context.h"
@@ -22,7 +26,7 @@ const char* const kRenderUsage =
     "Grows the scene's hair groups and renders the scene offscreen (meshes, hair, shadows) to a PNG.\n"
     "The camera keeps the scene view's yaw, pitch and field of view and is framed on the meshes' bounds\n"
     "unless --camera is given.\n\n"
-    "  --frame N                  simulation frame; only 0 (the groomed rest pose) until the simulation exists\n"
+    "  --frame N                  simulate N frames on the GPU first (0: the groomed rest pose)\n"
     "  --width W --height H       image size in pixels (default 1280 x 720)\n"
     "  --camera yaw,pitch,dist    orbit camera in degrees, degrees, metres around the view target\n"
     "  --shading kajiya_kay|marschner   shading model of every hair group\n"
@@ -54,6 +58,56 @@ Result<std::vector<double>> parse_list(const std::string& text, size_t count, co
 
 }  // namespace
 
+// --frame N: simulates N frames on the GPU (the bake's pipeline), then copies the simulated guide and
+// follow positions into the renderer's hair buffers (GPU to GPU: same layout, guides then follows, and
+// the same deterministic groom), and poses the meshes the motion moves at that time.
+Status simulate_into(gpu::Device& dev, const Scene& scene, render::SceneContent& content, uint32_t frames) {
+    auto sdf_pipelines = SdfGpuPipelines::create(dev);
+    if (!sdf_pipelines) return sdf_pipelines.error();
+    SceneSimDesc desc;
+    desc.scene = &scene;
+    desc.meshes = &content.meshes;
+    desc.build_sdf = [&](const SdfBuildDesc& d, Diagnostics& diag) -> Result<SdfGrid> {
+        auto field = build_sdf_gpu(dev, *sdf_pipelines, d, diag);
+        if (!field) return field.error();
+        return read_back_sdf(dev, *field);
+    };
+    auto ss = build_scene_sim(desc);
+    if (!ss) return ss.error();
+    SimWorld& world = (*ss)->world;
+    auto pipelines = SimGpuPipelines::create(dev);
+    if (!pipelines) return pipelines.error();
+    const uint32_t substeps = uint32_t(scene.environment.substeps);
+    auto sim = SimGpu::create(dev, *pipelines, world, substeps);
+    if (!sim) return sim.error();
+    for (uint32_t f = 0; f < frames; ++f) {
+        Status recorded;
+        TRESSEL_TRY(dev.run_sync([&](gpu::CommandBuffer& cmd) { recorded = sim->record_steps(cmd, world, substeps, nullptr); }));
+        TRESSEL_TRY(recorded);
+    }
+    TRESSEL_TRY(dev.run_sync([&](gpu::CommandBuffer& cmd) {
+        for (size_t h = 0; h < content.hair.size(); ++h)
+            for (size_t g = 0; g < world.groups.size(); ++g) {
+                if (world.groups[g].name != content.hair_names[h] || !world.groups[g].params.enabled) continue;
+                render::HairBuffers& hb = content.hair[h];
+                const VkDeviceSize guides = world.groups[g].positions.size() * sizeof(glm::vec4);
+                const VkDeviceSize follows = world.groups[g].follow_positions.size() * sizeof(glm::vec4);
+                if (guides + follows != hb.positions.size()) continue;  // layouts differ: keep the rest pose
+                cmd.copy(sim->guide_positions(g), hb.positions, guides, 0, 0);
+                if (follows) cmd.copy(sim->follow_positions(g), hb.positions, follows, 0, guides);
+                // Conservative bounds for shadow framing: the hair may swing a strand length anywhere.
+                const float reach = float(scene.hair_groups[g].growth.length_m * (1.0 + scene.hair_groups[g].growth.length_variation));
+                hb.bounds_min_m -= glm::vec3(reach);
+                hb.bounds_max_m += glm::vec3(reach);
+            }
+        cmd.transfer_barrier();
+    }));
+    const glm::dmat4 motion = motion_transform(scene.motion, world.time_s());
+    for (SceneMesh& m : content.meshes)
+        if (motion_moves_mesh(scene.motion, m.name)) transform_mesh(m.mesh, motion);
+    return {};
+}
+
 int run_render(const std::vector<std::string>& argv) {
     auto args = Args::parse(argv, {{"out", true}, {"frame", true}, {"width", true}, {"height", true}, {"camera", true},
                                    {"shading", true}, {"debug", true}, {"slice", true}, {"no-shadows", false},
@@ -64,10 +118,7 @@ int run_render(const std::vector<std::string>& argv) {
     if (!out) return fail("render needs --out FILE.png", 2);
     auto frame_no = args->get_int("frame", 0);
     if (!frame_no) return fail(frame_no.error().message, 2);
-    if (*frame_no != 0)
-        return fail("--frame " + std::to_string(*frame_no) +
-                    ": frames after 0 need the hair simulation, which this build does not have yet; use --frame 0 "
-                    "(the groomed rest pose)");
+    if (*frame_no < 0 || *frame_no > 100000) return fail("--frame must be in [0, 100000]", 2);
     auto width = args->get_int("width", 1280);
     auto height = args->get_int("height", 720);
     auto samples = args->get_int("samples", 4);
@@ -123,6 +174,10 @@ int run_render(const std::vector<std::string>& argv) {
     cd.scene = &loaded->scene;
     auto content = render::load_scene_content(dev, cd);
     if (!content) return fail(content.error().message);
+    if (*frame_no > 0) {
+        Status st = simulate_into(dev, loaded->scene, *content, uint32_t(*frame_no));
+        if (!st) return fail(st.error().message);
+    }
     auto renderer = render::Renderer::create(dev, {uint32_t(*width), uint32_t(*height), uint32_t(*samples), 2048, 64});
     if (!renderer) return fail(renderer.error().message);
     auto frame = render::populate_renderer(**renderer, loaded->scene, *content, fo);
