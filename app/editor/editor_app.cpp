@@ -318,21 +318,14 @@ void EditorApp::open_scene(const fs::path& path, bool from_script) {
 Status EditorApp::save_to(const fs::path& path) {
     std::error_code ec;
     fs::path abs = fs::absolute(path, ec);
-    Scene s = ctx_.scene;
-    // Relative mesh paths are written as they are; when saving into another folder make them absolute so
-    // the saved file still finds its meshes.
-    if (!ctx_.scene.origin.dir.empty() && abs.parent_path() != ctx_.scene.origin.dir) {
-        for (auto& m : s.meshes)
-            if (!m.path.empty() && fs::path(m.path).is_relative()) m.path = (ctx_.scene.origin.dir / m.path).lexically_normal().string();
-    }
-    TRESSEL_TRY(validate_scene(s));
-    TRESSEL_TRY(save_scene(s, abs));
-    if (!(s == ctx_.scene)) {
-        s.origin.dir = abs.parent_path();
-        ctx_.scene = s;
-        ctx_.commit();
-    }
-    ctx_.scene.origin.dir = abs.parent_path();
+    // Paths are saved as written (save_scene's contract), so a scene saved into another folder still
+    // compares equal to the one opened; warn when a relative path no longer finds its file from there.
+    TRESSEL_TRY(validate_scene(ctx_.scene));
+    TRESSEL_TRY(save_scene(ctx_.scene, abs));
+    for (const MeshRef& m : ctx_.scene.meshes)
+        if (!m.path.empty() && fs::path(m.path).is_relative() && !fs::exists(abs.parent_path() / m.path, ec))
+            ctx_.add_log(Severity::Warning, "save", abs.string() + ": mesh '" + m.name + "' path '" + m.path +
+                                                        "' is relative and does not resolve from the new folder");
     ctx_.saved = ctx_.scene;
     ctx_.scene_path = abs;
     fs::remove(recovery_file(config_dir_), ec);
@@ -407,6 +400,7 @@ void EditorApp::start_content_job(ContentPlan plan, const std::string& title) {
             return [this, msg, scene, cancelled] {
                 failed_scene_ = scene;
                 content_failed_ = true;
+                load_failed_ = true;
                 if (cancelled) {
                     ctx_.add_log(Severity::Warning, "scene", "cancelled: the viewport keeps the previous content");
                     return;
@@ -428,6 +422,7 @@ void EditorApp::start_content_job(ContentPlan plan, const std::string& title) {
             if (!s) {
                 failed_scene_ = scene;
                 content_failed_ = true;
+                load_failed_ = true;
                 ctx_.report_error(s.error().message);
                 return;
             }
@@ -627,6 +622,7 @@ void EditorApp::run_script() {
     if (script_index_ >= script_.size()) return;
     const nlohmann::json& s = script_[script_index_];
     ctx_.modal_error.reset();
+    ctx_.add_log(Severity::Info, "script", "step " + std::to_string(script_index_) + ": " + s.dump());
     if (s.contains("open")) {
         load_failed_ = false;
         script_expect_error_ = s.value("expect_error", false);
@@ -1104,6 +1100,11 @@ int EditorApp::run() {
         // --frames N: quit after N frames once any pending load has finished (used by tests).
         if (options_.max_frames > 0 && frames >= options_.max_frames && !ctx_.job) break;
         if (!script_.empty() && script_index_ >= script_.size() && !ctx_.job && exit_code_ == 0 && options_.max_frames == 0 && quit_now_) break;
+    }
+    if (!ctx_.stats.history.empty()) {
+        std::string passes;
+        for (auto& p : ctx_.stats.history.back()) passes += " " + p.name + "=" + std::to_string(p.ms).substr(0, 6);
+        std::fprintf(stderr, "tressel: GPU ms per pass, last frame:%s\n", passes.c_str());
     }
     int errors = static_cast<int>(device_ ? device_->validation_error_count() : 0);
     std::fprintf(stderr, "tressel: %llu frames, %zu meshes loaded, %d validation errors\n",

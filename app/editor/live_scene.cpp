@@ -144,7 +144,10 @@ Result<std::shared_ptr<SceneContent>> build_content(const Scene& scene, ContentP
 Result<std::unique_ptr<LiveScene>> LiveScene::create(gpu::Device& device, uint32_t width, uint32_t height) {
     std::unique_ptr<LiveScene> s(new LiveScene());
     s->device_ = &device;
-    auto r = render::Renderer::create(device, {std::max(width, 1u), std::max(height, 1u), 4, 1024, 64});
+    // The CPU Vulkan driver rasterises on the CPU: one sample and a smaller shadow map keep the editor
+    // interactive there; GPUs get 4x MSAA.
+    const bool cpu = device.info().is_cpu();
+    auto r = render::Renderer::create(device, {std::max(width, 1u), std::max(height, 1u), cpu ? 1u : 4u, cpu ? 512u : 1024u, 64});
     if (!r) return r.error();
     s->renderer_ = std::move(*r);
     auto p = SimGpuPipelines::create(device);

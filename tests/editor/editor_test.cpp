@@ -1,0 +1,194 @@
+// The editor as an artist drives it, through scripted sessions (app/editor/script.h) of the built binary:
+// edits, undo, save, screenshots, failed opens and crash recovery.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+#include <stb_image.h>
+
+#include "run_process.h"
+#include "scene/scene_io.h"
+#include "test_paths.h"
+
+namespace tressel::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool have_display() { return std::getenv("DISPLAY") != nullptr; }
+
+std::string editor() { return quote(TRESSEL_EDITOR); }
+
+fs::path write_script(const fs::path& dir, const std::string& name, const nlohmann::json& steps) {
+    fs::path p = dir / name;
+    std::ofstream(p) << steps.dump(2);
+    return p;
+}
+
+// The editor with its own config folder (recent files, recovery) so tests never touch the user's.
+std::string run_editor(const fs::path& config, const std::string& args) {
+    return "XDG_CONFIG_HOME=" + quote(config.string()) + " " + editor() + " --validation --size 960x540 " + args;
+}
+
+Scene load(const fs::path& p) {
+    auto s = load_scene(p);
+    EXPECT_TRUE(s) << (s ? "" : s.error().message);
+    return s ? s->scene : Scene{};
+}
+
+// A lighter copy of the default scene (fewer strands, coarser SDF) so sessions stay short on the CPU
+// Vulkan driver; the mesh path is made absolute so the copy can live anywhere.
+fs::path light_scene(const fs::path& dir) {
+    auto doc = read_json_file(source("presets/scenes/default.json"));
+    EXPECT_TRUE(doc);
+    nlohmann::json j = *doc;
+    j["meshes"][0]["path"] = source("presets/assets/infinite_head.fbx").string();
+    j["collision_meshes"][0]["cells_x"] = 24;
+    j["hair_groups"][0]["growth"]["guides"] = 300;
+    j["hair_groups"][0]["follow"]["count"] = 600;
+    fs::path p = dir / "light.json";
+    std::ofstream(p) << j.dump(2);
+    return p;
+}
+
+TEST(Editor, EditPlayScreenshotUndoSave) {
+    if (!have_display()) GTEST_SKIP() << "needs an X server (the test command runs under xvfb-run)";
+    fs::path dir = scratch_dir("editor_undo");
+    fs::path def = source("presets/scenes/default.json");
+    nlohmann::json steps = nlohmann::json::array({
+        {{"open", def.string()}},
+        // Fewer follow hairs keep 60 frames short on the CPU driver; undone last.
+        {{"set", "hair_groups[0].follow.count"}, {"value", 3000}},
+        {{"set", "hair_groups[0].simulation.local_stiffness"}, {"value", 0.5}},
+        {{"set", "collision_meshes[0].margin"}, {"value", 0.012}},
+        {{"play", 60}},
+        {{"screenshot", (dir / "shot.png").string()}},
+        {{"save", (dir / "edited.json").string()}},
+        {{"action", "undo"}},
+        {{"action", "undo"}},
+        {{"save", (dir / "two_undos.json").string()}},
+        {{"action", "undo"}},
+        {{"save", (dir / "saved.json").string()}},
+        {{"quit", true}},
+    });
+    auto r = run_process(run_editor(dir / "config", "--no-scene --script " + quote(write_script(dir, "s.json", steps).string())));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("0 validation errors"), std::string::npos) << r.err;
+
+    Scene original = load(def);
+    Scene edited = load(dir / "edited.json");
+    EXPECT_DOUBLE_EQ(edited.hair_groups[0].simulation.local_stiffness, 0.5);
+    EXPECT_DOUBLE_EQ(edited.collision_meshes[0].margin_m, 0.012);
+    EXPECT_EQ(edited.hair_groups[0].follow.count, 3000);
+    // Each "set" is one undo step: two undos take back stiffness and margin but keep the follow count.
+    Scene two = load(dir / "two_undos.json");
+    Scene expected_two = original;
+    expected_two.hair_groups[0].follow.count = 3000;
+    EXPECT_TRUE(two == expected_two);
+    EXPECT_TRUE(load(dir / "saved.json") == original) << "undoing every edit restores the opened scene";
+
+    // The screenshot is the whole window with hair in the viewport: enough warm brown pixels (the
+    // default scene's root-to-tip colours) where the viewport sits, and almost none in a blank frame.
+    int w = 0, h = 0, n = 0;
+    unsigned char* px = stbi_load((dir / "shot.png").string().c_str(), &w, &h, &n, 4);
+    ASSERT_NE(px, nullptr);
+    EXPECT_EQ(w, 960);
+    EXPECT_EQ(h, 540);
+    size_t hair = 0, total = 0;
+    for (int y = int(h * 0.1); y < int(h * 0.6); ++y)
+        for (int x = int(w * 0.3); x < int(w * 0.7); ++x) {
+            const unsigned char* p = px + (size_t(y) * w + x) * 4;
+            ++total;
+            if (p[0] > p[1] + 10 && p[1] > p[2] + 10 && p[0] > 50) ++hair;
+        }
+    stbi_image_free(px);
+    EXPECT_GT(double(hair) / double(total), 0.03) << hair << " of " << total << " pixels look like hair";
+}
+
+TEST(Editor, BrokenFilesLeaveTheSceneEditable) {
+    if (!have_display()) GTEST_SKIP() << "needs an X server (the test command runs under xvfb-run)";
+    fs::path dir = scratch_dir("editor_broken");
+    fs::path scene = light_scene(dir);
+    fs::path bad_scene = dir / "bad.json";
+    std::ofstream(bad_scene) << "{ \"format\": \"tressel-scene\", \"version\": 1, \"meshes\": [ { \"name\": 3 } ] }";
+    nlohmann::json steps = nlohmann::json::array({
+        {{"open", scene.string()}},
+        {{"open", testdata("negative/LeePerrySmith_mangled.glb").string()}, {"expect_error", true}},
+        {{"open", testdata("negative/Lucy100k_mangled.ply").string()}, {"expect_error", true}},
+        {{"open", bad_scene.string()}, {"expect_error", true}},
+        {{"set", "hair_groups[0].simulation.damping"}, {"value", 0.2}},
+        {{"play", 3}},
+        {{"save", (dir / "saved.json").string()}},
+        {{"quit", true}},
+    });
+    auto r = run_process(run_editor(dir / "config", "--no-scene --script " + quote(write_script(dir, "s.json", steps).string())));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("LeePerrySmith_mangled.glb"), std::string::npos) << "the error names the file: " << r.err;
+    EXPECT_NE(r.err.find("Lucy100k_mangled.ply"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("meshes[0].name"), std::string::npos) << "the scene error names the JSON path: " << r.err;
+    EXPECT_NE(r.err.find("0 validation errors"), std::string::npos) << r.err;
+    Scene expected = load(scene);
+    expected.hair_groups[0].simulation.damping = 0.2;
+    EXPECT_TRUE(load(dir / "saved.json") == expected) << "the failed opens left the scene as it was";
+
+    // An "open" that is expected to fail but succeeds fails the script (exit 5).
+    nlohmann::json wrong = nlohmann::json::array({{{"open", scene.string()}, {"expect_error", true}}});
+    auto r2 = run_process(run_editor(dir / "config", "--no-scene --script " + quote(write_script(dir, "w.json", wrong).string())));
+    EXPECT_EQ(r2.exit_code, 5) << r2.err;
+    // A bad "set" path fails the script and says which path.
+    nlohmann::json bad_set = nlohmann::json::array({{{"open", scene.string()}}, {{"set", "hair_groups[0].simulation.stiffnes"}, {"value", 1}}});
+    auto r3 = run_process(run_editor(dir / "config", "--no-scene --script " + quote(write_script(dir, "b.json", bad_set).string())));
+    EXPECT_EQ(r3.exit_code, 5) << r3.err;
+    EXPECT_NE(r3.err.find("stiffnes"), std::string::npos) << r3.err;
+}
+
+TEST(Editor, AutosaveThenRecoverAfterAKill) {
+    if (!have_display()) GTEST_SKIP() << "needs an X server (the test command runs under xvfb-run)";
+    fs::path dir = scratch_dir("editor_recover");
+    fs::path config = dir / "config";
+    fs::path scene = light_scene(dir);
+    fs::path recovery = config / "tressel" / "recovery.json";
+    nlohmann::json steps = nlohmann::json::array({
+        {{"open", scene.string()}},
+        {{"set", "hair_groups[0].simulation.local_stiffness"}, {"value", 0.35}},
+        {{"set", "environment.wind.speed"}, {"value", 2.5}},
+        {{"frames", 1000000}},
+    });
+    fs::path pid_file = dir / "pid";
+    std::string cmd = run_editor(config, "--no-scene --autosave-seconds 1 --script " +
+                                             quote(write_script(dir, "s.json", steps).string())) +
+                      " > " + quote((dir / "log.txt").string()) + " 2>&1 & echo $! > " + quote(pid_file.string());
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+    pid_t pid = 0;
+    for (int i = 0; i < 50 && pid == 0; ++i) {
+        std::ifstream(pid_file) >> pid;
+        if (pid == 0) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    ASSERT_GT(pid, 0);
+    bool appeared = false;
+    for (int i = 0; i < 900 && !appeared; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        appeared = fs::exists(recovery);
+    }
+    // Let a few more autosaves pass so the file holds both edits, then crash the editor.
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    ::kill(pid, SIGKILL);
+    ASSERT_TRUE(appeared) << "no recovery file after 90 s";
+
+    nlohmann::json after = nlohmann::json::array({{{"save", (dir / "recovered.json").string()}}, {{"quit", true}}});
+    auto r = run_process(run_editor(config, "--recover --script " + quote(write_script(dir, "r.json", after).string())));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    Scene expected = load(scene);
+    expected.hair_groups[0].simulation.local_stiffness = 0.35;
+    expected.environment.wind.speed_mps = 2.5;
+    EXPECT_TRUE(load(dir / "recovered.json") == expected) << "the recovered scene is the edited one";
+    EXPECT_FALSE(fs::exists(recovery)) << "saving the recovered scene removes the recovery file";
+}
+
+}  // namespace
+}  // namespace tressel::test
