@@ -254,12 +254,13 @@ void StatsPanel::draw(EditorContext& ctx) {
             v.resize(ctx.stats.history.size(), 0.0f);
             v[f] += float(p.ms);
         }
+    ImGui::Text("GPU ms per pass (%zu passes), last %zu frames:", series.size(), ctx.stats.history.size());
     for (auto& [name, values] : series) {
         float last = values.back();
         float peak = *std::max_element(values.begin(), values.end());
         std::string overlay = name + " " + std::to_string(last).substr(0, 5) + " ms";
         ImGui::PlotLines(("##" + name).c_str(), values.data(), int(values.size()), 0, overlay.c_str(), 0.0f,
-                         std::max(peak * 1.2f, 0.01f), ImVec2(-1, 36));
+                         std::max(peak * 1.2f, 0.01f), ImVec2(ImGui::GetContentRegionAvail().x, 36.0f));
     }
 }
 
