@@ -182,6 +182,8 @@ int run_bake(const std::vector<std::string>& argv) {
                                {"penetrating_follow_vertices", m.follow_vertices_inside},
                                {"penetrating_midpoints", m.midpoints_inside},
                                {"max_penetration_m", max_pen},
+                               {"max_penetration_guide_m", std::max(m.max_depth_vertex_m, m.max_depth_midpoint_m)},
+                               {"max_penetration_follow_m", m.max_depth_follow_m},
                                {"kinetic_energy", m.kinetic_energy},
                                {"non_finite", m.non_finite},
                                {"gpu_ms", pass_ms},
