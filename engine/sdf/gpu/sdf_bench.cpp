@@ -2,16 +2,10 @@
 
 #include <algorithm>
 
+#include "core/stats.h"
+
 namespace tressel {
 
-namespace {
-double median(std::vector<double> v) {
-    if (v.empty()) return 0.0;
-    std::sort(v.begin(), v.end());
-    size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-}  // namespace
 
 Result<SdfBenchResult> bench_sdf_gpu(gpu::Device& device, const SdfGpuPipelines& pipelines, const SdfBenchCase& c,
                                      int frames) {

@@ -1,18 +1,12 @@
 #include "sim/gpu/sim_bench.h"
 
 #include <algorithm>
+
+#include "core/stats.h"
 #include <vector>
 
 namespace tressel {
 
-namespace {
-double median(std::vector<double> v) {
-    if (v.empty()) return 0.0;
-    std::sort(v.begin(), v.end());
-    size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-}  // namespace
 
 Result<SimBenchResult> bench_sim_gpu(gpu::Device& device, const SimGpuPipelines& pipelines, SimWorld& world, int steps) {
     auto sim = SimGpu::create(device, pipelines, world, 1);
