@@ -120,9 +120,12 @@ Status EditorApp::init() {
         VkSemaphoreCreateInfo sci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
         TRESSEL_VK_TRY(vkCreateSemaphore(device_->device(), &sci, nullptr, &f.acquired), "create a semaphore");
         TRESSEL_VK_TRY(vkCreateSemaphore(device_->device(), &sci, nullptr, &f.rendered), "create a semaphore");
-        auto ts = gpu::TimestampQueries::create(*device_, timestamp_capacity_);
+        auto ts = gpu::TimestampQueries::create(*device_, 16);
         if (!ts) return ts.error();
         f.timestamps.emplace(std::move(*ts));
+        auto sts = gpu::TimestampQueries::create(*device_, timestamp_capacity_);
+        if (!sts) return sts.error();
+        f.sim_timestamps.emplace(std::move(*sts));
     }
 
     IMGUI_CHECKVERSION();
@@ -161,7 +164,8 @@ Status EditorApp::init() {
     if (options_.recover) {
         TRESSEL_TRY(recover());
     } else {
-        if (!options_.scene.empty()) open_scene(options_.scene, false);
+        new_scene();  // an empty scene to add a mesh to, and the one that stays when the file fails to open
+        if (!options_.scene.empty()) open_path(options_.scene);
         if (recovery_present && options_.script.empty() && options_.max_frames == 0) offer_recovery_ = true;
     }
     last_autosave_s_ = now_s(ctx_);
@@ -424,6 +428,12 @@ void EditorApp::start_content_job(ContentPlan plan, const std::string& title) {
                 content_failed_ = true;
                 load_failed_ = true;
                 ctx_.report_error(s.error().message);
+                if (live_->content()) {  // the scene stays as it was (install kept the previous content)
+                    ctx_.scene = live_->content()->scene;
+                    ctx_.scene.origin = scene.origin;
+                    ctx_.committed = ctx_.scene;
+                    if (!ctx_.history.undo.empty() && ctx_.history.undo.back() == ctx_.scene) ctx_.history.undo.pop_back();
+                }
                 return;
             }
             content_failed_ = false;
@@ -892,7 +902,11 @@ Status EditorApp::render_frame() {
     // The renderer writes its frame uniforms in place: the previous frame must be done (renderer.h).
     if (last_serial_) TRESSEL_TRY(device_->wait(last_serial_));
     if (slot.timestamps_written) {
-        if (auto times = slot.timestamps->read(); times && !times->empty()) {
+        auto sim_times = slot.sim_timestamps->read();
+        auto times = slot.timestamps->read();
+        if (!times) ctx_.add_log(Severity::Warning, "stats", times.error().message);
+        if (times && sim_times) times->insert(times->begin(), sim_times->begin(), sim_times->end());
+        if (times && !times->empty()) {
             ctx_.stats.history.push_back(std::move(*times));
             while (ctx_.stats.history.size() > 120) ctx_.stats.history.pop_front();
         }
@@ -919,7 +933,9 @@ Status EditorApp::render_frame() {
     auto cmd = device_->begin_commands();
     if (!cmd) return cmd.error();
     gpu::TimestampQueries* ts = slot.timestamps && slot.timestamps->supported() ? &*slot.timestamps : nullptr;
+    gpu::TimestampQueries* sim_ts = slot.sim_timestamps && slot.sim_timestamps->supported() ? &*slot.sim_timestamps : nullptr;
     if (ts) ts->reset(*cmd);
+    if (sim_ts) sim_ts->reset(*cmd);
     render::FrameDesc frame;
     frame.camera = ctx_.camera;
     frame.lighting = ctx_.scene.lighting;
@@ -928,7 +944,7 @@ Status EditorApp::render_frame() {
     frame.show_colliders = ctx_.scene.view.show_colliders;
     frame.show_slice = ctx_.scene.view.show_slice;
     live_->set_hair_visibility(ctx_.scene.view.show_guides, ctx_.scene.view.show_follows);
-    TRESSEL_TRY(live_->record(*cmd, frame, sim_frames_this_frame_, ts, timestamp_capacity_));
+    TRESSEL_TRY(live_->record(*cmd, frame, sim_frames_this_frame_, sim_ts, timestamp_capacity_, ts));
     slot.timestamps_written = ts != nullptr;
 
     presenter_->begin_frame(cmd->handle(), swapchain_.extent());
@@ -1145,6 +1161,7 @@ void EditorApp::shutdown() {
             if (f.rendered) vkDestroySemaphore(device_->device(), f.rendered, nullptr);
             f.acquired = f.rendered = VK_NULL_HANDLE;
             f.timestamps.reset();
+            f.sim_timestamps.reset();
         }
         if (render_pass_) vkDestroyRenderPass(device_->device(), render_pass_, nullptr);
         render_pass_ = VK_NULL_HANDLE;

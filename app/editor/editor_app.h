@@ -79,7 +79,7 @@ private:
         uint64_t serial = 0;
         // optional: TimestampQueries' move assignment into a used object is unsafe (it destroys its own
         // name list first), so slots are only ever emplaced into and reset.
-        std::optional<gpu::TimestampQueries> timestamps;
+        std::optional<gpu::TimestampQueries> timestamps, sim_timestamps;
         bool timestamps_written = false;
     };
 

@@ -380,13 +380,13 @@ Status LiveScene::sync(const Scene& scene) {
 }
 
 Status LiveScene::record(gpu::CommandBuffer& cmd, const render::FrameDesc& frame, uint32_t sim_frames,
-                         gpu::TimestampQueries* ts, uint32_t ts_capacity) {
+                         gpu::TimestampQueries* sim_ts, uint32_t sim_ts_capacity, gpu::TimestampQueries* render_ts) {
     if (sim_ && world_ && sim_frames > 0) {
         uint32_t substeps = uint32_t(std::max(1, world_->environment.substeps));
         sim_frames = std::clamp(sim_frames, 1u, std::max(1u, 128u / substeps));
         const uint32_t steps = sim_frames * substeps;
-        const bool fits = uint64_t(steps) * (world_->groups.size() * 12 + 1) + 8 <= ts_capacity;
-        TRESSEL_TRY(sim_->record_steps(cmd, *world_, steps, fits ? ts : nullptr));
+        const bool fits = uint64_t(steps) * (world_->groups.size() * 12 + 1) <= sim_ts_capacity;
+        TRESSEL_TRY(sim_->record_steps(cmd, *world_, steps, fits ? sim_ts : nullptr));
         copy_pending_ = true;
         if (synced_.motion.type != MotionType::None) TRESSEL_TRY(populate_meshes(synced_, world_->time_s()));
     }
@@ -403,7 +403,7 @@ Status LiveScene::record(gpu::CommandBuffer& cmd, const render::FrameDesc& frame
                              VK_PIPELINE_STAGE_VERTEX_SHADER_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
         copy_pending_ = false;
     }
-    return renderer_->record(cmd, frame, ts);
+    return renderer_->record(cmd, frame, render_ts);
 }
 
 void LiveScene::set_hair_visibility(bool guides, bool follows) {

@@ -76,9 +76,10 @@ public:
     Status sync(const Scene& scene);
 
     // Records `sim_frames` simulation frames (each environment.substeps steps), then the render.
-    // `ts` (optional) holds `ts_capacity` passes; the simulation's passes are timed only when they fit.
+    // `sim_ts` (optional, reset by the caller) holds `sim_ts_capacity` passes: the simulation's passes
+    // are timed only when they fit. `render_ts` (optional) is the renderer's (it resets it itself).
     Status record(gpu::CommandBuffer& cmd, const render::FrameDesc& frame, uint32_t sim_frames,
-                  gpu::TimestampQueries* ts, uint32_t ts_capacity);
+                  gpu::TimestampQueries* sim_ts, uint32_t sim_ts_capacity, gpu::TimestampQueries* render_ts);
     Status reset_simulation();
     void set_hair_visibility(bool guides, bool follows);
     Status resize(uint32_t width, uint32_t height);
