@@ -451,7 +451,7 @@ void EditorApp::update_content() {
             start_content_job(plan, plan.meshes ? "Importing meshes" : plan.grooms ? "Growing hair" : "Building SDFs");
         return;
     }
-    Status s = live_->sync(ctx_.scene);
+    Status s = live_->sync(ctx_.scene, ctx_.slice_range_m);
     if (!s) ctx_.report_error(s.error().message);
 }
 
@@ -491,6 +491,8 @@ void EditorApp::start_export(const Request& r) {
         for (auto& cm : scene.collision_meshes)
             for (auto& m : *content->meshes)
                 if (m.name == cm.mesh) d.collision.push_back(ExportCollisionMesh{cm, &m.mesh, {}});
+        std::error_code ec;
+        if (out.has_parent_path()) fs::create_directories(out.parent_path(), ec);
         auto report = export_groom(d);
         if (!report) {
             std::string msg = "export: " + report.error().message;
@@ -610,6 +612,10 @@ void EditorApp::script_fail(const std::string& message) {
 void EditorApp::run_script() {
     if (script_.empty() || exit_code_ != 0) return;
     if (ctx_.job) return;  // every step sees the result of the previous one
+    if (script_check_job_) {  // a step that ran as a job (export) fails the script when the job failed
+        script_check_job_ = false;
+        if (ctx_.modal_error) return script_fail(*ctx_.modal_error);
+    }
     if (script_waiting_open_) {
         script_waiting_open_ = false;
         bool failed = load_failed_;
@@ -689,6 +695,7 @@ void EditorApp::run_script() {
         ctx_.requests.push_back(Request{Action::Export, s["export"].get<std::string>(), s["format"].get<std::string>(), s.value("follows", false)});
         handle_requests();
         if (ctx_.modal_error) return script_fail(*ctx_.modal_error);
+        script_check_job_ = true;
     } else if (s.contains("quit")) {
         quit_now_ = true;
         glfwSetWindowShouldClose(window_, 1);

@@ -126,6 +126,7 @@ private:
     bool script_expect_error_ = false;
     size_t script_errors_at_open_ = 0;
     bool script_waiting_open_ = false;
+    bool script_check_job_ = false;
     int exit_code_ = 0;
     std::optional<std::filesystem::path> screenshot_;
     bool load_failed_ = false;

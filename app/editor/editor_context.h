@@ -92,6 +92,7 @@ struct EditorContext {
     // Viewport state that is not part of the scene (the scene's view is only the initial camera).
     render::OrbitCamera camera;
     bool playing = false;
+    double slice_range_m = 0.0;                // |distance| at full slice colour (metres); 0 = the slice's largest
     bool content_ready = false;                // meshes, grooms and simulation match the scene's structure
     FrameStats stats;
     std::vector<std::string> recent_files;

@@ -346,18 +346,20 @@ Status LiveScene::update_slice(const Scene& scene) {
         if (scene.collision_meshes[i].mesh == scene.view.slice_mesh) mi = i;
     if (mi >= content_->sdfs.size()) mi = 0;
     double margin = mi < scene.collision_meshes.size() ? scene.collision_meshes[mi].margin_m : 0.0;
-    SliceKey key{scene.view.slice_axis, scene.view.slice_position, margin, mi, content_->sdfs[mi].get()};
+    SliceKey key{scene.view.slice_axis, scene.view.slice_position, margin, slice_range_m_, mi, content_->sdfs[mi].get()};
     if (slice_key_ && *slice_key_ == key) return {};
     SliceStyle style;
     style.margin_m = margin;
+    style.range_m = slice_range_m_;
     style.upscale = 2;
     TRESSEL_TRY(renderer_->set_slice(render::make_slice_view(*content_->sdfs[mi], key.axis, key.position, style)));
     slice_key_ = key;
     return {};
 }
 
-Status LiveScene::sync(const Scene& scene) {
+Status LiveScene::sync(const Scene& scene, double slice_range_m) {
     if (!content_ || !world_) return {};
+    slice_range_m_ = slice_range_m;
     if (!same_sim_structure(scene, synced_)) return build_simulation(scene);
     for (size_t i = 0; i < world_->groups.size(); ++i) {
         const HairGroup& hg = scene.hair_groups[group_of_sim_[i]];

@@ -73,7 +73,8 @@ public:
     // Applies changes of `scene` that need no worker: simulation, environment, motion, collider and
     // margin values in place (the simulation keeps running), shading, colliders and the slice.
     // Structural simulation changes (vertex count, SDF or collider lists) rebuild the simulation at rest.
-    Status sync(const Scene& scene);
+    // `slice_range_m`: |distance| at full slice colour, metres (0 = the slice's largest).
+    Status sync(const Scene& scene, double slice_range_m = 0.0);
 
     // Records `sim_frames` simulation frames (each environment.substeps steps), then the render.
     // `sim_ts` (optional, reset by the caller) holds `sim_ts_capacity` passes: the simulation's passes
@@ -94,6 +95,7 @@ private:
     Status build_simulation(const Scene& scene);
     Status populate_meshes(const Scene& scene, double t_s);
     Status update_slice(const Scene& scene);
+    double slice_range_m_ = 0.0;
 
     gpu::Device* device_ = nullptr;
     std::unique_ptr<render::Renderer> renderer_;
@@ -114,7 +116,7 @@ private:
     double meshes_time_s_ = -1.0;        // simulation time the moving meshes were drawn at
     struct SliceKey {
         SliceAxis axis;
-        double position, margin;
+        double position, margin, range;
         size_t mesh;
         const SdfGrid* grid;
         bool operator==(const SliceKey&) const = default;

@@ -215,6 +215,12 @@ void CollisionPanel::draw(EditorContext& ctx) {
     ImGui::SameLine();
     if (ImGui::Button("Add capsule")) add(ColliderType::Capsule);
     section("SDF slice");
+    double lo = 0.0, hi = 0.5;
+    ImGui::DragScalar("colour range (m)", ImGuiDataType_Double, &ctx.slice_range_m, 0.0005f, &lo, &hi, "%.4f",
+                      ImGuiSliderFlags_AlwaysClamp);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("|distance| shown at full colour in the slice (view only, not saved)\nunit: m\nrange: [0, 0.5]\n"
+                          "default: 0 (the slice's largest |distance|)");
     draw_param_table(ctx, "view", "/view", {"target", "yaw_deg", "pitch_deg", "distance", "fov_deg", "show_guides", "show_follows",
                                             "show_collision", "show_colliders", "show_grid"});
 }
