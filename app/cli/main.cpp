@@ -16,7 +16,7 @@ const Command kCommands[] = {
     {"bake", "simulate a scene headless: per-frame stretch, penetration, energy, GPU ms per pass", kBakeUsage, &run_bake},
     {"groom", "grow a scene's hair groups: statistics, strands as JSON", kGroomUsage, &run_groom},
     {"render", "render a scene offscreen to a PNG: hair, shadows, shading models, debug views, SDF slice", kRenderUsage, &run_render},
-    {"bench", "benchmarks printed as JSON: groom, sdf, render", kBenchUsage, &run_bench},
+    {"bench", "benchmarks printed as JSON: groom, sdf, sim, render", kBenchUsage, &run_bench},
     {"export", "write a scene's hair for engines: TressFX, cyHair, USD, glTF, TressFX settings", kExportUsage, &run_export},
     {"preset", "save, apply and check simulation / shading / growth / collision presets", kPresetUsage, &run_preset},
 };
