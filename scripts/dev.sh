@@ -20,11 +20,11 @@ cmake --build build -j "$jobs"
 if [ "$mode" = run ]; then
   if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
     echo "no display found: running the editor under Xvfb (set DISPLAY to see the window)" >&2
-    exec xvfb-run -a -s "-screen 0 1600x900x24" ./build/app/editor/tressel "$@"
+    exec xvfb-run -a -s "-screen 0 1600x900x24 -noreset" ./build/app/editor/tressel "$@"
   fi
   exec ./build/app/editor/tressel "$@"
 fi
 
 # Tests: every GPU test runs with the validation layers on; window tests need an X server (Xvfb).
 export TRESSEL_VALIDATION=1
-exec xvfb-run -a -s "-screen 0 1600x900x24" ctest --test-dir build --output-on-failure -j "$jobs" "$@"
+exec xvfb-run -a -s "-screen 0 1600x900x24 -noreset" ctest --test-dir build --output-on-failure -j "$jobs" "$@"

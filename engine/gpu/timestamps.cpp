@@ -22,7 +22,7 @@ Result<TimestampQueries> TimestampQueries::create(Device& device, uint32_t max_p
 
 TimestampQueries& TimestampQueries::operator=(TimestampQueries&& o) noexcept {
     if (this != &o) {
-        this->~TimestampQueries();
+        release();
         device_ = std::exchange(o.device_, nullptr);
         pool_ = std::exchange(o.pool_, VK_NULL_HANDLE);
         capacity_ = o.capacity_;
@@ -34,13 +34,17 @@ TimestampQueries& TimestampQueries::operator=(TimestampQueries&& o) noexcept {
     return *this;
 }
 
-TimestampQueries::~TimestampQueries() {
+TimestampQueries::~TimestampQueries() { release(); }
+
+void TimestampQueries::release() {
     if (device_ && pool_) {
         VkDevice d = device_->device();
         VkQueryPool p = pool_;
         device_->retire([d, p] { vkDestroyQueryPool(d, p, nullptr); });
     }
     pool_ = VK_NULL_HANDLE;
+    device_ = nullptr;
+    names_.clear();
 }
 
 void TimestampQueries::reset(CommandBuffer& cmd) {

@@ -32,6 +32,7 @@ public:
     Result<std::vector<PassTime>> read();
 
 private:
+    void release();  // hands the query pool to the device's deferred destruction
     Device* device_ = nullptr;
     VkQueryPool pool_ = VK_NULL_HANDLE;
     uint32_t capacity_ = 0;

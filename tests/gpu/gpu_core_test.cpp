@@ -194,6 +194,36 @@ TEST_F(GpuCore, TimestampsMeasurePasses) {
     EXPECT_LT((*passes)[1].ms, 10'000.0);
 }
 
+TEST_F(GpuCore, TimestampQueriesMoveWithoutLeaksOrCrashes) {
+    auto& dev = device();
+    ASSERT_TRUE(dev.wait_idle().ok());
+    const int64_t live_before = dev.live_objects();
+    {
+        auto a = TimestampQueries::create(dev, 4);
+        auto b = TimestampQueries::create(dev, 8);
+        ASSERT_TRUE(a.ok() && b.ok());
+        *a = std::move(*b);  // a's pool is retired, b's taken over
+        TimestampQueries c(std::move(*a));
+        auto cmd = dev.begin_commands();
+        ASSERT_TRUE(cmd.ok());
+        c.reset(*cmd);
+        c.begin(*cmd, "moved");
+        c.end(*cmd);
+        auto serial = dev.submit(std::move(*cmd));
+        ASSERT_TRUE(serial.ok());
+        ASSERT_TRUE(dev.wait(*serial).ok());
+        auto t = c.read();
+        ASSERT_TRUE(t.ok());
+        ASSERT_EQ(t->size(), 1u);
+        EXPECT_EQ((*t)[0].name, "moved");
+        auto empty = a->read();  // moved-from: no pool, no passes
+        ASSERT_TRUE(empty.ok());
+        EXPECT_TRUE(empty->empty());
+    }
+    ASSERT_TRUE(dev.wait_idle().ok());
+    EXPECT_EQ(dev.live_objects(), live_before);
+}
+
 TEST_F(GpuCore, DestructionWaitsForTheGpuAndNothingLeaks) {
     auto& dev = device();
     ASSERT_TRUE(dev.wait_idle().ok());
