@@ -103,7 +103,7 @@ constexpr std::array kGrowth{
     vec3("comb_direction", "1", -1.0e3, 1.0e3, "direction strands are combed toward (non-zero when comb > 0)"),
     num("comb", "1", 0.0, 1.0, 0.0, "0 = grow along the scalp normal, 1 = along comb_direction"),
     num("curl_radius", "m", 0.0, 1.0, 0.0, "helix radius of curls in metres; 0 = no curl"),
-    num("curl_pitch", "m", 1.0e-4, 10.0, 0.02, "strand length per curl turn in metres"),
+    num("curl_pitch", "m", 1.0e-4, 10.0, 0.02, "distance the curl advances along the growth direction per turn"),
     num("wave_amplitude", "m", 0.0, 1.0, 0.0, "wave amplitude in metres; 0 = no wave"),
     num("wave_frequency", "1/m", 0.0, 1.0e4, 10.0, "waves per metre of strand"),
     vec3("wave_axis", "1", -1.0e3, 1.0e3, "wave displacement direction; [0, 0, 0] = perpendicular to the strand and the comb direction"),

@@ -36,7 +36,7 @@ enum class SignMethod { Auto, Parity, Winding, FaceNormal };
 
 struct CollisionMesh {
     std::string mesh;             // name of a MeshRef
-    int cells_x = 64;             // TressFX numCellsInXAxis: cells across the mesh's largest extent
+    int cells_x = 64;             // TressFX numCellsInXAxis: cells across the mesh x extent (largest extent when x is degenerate)
     double padding = 0.8;         // extra cells on every side, as a fraction of cells_x (TressFX 0.8)
     double margin_m = 0.004;      // collision margin in metres (TressFX stores it in cells)
     SignMethod sign = SignMethod::Auto;
@@ -90,7 +90,7 @@ struct Growth {
     glm::dvec3 comb_direction{0.0, -1.0, 0.0};
     double comb = 0.0;                // 0 = along the normal, 1 = along comb_direction
     double curl_radius_m = 0.0;       // helix radius; 0 = no curl
-    double curl_pitch_m = 0.02;       // length along the strand per helix turn
+    double curl_pitch_m = 0.02;       // distance advanced along the growth direction per helix turn
     double wave_amplitude_m = 0.0;
     double wave_frequency = 10.0;     // waves per metre of strand
     glm::dvec3 wave_axis{0.0};        // zero = perpendicular to the strand and the comb direction
