@@ -11,6 +11,7 @@
 #include "groom/follow.h"
 #include "groom/groom_bench.h"
 #include "groom/grow.h"
+#include "groom/scene_groom.h"
 #include "io/mesh_import.h"
 #include "io/scene_meshes.h"
 #include "scene/scene_io.h"
@@ -82,14 +83,8 @@ int run_groom(const std::vector<std::string>& argv) {
             return fail("hair group '" + group.name + "': scalp.mesh '" + group.scalp.mesh + "' names no mesh of the scene");
         auto mesh = load_scene_mesh(scene, mesh_index);
         if (!mesh) return fail(mesh.error().message);
-        GroomInputs in;
-        in.scalp = &mesh->mesh;
-        in.group = group;
-        in.base_dir = scene.origin.dir;
-        // A guide file shares its scalp mesh file's coordinates: give it the mesh's scene transform too.
-        in.file_to_mesh = glm::mat4(transform_matrix(scene.meshes[mesh_index].transform));
-        auto r = grow_group(in);
-        if (!r) return fail("hair group '" + group.name + "': " + r.error().message);
+        auto r = grow_scene_group(scene, group, std::span<const SceneMesh>(&*mesh, 1));
+        if (!r) return fail(r.error().message);
         ++grown;
         stats.push_back(stats_json(group.name, *r));
         if (args->has("out")) {

@@ -1,5 +1,7 @@
 #include "live_scene.h"
 
+#include "groom/scene_groom.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -105,18 +107,8 @@ Result<std::shared_ptr<SceneContent>> build_content(const Scene& scene, ContentP
             continue;
         }
         if (progress) progress->set(0.3f + 0.4f * float(gi) / float(scene.hair_groups.size()), "growing hair");
-        const SceneMesh* scalp = find_mesh(meshes, group.scalp.mesh);
-        if (!scalp)
-            return make_error(ErrorCode::NotFound, "hair group '" + group.name + "': scalp.mesh '" + group.scalp.mesh +
-                                                       "' names no mesh of the scene");
-        GroomInputs in;
-        in.scalp = &scalp->mesh;
-        in.group = group;
-        in.base_dir = scene.origin.dir;
-        for (const MeshRef& r : scene.meshes)
-            if (r.name == group.scalp.mesh) in.file_to_mesh = glm::mat4(transform_matrix(r.transform));
-        auto groom = grow_group(in, progress);
-        if (!groom) return make_error(groom.error().code, "hair group '" + group.name + "': " + groom.error().message);
+        auto groom = grow_scene_group(scene, group, meshes, progress);
+        if (!groom) return groom.error();
         out->diagnostics.items.insert(out->diagnostics.items.end(), groom->diagnostics.items.begin(),
                                       groom->diagnostics.items.end());
         out->grooms.push_back(std::make_shared<const GroomResult>(std::move(*groom)));

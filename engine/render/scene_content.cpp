@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "groom/grow.h"
+#include "groom/scene_groom.h"
 #include "sdf/sdf_slice.h"
 
 namespace tressel::render {
@@ -24,20 +25,8 @@ Result<SceneContent> load_scene_content(gpu::Device& device, const SceneContentD
     };
     for (const HairGroup& group : scene.hair_groups) {
         if (!group.visible) continue;
-        const SceneMesh* scalp = find_mesh(group.scalp.mesh);
-        if (!scalp)
-            return make_error(ErrorCode::NotFound, "hair group '" + group.name + "': scalp.mesh '" + group.scalp.mesh +
-                                                       "' names no mesh of the scene");
-        GroomInputs in;
-        in.scalp = &scalp->mesh;
-        in.group = group;
-        in.base_dir = scene.origin.dir;
-        for (size_t i = 0; i < scene.meshes.size(); ++i)
-            if (scene.meshes[i].name == group.scalp.mesh)
-                in.file_to_mesh = glm::mat4(transform_matrix(scene.meshes[i].transform));
-        auto groom = grow_group(in);
-        if (!groom)
-            return make_error(groom.error().code, "hair group '" + group.name + "': " + groom.error().message);
+        auto groom = grow_scene_group(scene, group, out.meshes);
+        if (!groom) return groom.error();
         uint32_t n = static_cast<uint32_t>(group.simulation.gpu_vertices_per_strand);
         auto strands = strands_from_groom(*groom, n);
         if (!strands)

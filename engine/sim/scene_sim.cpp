@@ -1,5 +1,7 @@
 #include "sim/scene_sim.h"
 
+#include "groom/scene_groom.h"
+
 namespace tressel {
 
 namespace {
@@ -28,16 +30,9 @@ Result<std::unique_ptr<SceneSim>> build_scene_sim(const SceneSimDesc& desc) {
     SimWorldInputs in;
     for (const HairGroup& group : scene.hair_groups) {
         TRESSEL_TRY(step("growing hair"));
+        auto groom = grow_scene_group(scene, group, *desc.meshes);
+        if (!groom) return groom.error();
         const SceneMesh* scalp = find_mesh(*desc.meshes, group.scalp.mesh);
-        if (!scalp) return make_error(ErrorCode::NotFound, "hair group '" + group.name + "': scalp mesh '" + group.scalp.mesh + "' is not loaded");
-        GroomInputs gin;
-        gin.scalp = &scalp->mesh;
-        gin.group = group;
-        gin.base_dir = scene.origin.dir;
-        for (const MeshRef& ref : scene.meshes)
-            if (ref.name == group.scalp.mesh) gin.file_to_mesh = glm::mat4(transform_matrix(ref.transform));
-        auto groom = grow_group(gin, nullptr);
-        if (!groom) return make_error(groom.error().code, "hair group '" + group.name + "': " + groom.error().message);
         out->diagnostics.append(groom->diagnostics);
         out->grooms.push_back(std::make_unique<GroomResult>(std::move(*groom)));
         SimGroupInputs g;

@@ -1,0 +1,24 @@
+#include "groom/scene_groom.h"
+
+namespace tressel {
+
+Result<GroomResult> grow_scene_group(const Scene& scene, const HairGroup& group, std::span<const SceneMesh> meshes,
+                                     Progress* progress) {
+    const std::string who = "hair group '" + group.name + "': ";
+    const SceneMesh* scalp = nullptr;
+    for (const SceneMesh& m : meshes)
+        if (m.name == group.scalp.mesh) scalp = &m;
+    if (!scalp)
+        return make_error(ErrorCode::NotFound, who + "scalp.mesh '" + group.scalp.mesh + "' names no mesh of the scene");
+    GroomInputs in;
+    in.scalp = &scalp->mesh;
+    in.group = group;
+    in.base_dir = scene.origin.dir;
+    for (const MeshRef& ref : scene.meshes)
+        if (ref.name == group.scalp.mesh) in.file_to_mesh = glm::mat4(transform_matrix(ref.transform));
+    auto groom = grow_group(in, progress);
+    if (!groom) return make_error(groom.error().code, who + groom.error().message);
+    return groom;
+}
+
+}  // namespace tressel

@@ -1,0 +1,19 @@
+// Growing a scene's hair group on the scene's own scalp mesh: the one place that turns a Scene, a
+// HairGroup and the imported meshes into GroomInputs (used by the CLI, the renderer's scene content, the
+// simulation's scene setup and the editor).
+#pragma once
+
+#include <span>
+
+#include "groom/grow.h"
+#include "io/scene_meshes.h"
+
+namespace tressel {
+
+// The group's scalp is the mesh named group.scalp.mesh among `meshes` (world space, as load_scene_meshes
+// gives them). Guide files share the scalp mesh file's coordinates, so they get that mesh's scene
+// transform. Errors (NotFound for a missing scalp, or the groom's own) start with the group's name.
+Result<GroomResult> grow_scene_group(const Scene& scene, const HairGroup& group, std::span<const SceneMesh> meshes,
+                                     Progress* progress = nullptr);
+
+}  // namespace tressel
