@@ -6,28 +6,10 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "gpu/vk_error.h"
+#include "render/graphics.h"
 
 namespace tressel::editor {
 
-namespace {
-
-const uint32_t kVertexSpirv[] =
-#include "spirv/viewport.vert.inc"
-    ;
-const uint32_t kFragmentSpirv[] =
-#include "spirv/viewport.frag.inc"
-    ;
-
-Result<VkShaderModule> make_module(VkDevice device, const uint32_t* code, size_t bytes) {
-    VkShaderModuleCreateInfo ci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    ci.codeSize = bytes;
-    ci.pCode = code;
-    VkShaderModule m = VK_NULL_HANDLE;
-    TRESSEL_VK_TRY(vkCreateShaderModule(device, &ci, nullptr, &m), "create a viewport shader module");
-    return m;
-}
-
-}  // namespace
 
 Result<std::unique_ptr<ViewportPresenter>> ViewportPresenter::create(gpu::Device& device, VkRenderPass ui_pass) {
     std::unique_ptr<ViewportPresenter> p(new ViewportPresenter());
@@ -44,56 +26,17 @@ Result<std::unique_ptr<ViewportPresenter>> ViewportPresenter::create(gpu::Device
     if (!sampler) return sampler.error();
     p->sampler_ = std::move(*sampler);
 
-    VkDevice d = device.device();
-    auto vs = make_module(d, kVertexSpirv, sizeof kVertexSpirv);
-    if (!vs) return vs.error();
-    auto fs = make_module(d, kFragmentSpirv, sizeof kFragmentSpirv);
-    if (!fs) {
-        vkDestroyShaderModule(d, *vs, nullptr);
-        return fs.error();
-    }
-    VkPipelineShaderStageCreateInfo stages[2]{};
-    stages[0] = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, *vs, "main", nullptr};
-    stages[1] = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, *fs, "main", nullptr};
-    VkPipelineVertexInputStateCreateInfo vi{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-    VkPipelineInputAssemblyStateCreateInfo ia{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-    ia.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
-    VkPipelineViewportStateCreateInfo vp{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
-    vp.viewportCount = 1;
-    vp.scissorCount = 1;
-    VkPipelineRasterizationStateCreateInfo rs{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
-    rs.polygonMode = VK_POLYGON_MODE_FILL;
-    rs.cullMode = VK_CULL_MODE_NONE;
-    rs.lineWidth = 1.0f;
-    VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-    ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
-    VkPipelineColorBlendAttachmentState cba{};
-    cba.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
-    VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
-    cb.attachmentCount = 1;
-    cb.pAttachments = &cba;
-    VkDynamicState dyn[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
-    VkPipelineDynamicStateCreateInfo ds{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
-    ds.dynamicStateCount = 2;
-    ds.pDynamicStates = dyn;
-    VkGraphicsPipelineCreateInfo ci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
-    ci.stageCount = 2;
-    ci.pStages = stages;
-    ci.pVertexInputState = &vi;
-    ci.pInputAssemblyState = &ia;
-    ci.pViewportState = &vp;
-    ci.pRasterizationState = &rs;
-    ci.pMultisampleState = &ms;
-    ci.pColorBlendState = &cb;
-    ci.pDynamicState = &ds;
-    ci.layout = p->layout_.get();
-    ci.renderPass = ui_pass;
-    VkPipeline pipe = VK_NULL_HANDLE;
-    VkResult r = vkCreateGraphicsPipelines(d, VK_NULL_HANDLE, 1, &ci, nullptr, &pipe);
-    vkDestroyShaderModule(d, *vs, nullptr);
-    vkDestroyShaderModule(d, *fs, nullptr);
-    TRESSEL_VK_TRY(r, "create the viewport pipeline");
-    p->pipeline_ = render::Pipeline(device, pipe);
+    render::GraphicsPipelineDesc pd;
+    pd.vertex_shader = "editor/viewport.vert";
+    pd.fragment_shader = "editor/viewport.frag";
+    pd.layout = p->layout_.get();
+    pd.render_pass = ui_pass;
+    pd.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
+    pd.depth_test = pd.depth_write = false;
+    pd.name = "viewport";
+    auto pipe = render::create_graphics_pipeline(device, pd);
+    if (!pipe) return pipe.error();
+    p->pipeline_ = std::move(*pipe);
     return p;
 }
 
