@@ -194,33 +194,39 @@ Result<SdfGrid> build_sdf_cpu(const SdfBuildDesc& desc, Diagnostics& diag) {
     out.grid = gd;
     out.band_cells = desc.band_cells;
     out.sign_used = plan.sign_used;
-    std::vector<uint32_t> dist_ordered(cells), nearest(cells), nearest_next(cells), parity(cells);
+    std::vector<uint32_t> dist_ordered(cells), nearest(cells), nearest_final(cells);
+    std::vector<uint32_t> parity_toggles(gpu_shared::sdf_parity_word_count(g), 0u), parity(parity_toggles.size(), 0u);
     out.flags.assign(cells, 0);
     out.distance_m.assign(cells, 0.0f);
 
     // 1. init
-    for (uint32_t c = 0; c < cells; ++c) sp::init_cell(c, dist_ordered, nearest, parity);
+    for (uint32_t c = 0; c < cells; ++c) sp::init_cell(c, dist_ordered, nearest);
     // 2-3. narrow band
     TRESSEL_TRY(check_cancel(desc.progress, 0.05f, "narrow band"));
     for (uint32_t t = 0; t < tris; ++t) sp::band_distance_triangle(t, g, m, dist_ordered);
     for (uint32_t t = 0; t < tris; ++t) sp::band_nearest_triangle(t, g, m, dist_ordered, nearest);
     // 4. band flags
     for (uint32_t c = 0; c < cells; ++c) sp::band_flags_cell(c, g, dist_ordered, out.flags);
-    // 5. jump flooding of nearest triangles over the whole grid
-    std::vector<int> steps = sp::jfa_steps(g);
+    // 5. far field, coarse to fine: seed the coarse grid from the band, jump-flood it, then every fine
+    // cell outside the band takes the best triangle of the coarse cells around it
+    const uint32_t coarse_cells = sp::coarse_cell_count(g);
+    std::vector<uint32_t> coarse_nearest(coarse_cells), coarse_next(coarse_cells);
+    for (uint32_t c = 0; c < coarse_cells; ++c) sp::coarse_seed_cell(c, g, m, dist_ordered, nearest, coarse_nearest);
+    std::vector<int> steps = sp::jfa_steps(sp::coarse_dims(g));
     for (size_t s = 0; s < steps.size(); ++s) {
-        TRESSEL_TRY(check_cancel(desc.progress, 0.15f + 0.55f * float(s) / float(steps.size()), "propagating distances"));
-        for (uint32_t c = 0; c < cells; ++c) sp::jfa_cell(c, steps[s], g, m, nearest, nearest_next);
-        nearest.swap(nearest_next);
+        TRESSEL_TRY(check_cancel(desc.progress, 0.15f + 0.35f * float(s) / float(steps.size()), "propagating distances"));
+        for (uint32_t c = 0; c < coarse_cells; ++c) sp::coarse_jfa_cell(c, steps[s], g, m, coarse_nearest, coarse_next);
+        coarse_nearest.swap(coarse_next);
     }
+    TRESSEL_TRY(check_cancel(desc.progress, 0.5f, "propagating distances"));
+    for (uint32_t c = 0; c < cells; ++c) nearest_final[c] = sp::fine_nearest_cell(c, g, m, dist_ordered, nearest, coarse_nearest);
     // 6. ray parity along x, y, z
     if (cell_sign == sp::CellSign::Parity || cell_sign == sp::CellSign::PseudonormalBandParityElsewhere) {
         TRESSEL_TRY(check_cancel(desc.progress, 0.7f, "ray parity"));
-        for (int axis = 0; axis < 3; ++axis) {
-            for (uint32_t t = 0; t < tris; ++t) sp::parity_triangle(t, axis, g, m, parity);
-            uint32_t columns = uint32_t(gd.dims[(axis + 1) % 3]) * uint32_t(gd.dims[(axis + 2) % 3]);
-            for (uint32_t col = 0; col < columns; ++col) sp::parity_column(col, axis, g, parity);
-        }
+        for (int axis = 0; axis < 3; ++axis)
+            for (uint32_t t = 0; t < tris; ++t) sp::parity_triangle(t, axis, g, m, parity_toggles);
+        const uint32_t lines = sp::parity_line_count(g);
+        for (uint32_t line = 0; line < lines; ++line) sp::parity_prefix_line(line, g, parity_toggles, parity);
     }
     // 7. winding numbers: exact in band cells, trilinear from a coarse sub-grid elsewhere, within budget
     std::vector<float> winding;
@@ -267,7 +273,7 @@ Result<SdfGrid> build_sdf_cpu(const SdfBuildDesc& desc, Diagnostics& diag) {
     fin.grid = &g;
     fin.mesh = &m;
     fin.sign = cell_sign;
-    fin.nearest = nearest;
+    fin.nearest = nearest_final;
     fin.parity = parity;
     fin.winding = winding;
     for (uint32_t c = 0; c < cells; ++c) sp::finalize_cell(c, fin, out.distance_m, out.flags);

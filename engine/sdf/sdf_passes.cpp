@@ -94,6 +94,29 @@ MeshData prepare_mesh(const Mesh& mesh) {
             m.tri_edges[3 * t + e] = it->second.id;
         }
     }
+    // Edge id -> up to two triangles, in triangle order: neighbours across each edge.
+    std::vector<uint32_t> edge_tri(edge_sum.size() * 2, kSdfNoTriangle);
+    for (size_t t = 0; t < nt; ++t)
+        for (int e = 0; e < 3; ++e) {
+            uint32_t* slot = &edge_tri[2 * m.tri_edges[3 * t + e]];
+            if (slot[0] == kSdfNoTriangle) slot[0] = uint32_t(t);
+            else if (slot[1] == kSdfNoTriangle) slot[1] = uint32_t(t);
+        }
+    m.tri_neighbours.resize(nt * 3);
+    for (size_t t = 0; t < nt; ++t)
+        for (int e = 0; e < 3; ++e) {
+            const uint32_t* slot = &edge_tri[2 * m.tri_edges[3 * t + e]];
+            m.tri_neighbours[3 * t + e] = slot[0] == uint32_t(t) ? slot[1] : slot[0];
+        }
+    m.vertex_tri_offsets.assign(m.positions_m.size() + 1, 0u);
+    for (uint32_t v : m.indices) m.vertex_tri_offsets[v + 1]++;
+    for (size_t v = 0; v < m.positions_m.size(); ++v) m.vertex_tri_offsets[v + 1] += m.vertex_tri_offsets[v];
+    m.vertex_tris.resize(m.indices.size());
+    {
+        std::vector<uint32_t> fill(m.vertex_tri_offsets.begin(), m.vertex_tri_offsets.end() - 1);
+        for (size_t t = 0; t < nt; ++t)
+            for (int k = 0; k < 3; ++k) m.vertex_tris[fill[m.indices[3 * t + k]]++] = uint32_t(t);
+    }
     for (const auto& [key, use] : edges) {
         (void)key;
         if (use.count == 1) ++m.open_edges;
@@ -124,11 +147,9 @@ MeshData prepare_mesh(const Mesh& mesh) {
     return m;
 }
 
-void init_cell(uint32_t cell, std::span<uint32_t> dist_ordered, std::span<uint32_t> nearest,
-               std::span<uint32_t> parity) {
+void init_cell(uint32_t cell, std::span<uint32_t> dist_ordered, std::span<uint32_t> nearest) {
     dist_ordered[cell] = kSdfUnwrittenOrdered;
     nearest[cell] = kSdfNoTriangle;
-    parity[cell] = 0u;
 }
 
 void band_cell_range(const SdfGridParams& g, glm::vec3 a, glm::vec3 b, glm::vec3 c, glm::ivec3& lo, glm::ivec3& hi) {
@@ -154,11 +175,13 @@ void band_distance_triangle(uint32_t tri, const SdfGridParams& g, const MeshData
     Tri t = triangle(m, tri);
     glm::ivec3 lo, hi;
     band_cell_range(g, t.a, t.b, t.c, lo, hi);
+    const float limit = gpu_shared::sdf_band_limit_m(g);
     for (int k = lo.z; k <= hi.z; ++k)
         for (int j = lo.y; j <= hi.y; ++j)
             for (int i = lo.x; i <= hi.x; ++i) {
                 glm::ivec3 cell(i, j, k);
                 float d = gpu_shared::sdf_triangle_distance_m(gpu_shared::sdf_cell_centre_m(g, cell), t.a, t.b, t.c);
+                if (!(d <= limit)) continue;
                 uint32_t& slot = dist_ordered[gpu_shared::sdf_cell_index(g, cell)];
                 slot = std::min(slot, float_to_ordered(d));  // GPU: atomicMin
             }
@@ -175,7 +198,7 @@ void band_nearest_triangle(uint32_t tri, const SdfGridParams& g, const MeshData&
                 glm::ivec3 cell(i, j, k);
                 uint32_t idx = gpu_shared::sdf_cell_index(g, cell);
                 float d = gpu_shared::sdf_triangle_distance_m(gpu_shared::sdf_cell_centre_m(g, cell), t.a, t.b, t.c);
-                if (float_to_ordered(d) == dist_ordered[idx]) nearest[idx] = std::min(nearest[idx], tri);  // atomicMin
+                if (float_to_ordered(d) == dist_ordered[idx] && d <= gpu_shared::sdf_band_limit_m(g)) nearest[idx] = std::min(nearest[idx], tri);  // atomicMin
             }
 }
 
@@ -185,13 +208,47 @@ void band_flags_cell(uint32_t cell, const SdfGridParams& g, std::span<const uint
     uint8_t f = 0;
     if (enc != kSdfUnwrittenOrdered) {
         f |= uint8_t(gpu_shared::kSdfFlagWritten);
-        if (ordered_to_float(enc) <= float(g.dims.w) * g.origin_m.w) f |= uint8_t(gpu_shared::kSdfFlagBand);
+        if (ordered_to_float(enc) <= gpu_shared::sdf_band_limit_m(g)) f |= uint8_t(gpu_shared::kSdfFlagBand);
     }
     flags[cell] = f;
 }
 
-std::vector<int> jfa_steps(const SdfGridParams& g) {
-    int n = std::max(g.dims.x, std::max(g.dims.y, g.dims.z));
+namespace {
+// Better of two candidates for point p: smaller exact distance, then smaller id (a total order, so the
+// result does not depend on the order candidates are visited in).
+void consider(uint32_t cand, glm::vec3 p, const MeshData& m, uint32_t& best, float& best_d) {
+    if (cand == kSdfNoTriangle || cand == best) return;
+    Tri t = triangle(m, cand);
+    float d = gpu_shared::sdf_triangle_distance_m(p, t.a, t.b, t.c);
+    if (d < best_d || (d == best_d && cand < best)) {
+        best = cand;
+        best_d = d;
+    }
+}
+}  // namespace
+
+void coarse_seed_cell(uint32_t coarse_cell, const SdfGridParams& g, const MeshData& m,
+                      std::span<const uint32_t> dist_ordered, std::span<const uint32_t> nearest,
+                      std::span<uint32_t> coarse) {
+    const glm::ivec3 cd = coarse_dims(g);
+    const glm::ivec3 c(int(coarse_cell % uint32_t(cd.x)), int((coarse_cell / uint32_t(cd.x)) % uint32_t(cd.y)),
+                       int(coarse_cell / (uint32_t(cd.x) * uint32_t(cd.y))));
+    const glm::ivec3 lo = c * gpu_shared::kSdfCoarseFactor;
+    const glm::ivec3 hi = glm::min(lo + gpu_shared::kSdfCoarseFactor, glm::ivec3(g.dims));
+    const glm::vec3 p = gpu_shared::sdf_coarse_sample_m(g, c);
+    uint32_t best = kSdfNoTriangle;
+    float best_d = std::numeric_limits<float>::infinity();
+    for (int k = lo.z; k < hi.z; ++k)
+        for (int j = lo.y; j < hi.y; ++j)
+            for (int i = lo.x; i < hi.x; ++i) {
+                uint32_t idx = gpu_shared::sdf_cell_index(g, glm::ivec3(i, j, k));
+                if (dist_ordered[idx] != kSdfUnwrittenOrdered) consider(nearest[idx], p, m, best, best_d);
+            }
+    coarse[coarse_cell] = best;
+}
+
+std::vector<int> jfa_steps(glm::ivec3 dims) {
+    int n = std::max(dims.x, std::max(dims.y, dims.z));
     int p = 1;
     while (p < n) p *= 2;
     std::vector<int> steps;
@@ -202,34 +259,78 @@ std::vector<int> jfa_steps(const SdfGridParams& g) {
     return steps;
 }
 
-void jfa_cell(uint32_t cell, int step, const SdfGridParams& g, const MeshData& m, std::span<const uint32_t> in,
-              std::span<uint32_t> out) {
-    glm::ivec3 c = gpu_shared::sdf_cell_coords(g, cell);
-    glm::vec3 p = gpu_shared::sdf_cell_centre_m(g, c);
-    uint32_t best = in[cell];
-    float best_d = std::numeric_limits<float>::infinity();
-    if (best != kSdfNoTriangle) {
-        Tri t = triangle(m, best);
-        best_d = gpu_shared::sdf_triangle_distance_m(p, t.a, t.b, t.c);
+namespace {
+// Greedy descent over the mesh from best's closest feature (fine_nearest_cell in sdf_passes.h).
+void walk(glm::vec3 p, const MeshData& m, uint32_t& best, float& best_d) {
+    for (int step = 0; step < gpu_shared::kSdfWalkSteps && best != kSdfNoTriangle; ++step) {
+        const uint32_t from = best;
+        Tri t = triangle(m, from);
+        const uint32_t feature = gpu_shared::sdf_closest_on_triangle(p, t.a, t.b, t.c).feature;
+        if (feature == gpu_shared::kSdfFeatureFace) break;
+        if (feature <= gpu_shared::kSdfFeatureVertex2) {
+            const uint32_t v = m.indices[3 * from + feature];
+            for (uint32_t i = m.vertex_tri_offsets[v]; i < m.vertex_tri_offsets[v + 1]; ++i)
+                consider(m.vertex_tris[i], p, m, best, best_d);
+        } else {
+            consider(m.tri_neighbours[3 * from + (feature - gpu_shared::kSdfFeatureEdge01)], p, m, best, best_d);
+        }
+        if (best == from) break;
     }
+}
+}  // namespace
+
+void coarse_jfa_cell(uint32_t coarse_cell, int step, const SdfGridParams& g, const MeshData& m,
+                     std::span<const uint32_t> in, std::span<uint32_t> out) {
+    const glm::ivec3 cd = coarse_dims(g);
+    const glm::ivec3 c(int(coarse_cell % uint32_t(cd.x)), int((coarse_cell / uint32_t(cd.x)) % uint32_t(cd.y)),
+                       int(coarse_cell / (uint32_t(cd.x) * uint32_t(cd.y))));
+    const glm::vec3 p = gpu_shared::sdf_coarse_sample_m(g, c);
+    uint32_t best = kSdfNoTriangle;
+    float best_d = std::numeric_limits<float>::infinity();
+    consider(in[coarse_cell], p, m, best, best_d);
     for (int dz = -1; dz <= 1; ++dz)
         for (int dy = -1; dy <= 1; ++dy)
             for (int dx = -1; dx <= 1; ++dx) {
                 glm::ivec3 q = c + glm::ivec3(dx, dy, dz) * step;
-                if (q.x < 0 || q.y < 0 || q.z < 0 || q.x >= g.dims.x || q.y >= g.dims.y || q.z >= g.dims.z) continue;
-                uint32_t cand = in[gpu_shared::sdf_cell_index(g, q)];
-                if (cand == kSdfNoTriangle || cand == best) continue;
-                Tri t = triangle(m, cand);
-                float d = gpu_shared::sdf_triangle_distance_m(p, t.a, t.b, t.c);
-                if (d < best_d || (d == best_d && cand < best)) {
-                    best = cand;
-                    best_d = d;
-                }
+                if (q.x < 0 || q.y < 0 || q.z < 0 || q.x >= cd.x || q.y >= cd.y || q.z >= cd.z) continue;
+                consider(in[gpu_shared::sdf_coarse_index(cd, q)], p, m, best, best_d);
             }
-    out[cell] = best;
+    walk(p, m, best, best_d);
+    out[coarse_cell] = best;
 }
 
-void parity_triangle(uint32_t tri, int axis, const SdfGridParams& g, const MeshData& m, std::span<uint32_t> parity) {
+uint32_t fine_nearest_cell(uint32_t cell, const SdfGridParams& g, const MeshData& m,
+                           std::span<const uint32_t> dist_ordered, std::span<const uint32_t> nearest,
+                           std::span<const uint32_t> coarse) {
+    if (dist_ordered[cell] != kSdfUnwrittenOrdered) return nearest[cell];
+    const glm::ivec3 f = gpu_shared::sdf_cell_coords(g, cell);
+    const glm::vec3 p = gpu_shared::sdf_cell_centre_m(g, f);
+    const glm::ivec3 cd = coarse_dims(g);
+    const glm::ivec3 c = f / gpu_shared::kSdfCoarseFactor;
+    uint32_t best = kSdfNoTriangle;
+    float best_d = std::numeric_limits<float>::infinity();
+    for (int n = 0; n < gpu_shared::kSdfCoarseNeighbours; ++n) {
+        glm::ivec3 q = c + glm::ivec3(n % 3 - 1, (n / 3) % 3 - 1, n / 9 - 1);
+        if (q.x < 0 || q.y < 0 || q.z < 0 || q.x >= cd.x || q.y >= cd.y || q.z >= cd.z) continue;
+        consider(coarse[gpu_shared::sdf_coarse_index(cd, q)], p, m, best, best_d);
+    }
+    walk(p, m, best, best_d);
+    if (best_d <= gpu_shared::sdf_near_limit_m(g)) {
+        // Near the band: the band's own triangles around the cell, at offsets {-1,0,1}^3 and {-2,0,2}^3.
+        for (int n = 0; n < 3 * gpu_shared::kSdfCoarseNeighbours; ++n) {
+            const int r = 1 << (n / gpu_shared::kSdfCoarseNeighbours);
+            const int o = n % gpu_shared::kSdfCoarseNeighbours;
+            const glm::ivec3 q = f + glm::ivec3(o % 3 - 1, (o / 3) % 3 - 1, o / 9 - 1) * r;
+            if (q.x < 0 || q.y < 0 || q.z < 0 || q.x >= g.dims.x || q.y >= g.dims.y || q.z >= g.dims.z) continue;
+            const uint32_t idx = gpu_shared::sdf_cell_index(g, q);
+            if (dist_ordered[idx] != kSdfUnwrittenOrdered) consider(nearest[idx], p, m, best, best_d);
+        }
+        walk(p, m, best, best_d);
+    }
+    return best;
+}
+
+void parity_triangle(uint32_t tri, int axis, const SdfGridParams& g, const MeshData& m, std::span<uint32_t> toggles) {
     const int ax = axis, bx = (axis + 1) % 3, cx = (axis + 2) % 3;
     Tri t = triangle(m, tri);
     glm::vec3 v[3] = {gpu_shared::sdf_grid_coords(g, t.a), gpu_shared::sdf_grid_coords(g, t.b),
@@ -262,23 +363,31 @@ void parity_triangle(uint32_t tri, int axis, const SdfGridParams& g, const MeshD
             cell[ax] = std::max(0, int(first));
             cell[bx] = jb;
             cell[cx] = jc;
-            parity[gpu_shared::sdf_cell_index(g, cell)] ^= (1u << axis);  // GPU: atomicXor
+            toggles[gpu_shared::sdf_parity_word_index(g, axis, cell)] ^= 1u << (cell[ax] % 32);  // GPU: atomicXor
         }
 }
 
-void parity_column(uint32_t column, int axis, const SdfGridParams& g, std::span<uint32_t> parity) {
-    const int ax = axis, bx = (axis + 1) % 3, cx = (axis + 2) % 3;
-    glm::ivec3 dims(g.dims);
-    glm::ivec3 cell;
-    cell[bx] = int(column % uint32_t(dims[bx]));
-    cell[cx] = int(column / uint32_t(dims[bx]));
-    uint32_t bit = 1u << axis, acc = 0u;
-    for (int i = 0; i < dims[ax]; ++i) {
-        cell[ax] = i;
-        uint32_t& word = parity[gpu_shared::sdf_cell_index(g, cell)];
-        acc ^= word & bit;
-        word = (word & ~bit) | acc;
+void parity_prefix_line(uint32_t line, const SdfGridParams& g, std::span<uint32_t> toggles,
+                        std::span<uint32_t> prefixed) {
+    int axis = 0;
+    while (axis < 2 && line >= gpu_shared::sdf_parity_lines(g, axis)) line -= gpu_shared::sdf_parity_lines(g, axis++);
+    const uint32_t words = gpu_shared::sdf_parity_line_words(g.dims[axis]);
+    const uint32_t base = gpu_shared::sdf_parity_plane_base(g, axis) + line * words;
+    bool carry = false;
+    for (uint32_t w = 0; w < words; ++w) {
+        uint32_t p = gpu_shared::sdf_prefix_xor_bits(toggles[base + w], carry);
+        toggles[base + w] = 0u;
+        prefixed[base + w] = p;
+        carry = (p >> 31) != 0u;
     }
+}
+
+uint32_t parity_bits(uint32_t cell, const SdfGridParams& g, std::span<const uint32_t> prefixed) {
+    const glm::ivec3 c = gpu_shared::sdf_cell_coords(g, cell);
+    uint32_t bits = 0u;
+    for (int a = 0; a < 3; ++a)
+        bits |= ((prefixed[gpu_shared::sdf_parity_word_index(g, a, c)] >> (c[a] % 32)) & 1u) << a;
+    return bits;
 }
 
 float winding_number(glm::vec3 p_m, const MeshData& m) {
@@ -328,7 +437,9 @@ void finalize_cell(uint32_t cell, const FinalizeInputs& in, std::span<float> dis
     const bool pn_inside = glm::dot(off, xyz(n)) * m.orientation < 0.0f;
     const bool face_inside = glm::dot(off, xyz(m.face_normals[tri])) * m.orientation < 0.0f;
     const float w = in.sign == CellSign::Winding ? in.winding[cell] : 0.0f;
-    const bool inside = gpu_shared::sdf_cell_inside(static_cast<uint32_t>(in.sign), band, in.parity[cell], pn_inside, w,
+    const bool uses_parity = in.sign == CellSign::Parity || in.sign == CellSign::PseudonormalBandParityElsewhere;
+    const uint32_t bits = uses_parity ? parity_bits(cell, g, in.parity) : 0u;
+    const bool inside = gpu_shared::sdf_cell_inside(static_cast<uint32_t>(in.sign), band, bits, pn_inside, w,
                                                     face_inside);
     distance_m[cell] = inside ? -d : d;
     flags[cell] = uint8_t(flags[cell] | (inside ? gpu_shared::kSdfFlagInside : 0u));

@@ -25,6 +25,10 @@ struct MeshData {
     std::vector<glm::vec4> positions_m;           // welded vertices (w = 0)
     std::vector<uint32_t> indices;                // 3 per triangle into positions_m
     std::vector<uint32_t> tri_edges;              // 3 per triangle: edge ids of edges 01, 12, 20
+    std::vector<uint32_t> tri_neighbours;         // 3 per triangle: the triangle across edge 01, 12, 20 (the
+                                                  // first other user of a non-manifold edge; none if open)
+    std::vector<uint32_t> vertex_tri_offsets;     // per welded vertex + 1: its triangles are
+    std::vector<uint32_t> vertex_tris;            //   vertex_tris[offsets[v] .. offsets[v+1]), in index order
     std::vector<glm::vec4> face_normals;          // unit; zero for zero-area triangles
     std::vector<glm::vec4> vertex_pseudonormals;  // angle-weighted sum of incident face normals, unit
     std::vector<glm::vec4> edge_pseudonormals;    // sum of the (up to two used) adjacent face normals, unit
@@ -42,45 +46,84 @@ struct MeshData {
 // has validated the mesh (finite positions, indices in range).
 MeshData prepare_mesh(const Mesh& mesh);
 
-// Pass 1, per cell: distance unwritten, no nearest triangle, parity bits clear.
-void init_cell(uint32_t cell, std::span<uint32_t> dist_ordered, std::span<uint32_t> nearest,
-               std::span<uint32_t> parity);
+// Pass 1, per cell: distance unwritten, no nearest triangle. (The parity bit planes start all clear:
+// sdf_parity_word_count(g) zero words.)
+void init_cell(uint32_t cell, std::span<uint32_t> dist_ordered, std::span<uint32_t> nearest);
 
 // Cell range [lo, hi] (inclusive, clamped to the grid) visited by a triangle's narrow-band scatter: its
 // AABB grown by band_cells cells, rounded outwards. Empty when lo > hi on any axis.
 void band_cell_range(const SdfGridParams& g, glm::vec3 a, glm::vec3 b, glm::vec3 c, glm::ivec3& lo, glm::ivec3& hi);
 
-// Pass 2, per triangle: min of float_to_ordered(unsigned distance) into dist_ordered over its band range.
+// Pass 2, per triangle: min of float_to_ordered(unsigned distance) into dist_ordered over its band range,
+// for the cells at most band_cells cells away (sdf_band_limit_m): those are the band, exact, and the only
+// cells written. Farther cells of the range are skipped (no atomic on the GPU).
 void band_distance_triangle(uint32_t tri, const SdfGridParams& g, const MeshData& m, std::span<uint32_t> dist_ordered);
 
 // Pass 3, per triangle: min of the triangle id into nearest where its distance equals the minimum
-// (ties resolved to the smallest id whatever the order).
+// (ties resolved to the smallest id whatever the order). Same cells as pass 2.
 void band_nearest_triangle(uint32_t tri, const SdfGridParams& g, const MeshData& m,
                            std::span<const uint32_t> dist_ordered, std::span<uint32_t> nearest);
 
-// Pass 4, per cell: kSdfFlagWritten / kSdfFlagBand (distance <= band_cells cells: exact there, since any
-// triangle closer than that has the cell in its scatter range).
+// Pass 4, per cell: kSdfFlagWritten and kSdfFlagBand, both where the scatter wrote a distance (<=
+// band_cells cells: exact there, since any triangle that close has the cell in its scatter range). The
+// GPU computes these flags in its last pass.
 void band_flags_cell(uint32_t cell, const SdfGridParams& g, std::span<const uint32_t> dist_ordered,
                      std::span<uint8_t> flags);
 
-// Jump-flooding step sizes for a grid (Rong & Tan 2006): N/2, N/4, ..., 1, then 2, 1 again (JFA+2) to
-// repair the few cells plain JFA gets wrong.
-std::vector<int> jfa_steps(const SdfGridParams& g);
+// Far field, coarse to fine (constants and indexing in shared/sdf.h). Coarse cells: x fastest.
+inline glm::ivec3 coarse_dims(const SdfGridParams& g) { return gpu_shared::sdf_coarse_dims(g); }
+inline uint32_t coarse_cell_count(const SdfGridParams& g) {
+    glm::ivec3 d = coarse_dims(g);
+    return uint32_t(d.x) * uint32_t(d.y) * uint32_t(d.z);
+}
 
-// Pass 5, per cell and per step: the best of the nearest triangles of the 27 cells at offsets
-// {-step, 0, step}^3 (smaller exact distance, then smaller id), read from `in`, written to `out`.
-void jfa_cell(uint32_t cell, int step, const SdfGridParams& g, const MeshData& m, std::span<const uint32_t> in,
-              std::span<uint32_t> out);
+// Pass 5a, per coarse cell: the JFA seed, the best (exact distance to the coarse sample point, then id)
+// of the nearest triangles of the band cells of its block; none when the block has no band cell.
+void coarse_seed_cell(uint32_t coarse_cell, const SdfGridParams& g, const MeshData& m,
+                      std::span<const uint32_t> dist_ordered, std::span<const uint32_t> nearest,
+                      std::span<uint32_t> coarse);
 
-// Pass 6a, per triangle and axis (0 x, 1 y, 2 z): for every grid column along `axis` whose centre line
+// Jump-flooding step sizes for a grid of `dims` cells (Rong & Tan 2006): N/2, N/4, ..., 1, then 2, 1 again
+// (JFA+2) to repair the few cells plain JFA gets wrong.
+std::vector<int> jfa_steps(glm::ivec3 dims);
+
+// Pass 5b, per coarse cell and per step: the best of the triangles of the 27 coarse cells at offsets
+// {-step, 0, step}^3 (smaller exact distance to the coarse sample point, then smaller id), improved by
+// the mesh walk of fine_nearest_cell, read from `in`, written to `out`.
+void coarse_jfa_cell(uint32_t coarse_cell, int step, const SdfGridParams& g, const MeshData& m,
+                     std::span<const uint32_t> in, std::span<uint32_t> out);
+
+// Pass 5c, per fine cell (on the GPU fused into finalize): the band cell's own triangle, else the best
+// (smaller exact distance to the cell centre, then smaller id) of the triangles of the 3 x 3 x 3 coarse
+// cells around the cell's coarse cell, then improved by walking the mesh from the best one's closest
+// feature: at a vertex, every triangle around the vertex; on an edge, the triangle across it; inside the
+// face, stop. The walk moves while a triangle there is better (at most kSdfWalkSteps moves). A coarse
+// candidate is the nearest triangle of a sample point up to a few cells away; near the band (a few cells
+// from the surface) that is a triangle or two off and more than half a cell wrong without the walk.
+// kSdfNoTriangle only if no coarse cell holds one.
+uint32_t fine_nearest_cell(uint32_t cell, const SdfGridParams& g, const MeshData& m,
+                           std::span<const uint32_t> dist_ordered, std::span<const uint32_t> nearest,
+                           std::span<const uint32_t> coarse);
+
+// Pass 6a, per triangle and axis (0 x, 1 y, 2 z): for every grid line along `axis` whose centre line
 // crosses the triangle (watertight edge functions: shared edges evaluated identically from both sides,
-// a top-left rule for points on an edge), toggle bit `axis` of the parity word of the first cell whose
-// centre lies past the crossing.
-void parity_triangle(uint32_t tri, int axis, const SdfGridParams& g, const MeshData& m, std::span<uint32_t> parity);
+// a top-left rule for points on an edge), toggle the bit of the first cell whose centre lies past the
+// crossing in the bit plane of `axis` (`toggles`: sdf_parity_word_count(g) words).
+void parity_triangle(uint32_t tri, int axis, const SdfGridParams& g, const MeshData& m, std::span<uint32_t> toggles);
 
-// Pass 6b, per column along `axis` (column = index over the other two axes, first-fastest): prefix xor,
-// so bit `axis` of a cell is the parity of crossings before its centre (odd = inside).
-void parity_column(uint32_t column, int axis, const SdfGridParams& g, std::span<uint32_t> parity);
+// Number of parity lines over the three axes (the items of pass 6b).
+inline uint32_t parity_line_count(const SdfGridParams& g) {
+    return gpu_shared::sdf_parity_lines(g, 0) + gpu_shared::sdf_parity_lines(g, 1) + gpu_shared::sdf_parity_lines(g, 2);
+}
+
+// Pass 6b, per line (x lines first, then y, then z): running xor of the line's toggles into `prefixed`,
+// so bit i is the parity of crossings before cell centre i (odd = inside); the toggles are cleared
+// (the GPU reuses them in the next build without an init pass).
+void parity_prefix_line(uint32_t line, const SdfGridParams& g, std::span<uint32_t> toggles,
+                        std::span<uint32_t> prefixed);
+
+// The three parity bits of a cell (bit a from the plane of axis a).
+uint32_t parity_bits(uint32_t cell, const SdfGridParams& g, std::span<const uint32_t> prefixed);
 
 // Majority vote of the three parity bits.
 inline bool parity_inside(uint32_t bits) { return gpu_shared::sdf_parity_inside(bits); }
@@ -111,8 +154,8 @@ struct FinalizeInputs {
     const SdfGridParams* grid = nullptr;
     const MeshData* mesh = nullptr;
     CellSign sign = CellSign::PseudonormalBandParityElsewhere;
-    std::span<const uint32_t> nearest;
-    std::span<const uint32_t> parity;
+    std::span<const uint32_t> nearest;     // per cell, from fine_nearest_cell
+    std::span<const uint32_t> parity;      // prefixed parity bit planes (parity sign modes only)
     std::span<const float> winding;        // per cell (winding sign only)
 };
 void finalize_cell(uint32_t cell, const FinalizeInputs& in, std::span<float> distance_m, std::span<uint8_t> flags);

@@ -1,7 +1,8 @@
 #version 450
 // Passes 2 and 3 fused, one workgroup per triangle: its threads stride over the cells of the triangle's
-// band range, each taking the 64-bit atomic min of (ordered distance, triangle id). Per cell the result
-// equals the CPU reference's min distance, then min id among triangles at that distance.
+// band range, each taking the 64-bit atomic min of (ordered distance, triangle id) where the distance is
+// within the band (sdf_band_limit_m; farther cells cost no atomic). Per cell the result equals the CPU
+// reference's min distance, then min id among triangles at that distance.
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #include "shared/sdf_gpu.h"
 #include "shared/sdf.h"
@@ -16,9 +17,11 @@ void main() {
     band_cell_range(a, b, c, lo, hi);
     ivec3 n = max(hi - lo + 1, ivec3(0));
     uint total = uint(n.x * n.y * n.z);
+    float limit = sdf_band_limit_m(g);
     for (uint i = gl_LocalInvocationIndex; i < total; i += kSdfBandWorkgroupSize) {
         ivec3 cell = lo + ivec3(int(i % uint(n.x)), int((i / uint(n.x)) % uint(n.y)), int(i / uint(n.x * n.y)));
         float d = sdf_triangle_distance_m(sdf_cell_centre_m(g, cell), a, b, c);
+        if (!(d <= limit)) continue;
         uint64_t key = (uint64_t(float_to_ordered(d)) << 32) | uint64_t(t);
         atomicMin(band_key[sdf_cell_index(g, cell)], key);
     }

@@ -1,33 +1,90 @@
 #version 450
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
-// Pass 8, per cell: exact distance to the propagated nearest triangle, signed by pc.mode (kSdfSign*).
+// Passes 5c, 4 and 8 fused. One workgroup per coarse cell, one thread per fine cell of its block:
+//  - nearest triangle: the band triangle in band cells, else the best of the triangles held by the
+//    3 x 3 x 3 coarse cells around the block, deduplicated once per workgroup in shared memory so every
+//    thread runs the same short candidate loop, then the mesh walk, and near the band the band triangles
+//    of the cells around (sdf_passes::fine_nearest_cell);
+//  - flags (written = band: the scatter writes only band distances);
+//  - exact distance to the nearest triangle, signed by pc.mode (kSdfSign*; sdf_passes::finalize_cell).
 #include "shared/sdf_gpu.h"
 #include "shared/sdf.h"
-layout(local_size_x = kSdfWorkgroupSize) in;
+layout(local_size_x = kSdfFinalizeWorkgroupSize) in;
 #include "sdf/sdf_common.glsl"
 
+shared uint s_cand[kSdfCoarseNeighbours];
+shared uint s_unique[kSdfCoarseNeighbours];
+shared uint s_count;
+
+uint parity_bit(int axis, ivec3 cell) {
+    return (parity[sdf_parity_word_index(g, axis, cell)] >> uint(cell[axis] % 32)) & 1u;
+}
+
 void main() {
-    uint cell = LINEAR_INVOCATION_INDEX;
-    if (cell >= pc.count) return;
-    uint t = nearest_in[cell];
+    uint block = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
+    uint l = gl_LocalInvocationIndex;
+    ivec3 cd = sdf_coarse_dims(g);
+    bool block_ok = block < pc.count;  // uniform over the workgroup
+    ivec3 c = ivec3(int(block % uint(cd.x)), int((block / uint(cd.x)) % uint(cd.y)), int(block / uint(cd.x * cd.y)));
+    if (l == 0u) s_count = 0u;
+    if (l < uint(kSdfCoarseNeighbours)) {
+        ivec3 q = c + ivec3(int(l % 3u) - 1, int((l / 3u) % 3u) - 1, int(l / 9u) - 1);
+        bool in_grid = block_ok && all(greaterThanEqual(q, ivec3(0))) && all(lessThan(q, cd));
+        s_cand[l] = in_grid ? jfa_in[sdf_coarse_index(cd, q)] : kSdfNoTriangle;
+    }
+    barrier();
+    if (l < uint(kSdfCoarseNeighbours)) {
+        uint cand = s_cand[l];
+        bool keep = cand != kSdfNoTriangle;
+        for (uint j = 0u; j < l; ++j) keep = keep && s_cand[j] != cand;
+        if (keep) s_unique[atomicAdd(s_count, 1u)] = cand;
+    }
+    barrier();
+    if (!block_ok) return;
+    const int K = kSdfCoarseFactor;
+    ivec3 cell3 = c * K + ivec3(int(l) % K, (int(l) / K) % K, int(l) / (K * K));
+    if (any(greaterThanEqual(cell3, g.dims.xyz))) return;
+    uint cell = sdf_cell_index(g, cell3);
+    vec3 p = sdf_cell_centre_m(g, cell3);
+
+    uint t = band_tri[cell];
+    bool band = t != kSdfNoTriangle;
+    if (!band) {
+        float best_d = kSdfInf;
+        uint n = s_count;
+        for (uint i = 0u; i < n; ++i) consider(s_unique[i], p, t, best_d);
+        walk(p, t, best_d);
+        if (best_d <= sdf_near_limit_m(g)) {
+            for (int j = 0; j < 3 * kSdfCoarseNeighbours; ++j) {
+                int r = 1 << (j / kSdfCoarseNeighbours);
+                int o = j % kSdfCoarseNeighbours;
+                ivec3 q = cell3 + ivec3(o % 3 - 1, (o / 3) % 3 - 1, o / 9 - 1) * r;
+                if (any(lessThan(q, ivec3(0))) || any(greaterThanEqual(q, g.dims.xyz))) continue;
+                consider(band_tri[sdf_cell_index(g, q)], p, t, best_d);
+            }
+            walk(p, t, best_d);
+        }
+    }
+    uint f = band ? (kSdfFlagWritten | kSdfFlagBand) : 0u;
     if (t == kSdfNoTriangle) {
         distance_m[cell] = kSdfInf;
+        flags[cell] = f;
         return;
     }
-    vec3 p = sdf_cell_centre_m(g, sdf_cell_coords(g, cell));
     SdfClosest q = sdf_closest_on_triangle(p, tri_a(t), tri_b(t), tri_c(t));
     vec3 off = p - q.point_m;
     float d = sqrt(dot(off, off));
-    uint f = flags[cell];
-    bool band = (f & kSdfFlagBand) != 0u;
-    vec4 n;
-    if (q.feature == kSdfFeatureFace) n = face_normals[t];
-    else if (q.feature <= kSdfFeatureVertex2) n = vertex_pseudonormals[indices[3u * t + q.feature]];
-    else n = edge_pseudonormals[tri_edges[3u * t + (q.feature - kSdfFeatureEdge01)]];
-    bool pn_inside = dot(off, n.xyz) * pc.orientation < 0.0;
+    vec4 nrm;
+    if (q.feature == kSdfFeatureFace) nrm = face_normals[t];
+    else if (q.feature <= kSdfFeatureVertex2) nrm = vertex_pseudonormals[indices[3u * t + q.feature]];
+    else nrm = edge_pseudonormals[tri_edges[3u * t + (q.feature - kSdfFeatureEdge01)]];
+    bool pn_inside = dot(off, nrm.xyz) * pc.orientation < 0.0;
     bool face_inside = dot(off, face_normals[t].xyz) * pc.orientation < 0.0;
     float w = pc.mode == kSdfSignWinding ? winding[cell] : 0.0;
-    bool inside = sdf_cell_inside(pc.mode, band, parity[cell], pn_inside, w, face_inside);
+    uint bits = 0u;
+    if (pc.mode == kSdfSignParity || pc.mode == kSdfSignPseudonormalBandParityElsewhere)
+        bits = parity_bit(0, cell3) | (parity_bit(1, cell3) << 1) | (parity_bit(2, cell3) << 2);
+    bool inside = sdf_cell_inside(pc.mode, band, bits, pn_inside, w, face_inside);
     distance_m[cell] = inside ? -d : d;
     flags[cell] = f | (inside ? kSdfFlagInside : 0u);
 }

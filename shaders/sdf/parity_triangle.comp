@@ -1,7 +1,8 @@
 #version 450
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
-// Pass 6a, per triangle (axis from the push constants): toggle bit `axis` of the first cell past each
-// crossing of the columns along `axis` through the triangle (watertight edge functions, top-left rule).
+// Pass 6a, per triangle and axis (item = axis * triangles + triangle, all three axes in one dispatch):
+// toggle the bit of the first cell past each crossing of the grid lines along `axis` through the triangle
+// in that axis' bit plane (watertight edge functions, top-left rule; sdf_passes::parity_triangle).
 #include "shared/sdf_gpu.h"
 #include "shared/sdf.h"
 layout(local_size_x = kSdfWorkgroupSize) in;
@@ -10,9 +11,11 @@ layout(local_size_x = kSdfWorkgroupSize) in;
 float comp(vec3 v, int i) { return i == 0 ? v.x : (i == 1 ? v.y : v.z); }
 
 void main() {
-    uint t = LINEAR_INVOCATION_INDEX;
-    if (t >= pc.count) return;
-    int ax = pc.axis, bx = (pc.axis + 1) % 3, cx = (pc.axis + 2) % 3;
+    uint item = LINEAR_INVOCATION_INDEX;
+    if (item >= pc.count) return;
+    int axis = int(item / pc.triangles);
+    uint t = item - uint(axis) * pc.triangles;
+    int ax = axis, bx = (axis + 1) % 3, cx = (axis + 2) % 3;
     vec3 v0 = sdf_grid_coords(g, tri_a(t)), v1 = sdf_grid_coords(g, tri_b(t)), v2 = sdf_grid_coords(g, tri_c(t));
     vec2 p0 = vec2(comp(v0, bx), comp(v0, cx)), p1 = vec2(comp(v1, bx), comp(v1, cx)), p2 = vec2(comp(v2, bx), comp(v2, cx));
     float area = sdf_edge_function(p0, p1, p2);
@@ -45,6 +48,6 @@ void main() {
             cell[ax] = max(0, int(first));
             cell[bx] = jb;
             cell[cx] = jc;
-            atomicXor(parity[sdf_cell_index(g, cell)], 1u << uint(ax));
+            atomicXor(parity_toggles[sdf_parity_word_index(g, ax, cell)], 1u << uint(cell[ax] % 32));
         }
 }

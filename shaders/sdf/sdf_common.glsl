@@ -15,14 +15,20 @@ layout(std430, binding = kSdfBindFaceNormals) readonly buffer FaceNormalsBuf { v
 layout(std430, binding = kSdfBindVertexNormals) readonly buffer VertexNormalsBuf { vec4 vertex_pseudonormals[]; };
 layout(std430, binding = kSdfBindEdgeNormals) readonly buffer EdgeNormalsBuf { vec4 edge_pseudonormals[]; };
 layout(std430, binding = kSdfBindBandKey) buffer BandKeyBuf { uint64_t band_key[]; };
-layout(std430, binding = kSdfBindNearestIn) buffer NearestInBuf { uint nearest_in[]; };
-layout(std430, binding = kSdfBindNearestOut) buffer NearestOutBuf { uint nearest_out[]; };
+layout(std430, binding = kSdfBindJfaIn) buffer JfaInBuf { uint jfa_in[]; };
+layout(std430, binding = kSdfBindJfaOut) buffer JfaOutBuf { uint jfa_out[]; };
+layout(std430, binding = kSdfBindParityToggles) buffer ParityTogglesBuf { uint parity_toggles[]; };
 layout(std430, binding = kSdfBindParity) buffer ParityBuf { uint parity[]; };
 layout(std430, binding = kSdfBindWinding) buffer WindingBuf { float winding[]; };
-layout(std430, binding = kSdfBindCoarse) buffer CoarseBuf { float coarse[]; };
+layout(std430, binding = kSdfBindWindingCoarse) buffer WindingCoarseBuf { float coarse[]; };
 layout(std430, binding = kSdfBindDistance) buffer DistanceBuf { float distance_m[]; };
 layout(std430, binding = kSdfBindFlags) buffer FlagsBuf { uint flags[]; };
 layout(std430, binding = kSdfBindTriangles) readonly buffer TrianglesBuf { vec4 tri_vertices[]; };
+
+layout(std430, binding = kSdfBindTriNeighbours) readonly buffer TriNeighboursBuf { uint tri_neighbours[]; };
+layout(std430, binding = kSdfBindVertexTriOffsets) readonly buffer VertexTriOffsetsBuf { uint vertex_tri_offsets[]; };
+layout(std430, binding = kSdfBindVertexTris) readonly buffer VertexTrisBuf { uint vertex_tris[]; };
+layout(std430, binding = kSdfBindBandTri) buffer BandTriBuf { uint band_tri[]; };
 
 layout(push_constant) uniform PushBuf { SdfPush pc; };
 
@@ -47,6 +53,34 @@ void band_cell_range(vec3 a, vec3 b, vec3 c, out ivec3 lo, out ivec3 hi) {
     float band = float(g.dims.w);
     lo = max(ivec3(floor(mn - band)), ivec3(0));
     hi = min(ivec3(ceil(mx + band)), g.dims.xyz - 1);
+}
+
+// Better of two candidates for point p: smaller exact distance, then smaller id (sdf_passes consider()).
+void consider(uint cand, vec3 p, inout uint best, inout float best_d) {
+    if (cand == kSdfNoTriangle || cand == best) return;
+    float d = distance_to_triangle(cand, p);
+    if (d < best_d || (d == best_d && cand < best)) {
+        best = cand;
+        best_d = d;
+    }
+}
+
+// Greedy descent over the mesh from best's closest feature: every triangle around a vertex, the triangle
+// across an edge, none inside the face (sdf_passes walk(), fine_nearest_cell).
+void walk(vec3 p, inout uint best, inout float best_d) {
+    for (int step = 0; step < kSdfWalkSteps && best != kSdfNoTriangle; ++step) {
+        uint from = best;
+        uint feature = sdf_closest_on_triangle(p, tri_a(from), tri_b(from), tri_c(from)).feature;
+        if (feature == kSdfFeatureFace) break;
+        if (feature <= kSdfFeatureVertex2) {
+            uint v = indices[3u * from + feature];
+            uint end = vertex_tri_offsets[v + 1u];
+            for (uint i = vertex_tri_offsets[v]; i < end; ++i) consider(vertex_tris[i], p, best, best_d);
+        } else {
+            consider(tri_neighbours[3u * from + (feature - kSdfFeatureEdge01)], p, best, best_d);
+        }
+        if (best == from) break;
+    }
 }
 
 float winding_number(vec3 p) {

@@ -29,7 +29,7 @@ void main() {
     ivec3 cell = sdf_cell_coords(g, item);
     if (stride == 1) {
         winding[item] = coarse[item];
-    } else if (exact_band && (flags[item] & kSdfFlagBand) != 0u) {
+    } else if (exact_band && band_tri[item] != kSdfNoTriangle) {  // a band cell (finalize sets the flags later)
         winding[item] = winding_number(sdf_cell_centre_m(g, cell));
     } else {
         vec3 u = vec3(cell) / float(stride);

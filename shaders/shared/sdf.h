@@ -53,8 +53,17 @@ TRESSEL_CONST(uint, kSdfFlagBand, 1u);      // distance exact: within band_cells
 TRESSEL_CONST(uint, kSdfFlagWritten, 2u);   // written by the narrow-band scatter (before propagation)
 TRESSEL_CONST(uint, kSdfFlagInside, 4u);
 
-// Ray-parity bits (one uint per cell, bit a toggled by a crossing along axis a before the cell centre).
+// Ray-parity bits of a cell (bit a: odd number of crossings along axis a before the cell centre).
 TRESSEL_CONST(uint, kSdfParityAxisBits, 7u);
+
+// Far field, coarse to fine: jump flooding runs on a grid kSdfCoarseFactor times coarser per axis (coarse
+// cell C covers fine cells K*C ... K*C + K-1; its sample point is the centre of that block), then every
+// fine cell outside the band takes the best of the triangles held by the 3 x 3 x 3 coarse cells around
+// its own (engine/sdf/README.md).
+TRESSEL_CONST(int, kSdfCoarseFactor, 4);
+TRESSEL_CONST(int, kSdfCoarseNeighbours, 27);
+// Moves of the mesh walk that refines a far cell's nearest triangle (sdf_passes::fine_nearest_cell).
+TRESSEL_CONST(int, kSdfWalkSteps, 8);
 
 // Per collision mesh (TressFX's "collidee"): one buffer per SDF, never shared with per-hair-group data
 // (TressFX's multi-object constant-buffer bug, seed 000).
@@ -96,6 +105,69 @@ SDF_FN ivec3 sdf_cell_coords(SdfGridParams g, uint index) {
 // Continuous grid coordinates: cell centres at integers.
 SDF_FN vec3 sdf_grid_coords(SdfGridParams g, vec3 p_m) {
     return (p_m - vec3(g.origin_m.x, g.origin_m.y, g.origin_m.z)) / g.origin_m.w;
+}
+
+// Coarse grid of the far field: ceil(dims / kSdfCoarseFactor) cells per axis.
+SDF_FN ivec3 sdf_coarse_dims(SdfGridParams g) {
+    return (ivec3(g.dims.x, g.dims.y, g.dims.z) + (kSdfCoarseFactor - 1)) / kSdfCoarseFactor;
+}
+
+// Sample point of coarse cell c, metres: the centre of its block of fine cells.
+SDF_FN vec3 sdf_coarse_sample_m(SdfGridParams g, ivec3 c) {
+    float half_block = 0.5f * float(kSdfCoarseFactor - 1);
+    return vec3(g.origin_m.x, g.origin_m.y, g.origin_m.z) +
+           (vec3(float(c.x), float(c.y), float(c.z)) * float(kSdfCoarseFactor) + half_block) * g.origin_m.w;
+}
+
+SDF_FN uint sdf_coarse_index(ivec3 coarse_dims, ivec3 c) {
+    return uint(c.x) + uint(coarse_dims.x) * (uint(c.y) + uint(coarse_dims.y) * uint(c.z));
+}
+
+// Largest distance (metres) a band cell may have: band_cells cells. The scatter writes a cell only when the
+// triangle is at most this far, so "written" and "band" are the same cells.
+SDF_FN float sdf_band_limit_m(SdfGridParams g) { return float(g.dims.w) * g.origin_m.w; }
+
+// Far cells up to this distance (metres; band_cells + 2 cells) also take the band triangles of the fine
+// cells around them as candidates (sdf_passes::fine_nearest_cell).
+SDF_FN float sdf_near_limit_m(SdfGridParams g) { return float(g.dims.w + 4) * g.origin_m.w; }
+
+// Ray-parity bit planes: for each axis a, one line of bits per grid line along a (line index over the
+// other two axes, (a+1)%3 fastest), ceil(dims[a] / 32) words per line, planes x, y, z one after another.
+// The crossing pass toggles bit i of a line for a crossing just before cell centre i; the prefix pass
+// turns each line into its running xor, so bit i then says "odd number of crossings before centre i".
+SDF_FN uint sdf_parity_line_words(int n) { return uint(n + 31) / 32u; }
+
+SDF_FN uint sdf_parity_lines(SdfGridParams g, int axis) {
+    ivec3 d = ivec3(g.dims.x, g.dims.y, g.dims.z);
+    return uint(d[(axis + 1) % 3]) * uint(d[(axis + 2) % 3]);
+}
+
+SDF_FN uint sdf_parity_plane_base(SdfGridParams g, int axis) {
+    uint base = 0u;
+    for (int a = 0; a < axis; ++a) base += sdf_parity_lines(g, a) * sdf_parity_line_words(g.dims[a]);
+    return base;
+}
+
+SDF_FN uint sdf_parity_word_count(SdfGridParams g) { return sdf_parity_plane_base(g, 3); }
+
+// Word holding the bit of `cell` in the plane of `axis`; the bit is cell[axis] % 32.
+SDF_FN uint sdf_parity_word_index(SdfGridParams g, int axis, ivec3 cell) {
+    ivec3 d = ivec3(g.dims.x, g.dims.y, g.dims.z);
+    int b = (axis + 1) % 3;
+    int c = (axis + 2) % 3;
+    uint line = uint(cell[b]) + uint(d[b]) * uint(cell[c]);
+    return sdf_parity_plane_base(g, axis) + line * sdf_parity_line_words(d[axis]) + uint(cell[axis]) / 32u;
+}
+
+// Inclusive running xor of the bits of w (bit i = xor of bits 0..i), continued from `carry` (the running
+// xor of every bit before this word).
+SDF_FN uint sdf_prefix_xor_bits(uint w, bool carry) {
+    w ^= w << 1;
+    w ^= w << 2;
+    w ^= w << 4;
+    w ^= w << 8;
+    w ^= w << 16;
+    return carry ? ~w : w;
 }
 
 struct SdfClosest {

@@ -24,7 +24,8 @@ struct SdfBenchResult {
     uint64_t cells = 0, triangles = 0, inside_cells = 0;
     int frames = 0;
     std::map<std::string, double> median_ms;  // per pass
-    double narrow_band_ms = 0.0;              // init + band + band flags (medians)
+    double narrow_band_ms = 0.0;              // the band scatter, "sdf band" (median); its scratch is cleared
+                                              // by the previous build's finalize, counted there
     double total_ms = 0.0;                    // median of the per-frame sums
 };
 

@@ -10,6 +10,12 @@ namespace tressel {
 namespace sp = sdf_passes;
 using gpu_shared::SdfPush;
 
+static_assert(gpu_shared::kSdfFinalizeWorkgroupSize ==
+                  uint32_t(gpu_shared::kSdfCoarseFactor * gpu_shared::kSdfCoarseFactor * gpu_shared::kSdfCoarseFactor),
+              "finalize runs one thread per fine cell of a coarse block");
+static_assert(gpu_shared::kSdfFinalizeWorkgroupSize >= uint32_t(gpu_shared::kSdfCoarseNeighbours),
+              "finalize loads the 27 coarse candidates with one thread each");
+
 namespace {
 
 constexpr VkBufferUsageFlags kStorage =
@@ -72,10 +78,10 @@ Result<SdfGpuPipelines> SdfGpuPipelines::create(gpu::Device& device) {
         const char* shader;
     } items[] = {{&p.init, "sdf/init.comp"},
                  {&p.band, "sdf/band.comp"},
-                 {&p.band_flags, "sdf/band_flags.comp"},
+                 {&p.coarse_seed, "sdf/coarse_seed.comp"},
                  {&p.jfa, "sdf/jfa.comp"},
                  {&p.parity_triangle, "sdf/parity_triangle.comp"},
-                 {&p.parity_column, "sdf/parity_column.comp"},
+                 {&p.parity_prefix, "sdf/parity_prefix.comp"},
                  {&p.winding, "sdf/winding.comp"},
                  {&p.finalize, "sdf/finalize.comp"}};
     for (auto& it : items) {
@@ -98,6 +104,8 @@ Result<SdfGpuField> prepare_sdf_gpu(gpu::Device& device, const SdfGpuPipelines& 
     if (!winding) f.winding_plan.stride = 0;  // not used
 
     gpu_shared::SdfGridParams params = f.plan.grid.gpu_params(f.plan.band_cells);
+    const uint64_t coarse_cells = sp::coarse_cell_count(params);
+    const uint64_t parity_words = gpu_shared::sdf_parity_word_count(params);
     auto pb = device.create_buffer_with(std::span<const gpu_shared::SdfGridParams>(&params, 1), 0, "sdf params");
     if (!pb) return pb.error();
     f.params = std::move(*pb);
@@ -114,7 +122,10 @@ Result<SdfGpuField> prepare_sdf_gpu(gpu::Device& device, const SdfGpuPipelines& 
                 {&f.tri_edges, upload(device, m.tri_edges, "sdf triangle edges")},
                 {&f.face_normals, upload(device, m.face_normals, "sdf face normals")},
                 {&f.vertex_normals, upload(device, m.vertex_pseudonormals, "sdf vertex pseudonormals")},
-                {&f.edge_normals, upload(device, m.edge_pseudonormals, "sdf edge pseudonormals")}};
+                {&f.edge_normals, upload(device, m.edge_pseudonormals, "sdf edge pseudonormals")},
+                {&f.tri_neighbours, upload(device, m.tri_neighbours, "sdf triangle neighbours")},
+                {&f.vertex_tri_offsets, upload(device, m.vertex_tri_offsets, "sdf vertex triangle offsets")},
+                {&f.vertex_tris, upload(device, m.vertex_tris, "sdf vertex triangles")}};
     for (auto& u : ups) {
         if (!u.r) return u.r.error();
         *u.out = std::move(*u.r);
@@ -124,11 +135,13 @@ Result<SdfGpuField> prepare_sdf_gpu(gpu::Device& device, const SdfGpuPipelines& 
         uint64_t count;
         const char* name;
     } grid_buffers[] = {{&f.band_key, 2 * cells, "sdf band key"},
-                        {&f.nearest_a, cells, "sdf nearest a"},
-                        {&f.nearest_b, cells, "sdf nearest b"},
-                        {&f.parity, cells, "sdf parity"},
+                        {&f.band_tri, cells, "sdf band triangle"},
+                        {&f.coarse_a, coarse_cells, "sdf coarse nearest a"},
+                        {&f.coarse_b, coarse_cells, "sdf coarse nearest b"},
+                        {&f.parity_toggles, parity_words, "sdf parity toggles"},
+                        {&f.parity, parity_words, "sdf parity"},
                         {&f.winding, winding ? cells : 1, "sdf winding"},
-                        {&f.coarse, winding ? cells : 1, "sdf coarse winding"},
+                        {&f.winding_coarse, winding ? cells : 1, "sdf coarse winding"},
                         {&f.distance, cells, "sdf distance"},
                         {&f.flags, cells, "sdf flags"}};
     for (auto& c : grid_buffers) {
@@ -142,13 +155,26 @@ Result<SdfGpuField> prepare_sdf_gpu(gpu::Device& device, const SdfGpuPipelines& 
         auto set = device.create_descriptor_set(pipelines.init);
         if (!set) return set.error();
         const gpu::Buffer* bufs[gpu_shared::kSdfBindingCount] = {
-            &f.params,       &f.positions, &f.indices, &f.tri_edges, &f.face_normals,
+            &f.params,         &f.positions,    &f.indices,  &f.tri_edges, &f.face_normals,
             &f.vertex_normals, &f.edge_normals, &f.band_key,
-            which == 0 ? &f.nearest_a : &f.nearest_b, which == 0 ? &f.nearest_b : &f.nearest_a,
-            &f.parity,       &f.winding,   &f.coarse,  &f.distance,  &f.flags, &f.triangles};
+            which == 0 ? &f.coarse_a : &f.coarse_b, which == 0 ? &f.coarse_b : &f.coarse_a,
+            &f.parity_toggles, &f.winding,      &f.winding_coarse, &f.distance, &f.flags, &f.triangles, &f.parity,
+            &f.tri_neighbours, &f.vertex_tri_offsets, &f.vertex_tris, &f.band_tri};
         for (uint32_t b = 0; b < gpu_shared::kSdfBindingCount; ++b) set->bind_buffer(b, *bufs[b]);
         (which == 0 ? f.set_ab : f.set_ba) = std::move(*set);
     }
+
+    // Scratch cleared once; every build leaves it cleared again (coarse seed, parity prefix).
+    auto cmd = device.begin_commands();
+    if (!cmd) return cmd.error();
+    Recorder r{*cmd, nullptr, device};
+    SdfPush push{};
+    push.parity_words = uint32_t(parity_words);
+    push.count = uint32_t(std::max<uint64_t>(cells, parity_words));
+    r.dispatch(pipelines.init, f.set_ab, push);
+    auto serial = device.submit(std::move(*cmd));
+    if (!serial) return serial.error();
+    TRESSEL_TRY(device.wait(*serial));
     return f;
 }
 
@@ -163,24 +189,22 @@ bool record_sdf_build(gpu::CommandBuffer& cmd, const SdfGpuPipelines& P, SdfGpuF
     push.orientation = f.plan.mesh.orientation;
     push.triangles = tris;
 
+    const gpu_shared::SdfGridParams g = gd.gpu_params(f.plan.band_cells);
     if (!second_half) {
         if (ts) ts->reset(cmd);
-        push.count = cells;
-        r.begin("sdf init");
-        r.dispatch(P.init, f.set_ab, push);
-        r.end();
         push.count = tris;
         r.begin("sdf band");
         r.dispatch_groups(P.band, f.set_ab, push, tris);
         r.end();
-        push.count = cells;
-        r.begin("sdf band flags");
-        r.dispatch(P.band_flags, f.set_ab, push);
+
+        push.count = sp::coarse_cell_count(g);
+        r.begin("sdf coarse seed");
+        r.dispatch(P.coarse_seed, f.set_ab, push);
         r.end();
 
         r.begin("sdf jump flooding");
         bool in_a = true;
-        for (int step : sp::jfa_steps(gd.gpu_params(f.plan.band_cells))) {
+        for (int step : sp::jfa_steps(sp::coarse_dims(g))) {
             push.step = step;
             r.dispatch(P.jfa, in_a ? f.set_ab : f.set_ba, push);
             in_a = !in_a;
@@ -190,13 +214,10 @@ bool record_sdf_build(gpu::CommandBuffer& cmd, const SdfGpuPipelines& P, SdfGpuF
 
         if (f.plan.cell_sign == sp::CellSign::Parity || f.plan.cell_sign == sp::CellSign::PseudonormalBandParityElsewhere) {
             r.begin("sdf ray parity");
-            for (int axis = 0; axis < 3; ++axis) {
-                push.axis = axis;
-                push.count = tris;
-                r.dispatch(P.parity_triangle, f.set_ab, push);
-                push.count = uint32_t(gd.dims[(axis + 1) % 3]) * uint32_t(gd.dims[(axis + 2) % 3]);
-                r.dispatch(P.parity_column, f.set_ab, push);
-            }
+            push.count = 3 * tris;
+            r.dispatch(P.parity_triangle, f.set_ab, push);
+            push.count = sp::parity_line_count(g);
+            r.dispatch(P.parity_prefix, f.set_ab, push);
             r.end();
         }
         if (winding && f.winding_plan.stride == 0) return false;  // the caller decides the stride first
@@ -215,19 +236,19 @@ bool record_sdf_build(gpu::CommandBuffer& cmd, const SdfGpuPipelines& P, SdfGpuF
         r.end();
     }
     push.mode = sign_mode(f.plan.cell_sign);
-    push.count = cells;
+    push.count = sp::coarse_cell_count(g);
     r.begin("sdf finalize");
-    r.dispatch(P.finalize, final_set, push);
+    r.dispatch_groups(P.finalize, final_set, push, push.count);
     r.end();
     return true;
 }
 
 Status decide_winding_gpu(gpu::Device& device, SdfGpuField& f, Diagnostics& diag) {
     const uint64_t cells = f.plan.grid.cell_count();
-    std::vector<uint32_t> flags(cells);
-    TRESSEL_TRY(device.download(f.flags, flags.data(), cells * 4));
+    std::vector<uint32_t> band_tri(cells);
+    TRESSEL_TRY(device.download(f.band_tri, band_tri.data(), cells * 4));
     uint64_t band = 0;
-    for (uint32_t v : flags) band += (v & gpu_shared::kSdfFlagBand) ? 1 : 0;
+    for (uint32_t t : band_tri) band += t != gpu_shared::kSdfNoTriangle ? 1 : 0;  // the scatter writes band cells only
     f.winding_plan = plan_winding(f.plan, band, diag);
     return {};
 }

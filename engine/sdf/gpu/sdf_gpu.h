@@ -1,5 +1,7 @@
 // GPU build of a collision mesh's signed distance field: the passes of the CPU reference
-// (engine/sdf/README.md) as compute shaders (shaders/sdf/*.comp), one timestamp per pass.
+// (engine/sdf/README.md) as compute shaders (shaders/sdf/*.comp), one timestamp per pass. The scratch
+// buffers (band keys, parity toggles) are cleared once when the field is prepared and left cleared by
+// every build, so a recorded build must be submitted before the next one is recorded on the same field.
 //
 //   auto pipelines = SdfGpuPipelines::create(device);
 //   auto field = prepare_sdf_gpu(device, *pipelines, desc, diag);    // plan, upload mesh, allocate grid
@@ -24,20 +26,25 @@ class SdfGpuPipelines {
 public:
     static Result<SdfGpuPipelines> create(gpu::Device& device);
 
-    gpu::ComputePipeline init, band, band_flags, jfa, parity_triangle, parity_column, winding, finalize;
+    gpu::ComputePipeline init, band, coarse_seed, jfa, parity_triangle, parity_prefix, winding, finalize;
 };
 
 struct SdfGpuField {
     SdfBuildPlan plan;                  // grid, prepared mesh, sign (from plan_sdf_build, shared with the CPU build)
     gpu::Buffer params;                 // SdfGridParams
     gpu::Buffer positions, indices, tri_edges, face_normals, vertex_normals, edge_normals, triangles;
-    gpu::Buffer band_key, nearest_a, nearest_b, parity, winding, coarse;
+    gpu::Buffer tri_neighbours, vertex_tri_offsets, vertex_tris;  // mesh adjacency for the far-field walk
+    gpu::Buffer band_key;               // uint64 per cell (scratch, left cleared)
+    gpu::Buffer band_tri;               // uint per cell: band triangle or none (from the band keys)
+    gpu::Buffer coarse_a, coarse_b;     // uint per coarse cell: coarse JFA ping-pong
+    gpu::Buffer parity_toggles, parity; // parity bit planes: crossings (scratch, left cleared), running xor
+    gpu::Buffer winding, winding_coarse;
     gpu::Buffer distance;               // float per cell, signed metres: the result
     gpu::Buffer flags;                  // uint per cell, kSdfFlag*
-    gpu::DescriptorSet set_ab, set_ba;  // nearest_in/out = a/b and b/a
+    gpu::DescriptorSet set_ab, set_ba;  // jfa_in/out = coarse a/b and b/a
     WindingPlan winding_plan;           // decided after the band pass when the sign uses winding numbers
     uint64_t gpu_bytes = 0;
-    // After record_sdf_build: which set holds the final nearest triangles in binding kSdfBindNearestIn.
+    // After record_sdf_build: which set holds the coarse JFA result in binding kSdfBindJfaIn.
     bool result_in_a = true;
 };
 
@@ -46,14 +53,16 @@ struct SdfGpuField {
 Result<SdfGpuField> prepare_sdf_gpu(gpu::Device& device, const SdfGpuPipelines& pipelines, const SdfBuildDesc& desc,
                                     Diagnostics& diag);
 
-// Records every pass (with barriers) into `cmd`; `timestamps` (optional, >= 12 passes) gets one entry per
-// pass. For the winding sign the stride depends on the band size: when field.winding_plan is not yet
+// Records every pass (with barriers) into `cmd`; `timestamps` (optional, >= 8 passes) gets one entry per
+// pass: "sdf band", "sdf coarse seed" (band triangles unpacked, keys cleared, coarse seeds), "sdf jump
+// flooding" (coarse grid), "sdf ray parity" (crossings and prefix, parity signs only), "sdf winding"
+// (winding sign only), "sdf finalize" (far-field nearest triangle, flags, sign, distance). For the winding sign the stride depends on the band size: when field.winding_plan is not yet
 // decided, this records only up to the band flags and returns false — submit, call
 // decide_winding_gpu(), then call record_sdf_build again for the rest.
 bool record_sdf_build(gpu::CommandBuffer& cmd, const SdfGpuPipelines& pipelines, SdfGpuField& field,
                       gpu::TimestampQueries* timestamps, bool second_half = false);
 
-// Winding sign only: reads the band flags back and fixes field.winding_plan (as build_sdf_cpu does).
+// Winding sign only: reads the band keys back and fixes field.winding_plan (as build_sdf_cpu does).
 Status decide_winding_gpu(gpu::Device& device, SdfGpuField& field, Diagnostics& diag);
 
 // Whole build, synchronously: prepare, record, submit, wait (twice for the winding sign). Pass times go to

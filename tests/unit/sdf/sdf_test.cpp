@@ -224,10 +224,11 @@ TEST(SdfPasses, NarrowBandIsOrderIndependent) {
     ASSERT_TRUE(gd.ok());
     auto g = gd->gpu_params(2);
     const uint32_t cells = uint32_t(gd->cell_count()), tris = uint32_t(m.triangle_count());
-    std::vector<uint32_t> d1(cells), n1(cells), p1(cells), d2(cells), n2(cells), p2(cells);
+    std::vector<uint32_t> d1(cells), n1(cells), d2(cells), n2(cells);
+    std::vector<uint32_t> p1(gpu_shared::sdf_parity_word_count(g), 0u), p2 = p1;
     for (uint32_t c = 0; c < cells; ++c) {
-        sdf_passes::init_cell(c, d1, n1, p1);
-        sdf_passes::init_cell(c, d2, n2, p2);
+        sdf_passes::init_cell(c, d1, n1);
+        sdf_passes::init_cell(c, d2, n2);
     }
     for (uint32_t t = 0; t < tris; ++t) sdf_passes::band_distance_triangle(t, g, m, d1);
     for (uint32_t t = tris; t-- > 0;) sdf_passes::band_distance_triangle(t, g, m, d2);
@@ -244,6 +245,43 @@ TEST(SdfPasses, NarrowBandIsOrderIndependent) {
     for (uint32_t c = 0; c < cells; ++c) written += d1[c] != gpu_shared::kSdfUnwrittenOrdered;
     EXPECT_GT(written, cells / 10);
     EXPECT_LT(written, cells);  // the scatter alone leaves cells unwritten (TressFX corner case 3)
+    // Only band distances are written.
+    for (uint32_t c = 0; c < cells; ++c) {
+        if (d1[c] != gpu_shared::kSdfUnwrittenOrdered) {
+            EXPECT_LE(gpu_shared::ordered_to_float(d1[c]), gpu_shared::sdf_band_limit_m(g));
+        }
+    }
+}
+
+TEST(SdfPasses, ParityPrefixMatchesAWalkAlongEachLine) {
+    // Toggles at a few cells of a small odd-sized grid (lines spanning several words), then the running
+    // xor read back per cell against a direct count of the toggles before it.
+    Diagnostics diag;
+    auto gd = compute_grid({0, 0, 0}, {1.0, 0.5, 0.3}, 70, 0.0, diag);
+    ASSERT_TRUE(gd.ok());
+    auto g = gd->gpu_params(2);
+    std::vector<uint32_t> toggles(gpu_shared::sdf_parity_word_count(g), 0u), prefixed(toggles.size(), 0u);
+    std::mt19937 rng(5);
+    std::vector<std::pair<int, glm::ivec3>> hits;
+    for (int n = 0; n < 400; ++n) {
+        glm::ivec3 c(int(rng() % uint32_t(g.dims.x)), int(rng() % uint32_t(g.dims.y)), int(rng() % uint32_t(g.dims.z)));
+        int axis = int(rng() % 3u);
+        toggles[gpu_shared::sdf_parity_word_index(g, axis, c)] ^= 1u << (c[axis] % 32);
+        hits.push_back({axis, c});
+    }
+    for (uint32_t line = 0; line < sdf_passes::parity_line_count(g); ++line)
+        sdf_passes::parity_prefix_line(line, g, toggles, prefixed);
+    for (uint32_t w : toggles) EXPECT_EQ(w, 0u) << "toggles are left cleared";
+    const uint32_t cells = uint32_t(gd->cell_count());
+    for (uint32_t cell = 0; cell < cells; cell += 7) {
+        glm::ivec3 c = gpu_shared::sdf_cell_coords(g, cell);
+        uint32_t expect = 0;
+        for (auto& [axis, h] : hits) {
+            bool same_line = h[(axis + 1) % 3] == c[(axis + 1) % 3] && h[(axis + 2) % 3] == c[(axis + 2) % 3];
+            if (same_line && h[axis] <= c[axis]) expect ^= 1u << axis;
+        }
+        ASSERT_EQ(sdf_passes::parity_bits(cell, g, prefixed), expect) << "cell " << c.x << "," << c.y << "," << c.z;
+    }
 }
 
 TEST(SdfPasses, PrepareMeshWeldsAndClassifies) {
