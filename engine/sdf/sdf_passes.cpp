@@ -214,16 +214,22 @@ void band_flags_cell(uint32_t cell, const SdfGridParams& g, std::span<const uint
 }
 
 namespace {
+// The best triangle so far for a point, with its exact distance and the closest feature on it.
+struct Best {
+    uint32_t tri = kSdfNoTriangle;
+    float d = std::numeric_limits<float>::infinity();
+    uint32_t feature = 0;
+};
+
 // Better of two candidates for point p: smaller exact distance, then smaller id (a total order, so the
 // result does not depend on the order candidates are visited in).
-void consider(uint32_t cand, glm::vec3 p, const MeshData& m, uint32_t& best, float& best_d) {
-    if (cand == kSdfNoTriangle || cand == best) return;
+void consider(uint32_t cand, glm::vec3 p, const MeshData& m, Best& b) {
+    if (cand == kSdfNoTriangle || cand == b.tri) return;
     Tri t = triangle(m, cand);
-    float d = gpu_shared::sdf_triangle_distance_m(p, t.a, t.b, t.c);
-    if (d < best_d || (d == best_d && cand < best)) {
-        best = cand;
-        best_d = d;
-    }
+    gpu_shared::SdfClosest q = gpu_shared::sdf_closest_on_triangle(p, t.a, t.b, t.c);
+    glm::vec3 off = p - q.point_m;
+    float d = std::sqrt(glm::dot(off, off));  // sdf_triangle_distance_m
+    if (d < b.d || (d == b.d && cand < b.tri)) b = {cand, d, q.feature};
 }
 }  // namespace
 
@@ -236,15 +242,14 @@ void coarse_seed_cell(uint32_t coarse_cell, const SdfGridParams& g, const MeshDa
     const glm::ivec3 lo = c * gpu_shared::kSdfCoarseFactor;
     const glm::ivec3 hi = glm::min(lo + gpu_shared::kSdfCoarseFactor, glm::ivec3(g.dims));
     const glm::vec3 p = gpu_shared::sdf_coarse_sample_m(g, c);
-    uint32_t best = kSdfNoTriangle;
-    float best_d = std::numeric_limits<float>::infinity();
+    Best best;
     for (int k = lo.z; k < hi.z; ++k)
         for (int j = lo.y; j < hi.y; ++j)
             for (int i = lo.x; i < hi.x; ++i) {
                 uint32_t idx = gpu_shared::sdf_cell_index(g, glm::ivec3(i, j, k));
-                if (dist_ordered[idx] != kSdfUnwrittenOrdered) consider(nearest[idx], p, m, best, best_d);
+                if (dist_ordered[idx] != kSdfUnwrittenOrdered) consider(nearest[idx], p, m, best);
             }
-    coarse[coarse_cell] = best;
+    coarse[coarse_cell] = best.tri;
 }
 
 std::vector<int> jfa_steps(glm::ivec3 dims) {
@@ -261,20 +266,18 @@ std::vector<int> jfa_steps(glm::ivec3 dims) {
 
 namespace {
 // Greedy descent over the mesh from best's closest feature (fine_nearest_cell in sdf_passes.h).
-void walk(glm::vec3 p, const MeshData& m, uint32_t& best, float& best_d) {
-    for (int step = 0; step < gpu_shared::kSdfWalkSteps && best != kSdfNoTriangle; ++step) {
-        const uint32_t from = best;
-        Tri t = triangle(m, from);
-        const uint32_t feature = gpu_shared::sdf_closest_on_triangle(p, t.a, t.b, t.c).feature;
+void walk(glm::vec3 p, const MeshData& m, Best& best) {
+    for (int step = 0; step < gpu_shared::kSdfWalkSteps && best.tri != kSdfNoTriangle; ++step) {
+        const uint32_t from = best.tri, feature = best.feature;
         if (feature == gpu_shared::kSdfFeatureFace) break;
         if (feature <= gpu_shared::kSdfFeatureVertex2) {
             const uint32_t v = m.indices[3 * from + feature];
             for (uint32_t i = m.vertex_tri_offsets[v]; i < m.vertex_tri_offsets[v + 1]; ++i)
-                consider(m.vertex_tris[i], p, m, best, best_d);
+                consider(m.vertex_tris[i], p, m, best);
         } else {
-            consider(m.tri_neighbours[3 * from + (feature - gpu_shared::kSdfFeatureEdge01)], p, m, best, best_d);
+            consider(m.tri_neighbours[3 * from + (feature - gpu_shared::kSdfFeatureEdge01)], p, m, best);
         }
-        if (best == from) break;
+        if (best.tri == from) break;
     }
 }
 }  // namespace
@@ -285,18 +288,17 @@ void coarse_jfa_cell(uint32_t coarse_cell, int step, const SdfGridParams& g, con
     const glm::ivec3 c(int(coarse_cell % uint32_t(cd.x)), int((coarse_cell / uint32_t(cd.x)) % uint32_t(cd.y)),
                        int(coarse_cell / (uint32_t(cd.x) * uint32_t(cd.y))));
     const glm::vec3 p = gpu_shared::sdf_coarse_sample_m(g, c);
-    uint32_t best = kSdfNoTriangle;
-    float best_d = std::numeric_limits<float>::infinity();
-    consider(in[coarse_cell], p, m, best, best_d);
+    Best best;
+    consider(in[coarse_cell], p, m, best);
     for (int dz = -1; dz <= 1; ++dz)
         for (int dy = -1; dy <= 1; ++dy)
             for (int dx = -1; dx <= 1; ++dx) {
                 glm::ivec3 q = c + glm::ivec3(dx, dy, dz) * step;
                 if (q.x < 0 || q.y < 0 || q.z < 0 || q.x >= cd.x || q.y >= cd.y || q.z >= cd.z) continue;
-                consider(in[gpu_shared::sdf_coarse_index(cd, q)], p, m, best, best_d);
+                consider(in[gpu_shared::sdf_coarse_index(cd, q)], p, m, best);
             }
-    walk(p, m, best, best_d);
-    out[coarse_cell] = best;
+    walk(p, m, best);
+    out[coarse_cell] = best.tri;
 }
 
 uint32_t fine_nearest_cell(uint32_t cell, const SdfGridParams& g, const MeshData& m,
@@ -307,27 +309,25 @@ uint32_t fine_nearest_cell(uint32_t cell, const SdfGridParams& g, const MeshData
     const glm::vec3 p = gpu_shared::sdf_cell_centre_m(g, f);
     const glm::ivec3 cd = coarse_dims(g);
     const glm::ivec3 c = f / gpu_shared::kSdfCoarseFactor;
-    uint32_t best = kSdfNoTriangle;
-    float best_d = std::numeric_limits<float>::infinity();
+    Best best;
     for (int n = 0; n < gpu_shared::kSdfCoarseNeighbours; ++n) {
         glm::ivec3 q = c + glm::ivec3(n % 3 - 1, (n / 3) % 3 - 1, n / 9 - 1);
         if (q.x < 0 || q.y < 0 || q.z < 0 || q.x >= cd.x || q.y >= cd.y || q.z >= cd.z) continue;
-        consider(coarse[gpu_shared::sdf_coarse_index(cd, q)], p, m, best, best_d);
+        consider(coarse[gpu_shared::sdf_coarse_index(cd, q)], p, m, best);
     }
-    walk(p, m, best, best_d);
-    if (best_d <= gpu_shared::sdf_near_limit_m(g)) {
-        // Near the band: the band's own triangles around the cell, at offsets {-1,0,1}^3 and {-2,0,2}^3.
+    if (best.d <= gpu_shared::sdf_near_limit_m(g)) {
+        // Near the band: the band triangles of the cells at {-r,0,r}^3 for r = 1, 2, 4.
         for (int n = 0; n < 3 * gpu_shared::kSdfCoarseNeighbours; ++n) {
             const int r = 1 << (n / gpu_shared::kSdfCoarseNeighbours);
             const int o = n % gpu_shared::kSdfCoarseNeighbours;
             const glm::ivec3 q = f + glm::ivec3(o % 3 - 1, (o / 3) % 3 - 1, o / 9 - 1) * r;
             if (q.x < 0 || q.y < 0 || q.z < 0 || q.x >= g.dims.x || q.y >= g.dims.y || q.z >= g.dims.z) continue;
             const uint32_t idx = gpu_shared::sdf_cell_index(g, q);
-            if (dist_ordered[idx] != kSdfUnwrittenOrdered) consider(nearest[idx], p, m, best, best_d);
+            if (dist_ordered[idx] != kSdfUnwrittenOrdered) consider(nearest[idx], p, m, best);
         }
-        walk(p, m, best, best_d);
     }
-    return best;
+    walk(p, m, best);
+    return best.tri;
 }
 
 void parity_triangle(uint32_t tri, int axis, const SdfGridParams& g, const MeshData& m, std::span<uint32_t> toggles) {

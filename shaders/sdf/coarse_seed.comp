@@ -18,6 +18,7 @@ void main() {
     vec3 p = sdf_coarse_sample_m(g, c);
     uint best = kSdfNoTriangle;
     float best_d = kSdfInf;
+    uint best_f = 0u;
     for (int k = lo.z; k < hi.z; ++k)
         for (int j = lo.y; j < hi.y; ++j)
             for (int i = lo.x; i < hi.x; ++i) {
@@ -28,7 +29,7 @@ void main() {
                 band_tri[idx] = t;
                 if (written) {
                     band_key[idx] = kSdfUnwrittenKey;
-                    consider(t, p, best, best_d);
+                    consider(t, p, best, best_d, best_f);
                 }
             }
     jfa_in[item] = best;

@@ -3,8 +3,8 @@
 // Passes 5c, 4 and 8 fused. One workgroup per coarse cell, one thread per fine cell of its block:
 //  - nearest triangle: the band triangle in band cells, else the best of the triangles held by the
 //    3 x 3 x 3 coarse cells around the block, deduplicated once per workgroup in shared memory so every
-//    thread runs the same short candidate loop, then the mesh walk, and near the band the band triangles
-//    of the cells around (sdf_passes::fine_nearest_cell);
+//    thread runs the same short candidate loop; near the band also the band triangles of the cells
+//    around; then the mesh walk (sdf_passes::fine_nearest_cell);
 //  - flags (written = band: the scatter writes only band distances);
 //  - exact distance to the nearest triangle, signed by pc.mode (kSdfSign*; sdf_passes::finalize_cell).
 #include "shared/sdf_gpu.h"
@@ -51,19 +51,23 @@ void main() {
     bool band = t != kSdfNoTriangle;
     if (!band) {
         float best_d = kSdfInf;
+        uint best_f = 0u;
         uint n = s_count;
-        for (uint i = 0u; i < n; ++i) consider(s_unique[i], p, t, best_d);
-        walk(p, t, best_d);
+        for (uint i = 0u; i < n; ++i) consider(s_unique[i], p, t, best_d, best_f);
         if (best_d <= sdf_near_limit_m(g)) {
+            uint last = kSdfNoTriangle;
             for (int j = 0; j < 3 * kSdfCoarseNeighbours; ++j) {
                 int r = 1 << (j / kSdfCoarseNeighbours);
                 int o = j % kSdfCoarseNeighbours;
                 ivec3 q = cell3 + ivec3(o % 3 - 1, (o / 3) % 3 - 1, o / 9 - 1) * r;
                 if (any(lessThan(q, ivec3(0))) || any(greaterThanEqual(q, g.dims.xyz))) continue;
-                consider(band_tri[sdf_cell_index(g, q)], p, t, best_d);
+                uint cand = band_tri[sdf_cell_index(g, q)];
+                if (cand == last) continue;  // evaluated just before: same result
+                last = cand;
+                consider(cand, p, t, best_d, best_f);
             }
-            walk(p, t, best_d);
         }
+        walk(p, t, best_d, best_f);
     }
     uint f = band ? (kSdfFlagWritten | kSdfFlagBand) : 0u;
     if (t == kSdfNoTriangle) {

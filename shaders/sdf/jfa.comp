@@ -16,7 +16,8 @@ void main() {
     vec3 p = sdf_coarse_sample_m(g, c);
     uint best = kSdfNoTriangle;
     float best_d = kSdfInf;
-    consider(jfa_in[item], p, best, best_d);
+    uint best_f = 0u;
+    consider(jfa_in[item], p, best, best_d, best_f);
     uint last = kSdfNoTriangle;
     for (int dz = -1; dz <= 1; ++dz)
         for (int dy = -1; dy <= 1; ++dy)
@@ -26,8 +27,8 @@ void main() {
                 uint cand = jfa_in[sdf_coarse_index(cd, q)];
                 if (cand == last) continue;  // evaluated already (the best or a loser): same result
                 last = cand;
-                consider(cand, p, best, best_d);
+                consider(cand, p, best, best_d, best_f);
             }
-    walk(p, best, best_d);
+    walk(p, best, best_d, best_f);
     jfa_out[item] = best;
 }

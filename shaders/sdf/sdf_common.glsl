@@ -55,29 +55,33 @@ void band_cell_range(vec3 a, vec3 b, vec3 c, out ivec3 lo, out ivec3 hi) {
     hi = min(ivec3(ceil(mx + band)), g.dims.xyz - 1);
 }
 
-// Better of two candidates for point p: smaller exact distance, then smaller id (sdf_passes consider()).
-void consider(uint cand, vec3 p, inout uint best, inout float best_d) {
+// Better of two candidates for point p: smaller exact distance, then smaller id; keeps the closest
+// feature of the best (sdf_passes consider()).
+void consider(uint cand, vec3 p, inout uint best, inout float best_d, inout uint best_feature) {
     if (cand == kSdfNoTriangle || cand == best) return;
-    float d = distance_to_triangle(cand, p);
+    SdfClosest q = sdf_closest_on_triangle(p, tri_a(cand), tri_b(cand), tri_c(cand));
+    vec3 off = p - q.point_m;
+    float d = sqrt(dot(off, off));  // sdf_triangle_distance_m
     if (d < best_d || (d == best_d && cand < best)) {
         best = cand;
         best_d = d;
+        best_feature = q.feature;
     }
 }
 
 // Greedy descent over the mesh from best's closest feature: every triangle around a vertex, the triangle
 // across an edge, none inside the face (sdf_passes walk(), fine_nearest_cell).
-void walk(vec3 p, inout uint best, inout float best_d) {
+void walk(vec3 p, inout uint best, inout float best_d, inout uint best_feature) {
     for (int step = 0; step < kSdfWalkSteps && best != kSdfNoTriangle; ++step) {
         uint from = best;
-        uint feature = sdf_closest_on_triangle(p, tri_a(from), tri_b(from), tri_c(from)).feature;
+        uint feature = best_feature;
         if (feature == kSdfFeatureFace) break;
         if (feature <= kSdfFeatureVertex2) {
             uint v = indices[3u * from + feature];
             uint end = vertex_tri_offsets[v + 1u];
-            for (uint i = vertex_tri_offsets[v]; i < end; ++i) consider(vertex_tris[i], p, best, best_d);
+            for (uint i = vertex_tri_offsets[v]; i < end; ++i) consider(vertex_tris[i], p, best, best_d, best_feature);
         } else {
-            consider(tri_neighbours[3u * from + (feature - kSdfFeatureEdge01)], p, best, best_d);
+            consider(tri_neighbours[3u * from + (feature - kSdfFeatureEdge01)], p, best, best_d, best_feature);
         }
         if (best == from) break;
     }
