@@ -125,6 +125,7 @@ MeshData prepare_mesh(const Mesh& mesh) {
     }
 
     m.face_normals.resize(nt);
+    m.tri_spheres.resize(nt);
     std::vector<glm::vec3> vertex_sum(m.positions_m.size(), glm::vec3(0.0f));
     double volume6 = 0.0;
     for (size_t t = 0; t < nt; ++t) {
@@ -132,6 +133,7 @@ MeshData prepare_mesh(const Mesh& mesh) {
                           xyz(m.positions_m[m.indices[3 * t + 2]])};
         glm::vec4 n = unit4(glm::cross(p[1] - p[0], p[2] - p[0]));
         m.face_normals[t] = n;
+        m.tri_spheres[t] = gpu_shared::sdf_triangle_sphere(p[0], p[1], p[2]);
         volume6 += glm::dot(glm::dvec3(p[0]), glm::cross(glm::dvec3(p[1]), glm::dvec3(p[2])));
         for (int k = 0; k < 3; ++k) {
             float angle = corner_angle(p[k], p[(k + 1) % 3], p[(k + 2) % 3]);
@@ -225,6 +227,7 @@ struct Best {
 // result does not depend on the order candidates are visited in).
 void consider(uint32_t cand, glm::vec3 p, const MeshData& m, Best& b) {
     if (cand == kSdfNoTriangle || cand == b.tri) return;
+    if (gpu_shared::sdf_sphere_beyond(p, m.tri_spheres[cand], b.d)) return;
     Tri t = triangle(m, cand);
     gpu_shared::SdfClosest q = gpu_shared::sdf_closest_on_triangle(p, t.a, t.b, t.c);
     glm::vec3 off = p - q.point_m;

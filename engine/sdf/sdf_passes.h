@@ -30,6 +30,7 @@ struct MeshData {
     std::vector<uint32_t> vertex_tri_offsets;     // per welded vertex + 1: its triangles are
     std::vector<uint32_t> vertex_tris;            //   vertex_tris[offsets[v] .. offsets[v+1]), in index order
     std::vector<glm::vec4> face_normals;          // unit; zero for zero-area triangles
+    std::vector<glm::vec4> tri_spheres;           // bounding sphere per triangle (sdf_triangle_sphere)
     std::vector<glm::vec4> vertex_pseudonormals;  // angle-weighted sum of incident face normals, unit
     std::vector<glm::vec4> edge_pseudonormals;    // sum of the (up to two used) adjacent face normals, unit
     uint64_t dropped_triangles = 0;

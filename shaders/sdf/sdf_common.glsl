@@ -29,6 +29,7 @@ layout(std430, binding = kSdfBindTriNeighbours) readonly buffer TriNeighboursBuf
 layout(std430, binding = kSdfBindVertexTriOffsets) readonly buffer VertexTriOffsetsBuf { uint vertex_tri_offsets[]; };
 layout(std430, binding = kSdfBindVertexTris) readonly buffer VertexTrisBuf { uint vertex_tris[]; };
 layout(std430, binding = kSdfBindBandTri) buffer BandTriBuf { uint band_tri[]; };
+layout(std430, binding = kSdfBindTriSpheres) readonly buffer TriSpheresBuf { vec4 tri_spheres[]; };
 
 layout(push_constant) uniform PushBuf { SdfPush pc; };
 
@@ -59,6 +60,7 @@ void band_cell_range(vec3 a, vec3 b, vec3 c, out ivec3 lo, out ivec3 hi) {
 // feature of the best (sdf_passes consider()).
 void consider(uint cand, vec3 p, inout uint best, inout float best_d, inout uint best_feature) {
     if (cand == kSdfNoTriangle || cand == best) return;
+    if (sdf_sphere_beyond(p, tri_spheres[cand], best_d)) return;
     SdfClosest q = sdf_closest_on_triangle(p, tri_a(cand), tri_b(cand), tri_c(cand));
     vec3 off = p - q.point_m;
     float d = sqrt(dot(off, off));  // sdf_triangle_distance_m

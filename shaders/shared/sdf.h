@@ -18,6 +18,7 @@ using glm::clamp;
 using glm::cross;
 using glm::dot;
 using glm::floor;
+using glm::length;
 using glm::max;
 using glm::min;
 using glm::sqrt;
@@ -257,6 +258,22 @@ SDF_FN SdfClosest sdf_closest_on_triangle(vec3 p, vec3 a, vec3 b, vec3 c) {
         r.feature = kSdfFeatureEdge20;
     }
     return r;
+}
+
+// Bounding sphere of triangle abc: xyz centroid, w the largest vertex distance from it, widened by 1e-4
+// so that the lower bound below stays a bound after rounding.
+SDF_FN vec4 sdf_triangle_sphere(vec3 a, vec3 b, vec3 c) {
+    vec3 m = (a + b + c) / 3.0f;
+    float r = max(length(a - m), max(length(b - m), length(c - m)));
+    return vec4(m.x, m.y, m.z, r * 1.0001f);
+}
+
+// True when no point of the triangle in `sphere` can be within best_d_m of p (its distance exceeds the
+// sphere's lower bound |p - centre| - radius, taken with a 1e-4 relative margin): the far-field searches
+// skip its exact distance. Never true for a triangle at or below best_d_m, so skipping changes no result.
+SDF_FN bool sdf_sphere_beyond(vec3 p, vec4 sphere, float best_d_m) {
+    vec3 o = p - vec3(sphere.x, sphere.y, sphere.z);
+    return (length(o) - sphere.w) * 0.9999f > best_d_m;
 }
 
 // Unsigned distance in metres from p to triangle abc (the value every pass compares bit for bit).

@@ -29,7 +29,8 @@ TRESSEL_CONST(uint, kSdfBindTriNeighbours, 17u);   // uint x 3 per triangle: acr
 TRESSEL_CONST(uint, kSdfBindVertexTriOffsets, 18u); // uint per vertex + 1: start of its triangles in vertex_tris
 TRESSEL_CONST(uint, kSdfBindVertexTris, 19u);       // uint x 3 per triangle: triangles around each vertex
 TRESSEL_CONST(uint, kSdfBindBandTri, 20u);          // uint per cell: the band cell's nearest triangle, else none
-TRESSEL_CONST(uint, kSdfBindingCount, 21u);
+TRESSEL_CONST(uint, kSdfBindTriSpheres, 21u);       // vec4 per triangle: bounding sphere (candidate pruning)
+TRESSEL_CONST(uint, kSdfBindingCount, 22u);
 
 // Threads of the per-triangle band workgroup (one workgroup per triangle, threads stride over its cells).
 TRESSEL_CONST(uint, kSdfBandWorkgroupSize, 64u);

@@ -125,7 +125,8 @@ Result<SdfGpuField> prepare_sdf_gpu(gpu::Device& device, const SdfGpuPipelines& 
                 {&f.edge_normals, upload(device, m.edge_pseudonormals, "sdf edge pseudonormals")},
                 {&f.tri_neighbours, upload(device, m.tri_neighbours, "sdf triangle neighbours")},
                 {&f.vertex_tri_offsets, upload(device, m.vertex_tri_offsets, "sdf vertex triangle offsets")},
-                {&f.vertex_tris, upload(device, m.vertex_tris, "sdf vertex triangles")}};
+                {&f.vertex_tris, upload(device, m.vertex_tris, "sdf vertex triangles")},
+                {&f.tri_spheres, upload(device, m.tri_spheres, "sdf triangle spheres")}};
     for (auto& u : ups) {
         if (!u.r) return u.r.error();
         *u.out = std::move(*u.r);
@@ -159,7 +160,7 @@ Result<SdfGpuField> prepare_sdf_gpu(gpu::Device& device, const SdfGpuPipelines& 
             &f.vertex_normals, &f.edge_normals, &f.band_key,
             which == 0 ? &f.coarse_a : &f.coarse_b, which == 0 ? &f.coarse_b : &f.coarse_a,
             &f.parity_toggles, &f.winding,      &f.winding_coarse, &f.distance, &f.flags, &f.triangles, &f.parity,
-            &f.tri_neighbours, &f.vertex_tri_offsets, &f.vertex_tris, &f.band_tri};
+            &f.tri_neighbours, &f.vertex_tri_offsets, &f.vertex_tris, &f.band_tri, &f.tri_spheres};
         for (uint32_t b = 0; b < gpu_shared::kSdfBindingCount; ++b) set->bind_buffer(b, *bufs[b]);
         (which == 0 ? f.set_ab : f.set_ba) = std::move(*set);
     }
