@@ -83,8 +83,9 @@ Result<SdfGridDesc> compute_grid(glm::dvec3 bmin, glm::dvec3 bmax, int cells_x, 
 }
 
 uint64_t estimate_sdf_build_bytes(const SdfGridDesc& grid, size_t triangles, size_t vertices) {
-    // Per cell: ordered distance, nearest (JFA ping), JFA pong, parity, winding, distance out (4 bytes
-    // each), flags (1). Per triangle: indices, edge ids, face normal, pseudonormal of ~1.5 edges, edge
+    // Per cell: ordered distance, band nearest, far nearest, winding, distance out (4 bytes each), the
+    // parity bit planes and the coarse grid (under 4 bytes together), flags (1); the GPU build needs less
+    // (8-byte band key, band triangle, distance, flags). Per triangle: indices, edge ids, face normal, pseudonormal of ~1.5 edges, edge
     // map entry. Per vertex: position, pseudonormal, weld map entry, remap.
     uint64_t per_cell = 6 * 4 + 1;
     uint64_t per_tri = 12 + 12 + 16 + 24 + 64;
