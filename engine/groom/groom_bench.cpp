@@ -15,9 +15,13 @@ Mesh make_sphere_mesh(float radius_m, int rings, int segments) {
     const float pi = std::numbers::pi_v<float>;
     for (int r = 0; r <= rings; ++r) {
         const float v = float(r) / float(rings), theta = v * pi;
+        // Exact poles and seam (the last column repeats the first one's angle): the duplicated vertices
+        // coincide bit for bit, so the mesh welds closed.
+        const float sin_t = (r == 0 || r == rings) ? 0.0f : std::sin(theta);
+        const float cos_t = r == 0 ? 1.0f : r == rings ? -1.0f : std::cos(theta);
         for (int s = 0; s <= segments; ++s) {
-            const float u = float(s) / float(segments), phi = u * 2.0f * pi;
-            const glm::vec3 n(std::sin(theta) * std::cos(phi), std::cos(theta), std::sin(theta) * std::sin(phi));
+            const float u = float(s) / float(segments), phi = float(s % segments) / float(segments) * 2.0f * pi;
+            const glm::vec3 n(sin_t * std::cos(phi), cos_t, sin_t * std::sin(phi));
             m.positions.push_back(n * radius_m);
             m.normals.push_back(n);
             m.uvs.push_back({u, 1.0f - v});
