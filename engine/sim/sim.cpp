@@ -360,7 +360,7 @@ Status step_once(SimWorld& world) {
             const float* field = sdf.grid->distance_m.data();
             for (uint32_t v = 0; v < nv; ++v) sim_passes::sdf_vertex(v, g.n, sdf.grid_params, field, f, g.positions, g.prev_positions, g.rest_lengths_m);
             for (uint32_t parity = 0; parity < 2; ++parity)
-                for (uint32_t sg = 0; sg < segments; ++sg) sim_passes::sdf_midpoint(sg, parity, g.n, sdf.grid_params, field, f, g.positions, g.rest_lengths_m);
+                for (uint32_t sg = 0; sg < segments; ++sg) sim_passes::sdf_midpoint(sg, parity, g.n, sdf.grid_params, field, f, g.positions, g.prev_positions, g.rest_lengths_m);
         }
         const uint32_t nf = uint32_t(g.follow_positions.size());
         for (uint32_t v = 0; v < nf; ++v)

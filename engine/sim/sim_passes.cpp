@@ -147,17 +147,20 @@ void clamp_delta(uint32_t vertex, const SimGroupParams& p, std::span<glm::vec4> 
 }
 
 void sdf_vertex(uint32_t vertex, uint32_t n, const SdfGridParams& g, const float* field, const SimSdfFrame& f,
-                std::span<glm::vec4> pos, std::span<const glm::vec4> prev, std::span<const float> rest_lengths) {
+                std::span<glm::vec4> pos, std::span<glm::vec4> prev, std::span<const float> rest_lengths) {
     glm::vec4& x = pos[vertex];
     if (x.w <= 0.0f) return;
-    glm::vec3 moved = sim_sdf_collide_vertex(field, g, f, sim_xyz(x), sim_xyz(prev[vertex]));
-    if (vertex % n > 0 && pos[vertex - 1].w <= 0.0f && moved != sim_xyz(x))
+    const SimPair r = sim_sdf_collide_vertex(field, g, f, sim_xyz(x), sim_xyz(prev[vertex]));
+    glm::vec3 moved = sim_xyz(r.a);
+    if (moved == sim_xyz(x)) return;
+    if (vertex % n > 0 && pos[vertex - 1].w <= 0.0f)
         moved = sim_keep_distance(moved, sim_xyz(pos[vertex - 1]), rest_lengths[vertex - 1]);
+    prev[vertex] = with_w(sim_xyz(prev[vertex]) + sim_sdf_prev_shift(sim_xyz(r.b), moved - sim_xyz(x)), prev[vertex].w);
     x = with_w(moved, x.w);
 }
 
 void sdf_midpoint(uint32_t segment, uint32_t parity, uint32_t n, const SdfGridParams& g, const float* field,
-                  const SimSdfFrame& f, std::span<glm::vec4> pos, std::span<const float> rest_lengths) {
+                  const SimSdfFrame& f, std::span<glm::vec4> pos, std::span<glm::vec4> prev, std::span<const float> rest_lengths) {
     const uint32_t strand = segment / (n - 1);
     const uint32_t k = segment % (n - 1);
     if ((k & 1u) != parity) return;
@@ -165,11 +168,16 @@ void sdf_midpoint(uint32_t segment, uint32_t parity, uint32_t n, const SdfGridPa
     glm::vec4& a = pos[ia];
     glm::vec4& b = pos[ia + 1];
     if (a.w <= 0.0f || b.w <= 0.0f) return;
-    const glm::vec3 push = sim_sdf_displacement(field, g, f, (sim_xyz(a) + sim_xyz(b)) * 0.5f);
+    const glm::vec3 mid = (sim_xyz(a) + sim_xyz(b)) * 0.5f;
+    const glm::vec3 push = sim_sdf_displacement(field, g, f, mid);
     if (push == glm::vec3(0.0f)) return;
+    const glm::vec3 mid_start = sim_transform_point(f.step_motion, (sim_xyz(prev[ia]) + sim_xyz(prev[ia + 1])) * 0.5f);
+    const glm::vec3 dep = sim_sdf_depenetration(push, mid - mid_start);
     glm::vec3 moved_a = sim_xyz(a) + push;
     // Next to a pinned vertex: rotate about it rather than stretch (as sdf_vertex does).
     if (k > 0 && pos[ia - 1].w <= 0.0f) moved_a = sim_keep_distance(moved_a, sim_xyz(pos[ia - 1]), rest_lengths[ia - 1]);
+    prev[ia] = with_w(sim_xyz(prev[ia]) + sim_sdf_prev_shift(dep, moved_a - sim_xyz(a)), prev[ia].w);
+    prev[ia + 1] = with_w(sim_xyz(prev[ia + 1]) + dep, prev[ia + 1].w);
     a = with_w(moved_a, a.w);
     b = with_w(sim_xyz(b) + push, b.w);
 }

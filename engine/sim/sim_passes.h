@@ -64,18 +64,21 @@ void length_and_colliders(uint32_t strand, const SimGroupParams& p, std::span<gl
 // Per free vertex: movement over the step clamped to max_delta_m.
 void clamp_delta(uint32_t vertex, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> prev);
 
-// Per free vertex of one SDF: pushed out to the margin with friction (sim_sdf_collide_vertex). Pinned
+// Per free vertex of one SDF: pushed out to the margin with friction (sim_sdf_collide_vertex); the
+// depenetration share of the push moves the previous position too (no velocity from overlap the step did
+// not cause). Pinned
 // vertices are exempt (roots may sit just inside a collision mesh), and a free vertex next to a pinned one
 // keeps its rest distance to it (sim_keep_distance), so a root inside the mesh never stretches its segment.
 void sdf_vertex(uint32_t vertex, uint32_t n, const gpu_shared::SdfGridParams& g, const float* field, const SimSdfFrame& f,
-                std::span<glm::vec4> pos, std::span<const glm::vec4> prev, std::span<const float> rest_lengths);
+                std::span<glm::vec4> pos, std::span<glm::vec4> prev, std::span<const float> rest_lengths);
 
 // Per segment of one parity (segment k joins vertices k and k+1 of a strand; parity = k & 1), so no two
-// invocations touch the same vertex: the midpoint's push moves both ends. Segments touching a pinned
+// invocations touch the same vertex: the midpoint's push moves both ends (and their previous positions by
+// its depenetration share, as sdf_vertex). Segments touching a pinned
 // vertex are exempt; the end next to a pinned vertex keeps its distance to it. `segment` indexes
 // strand * (n - 1) + k.
 void sdf_midpoint(uint32_t segment, uint32_t parity, uint32_t n, const gpu_shared::SdfGridParams& g, const float* field,
-                  const SimSdfFrame& f, std::span<glm::vec4> pos, std::span<const float> rest_lengths);
+                  const SimSdfFrame& f, std::span<glm::vec4> pos, std::span<glm::vec4> prev, std::span<const float> rest_lengths);
 
 // Per follow vertex (follow * n + k): follow_point over the guides' current positions and frames.
 void follow_vertex(uint32_t vertex, uint32_t n, std::span<const gpu_shared::FollowDescriptor> descriptors,

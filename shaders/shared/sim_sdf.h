@@ -33,14 +33,48 @@ SIM_FN vec3 sim_sdf_displacement(SDF_FIELD_PARAM SdfGridParams g, SimSdfFrame f,
     return sim_sdf_push(d, n, margin);
 }
 
+// The part of an SDF push (world, metres) that is depenetration rather than collision response: what is
+// left after the point's inward travel over the step relative to the surface (`travel` = its position
+// minus its start-of-step position carried by the surface's motion). A point that arrived from outside
+// this step gets none (its whole push is response and becomes velocity, as in any position-based
+// contact); overlap the step did not cause - a groom combed into the head, a collision mesh dragged into
+// the hair, a margin raised - gets the push beyond its travel. Moving the previous position by it as well
+// removes that overlap without launching the hair.
+SIM_FN vec3 sim_sdf_depenetration(vec3 push, vec3 travel) {
+    float l = sqrt(dot(push, push));
+    if (l <= 0.0f) return vec3(0.0f);
+    vec3 n = push / l;
+    float inward = max(-dot(travel, n), 0.0f);
+    return n * max(l - inward, 0.0f);
+}
+
 // Per free vertex: pushed out to the margin, then friction (params.z) against the surface's motion over
-// the step (x_prev carried by step_motion). Returns the new position.
-SIM_FN vec3 sim_sdf_collide_vertex(SDF_FIELD_PARAM SdfGridParams g, SimSdfFrame f, vec3 x, vec3 x_prev) {
+// the step (x_prev carried by step_motion). Returns the new position (a.xyz) and the depenetration
+// share of the push (b.xyz, sim_sdf_depenetration) that the previous position moves by too; w = 0.
+SIM_FN SimPair sim_sdf_collide_vertex(SDF_FIELD_PARAM SdfGridParams g, SimSdfFrame f, vec3 x, vec3 x_prev) {
+    SimPair r;
+    r.a = vec4(x.x, x.y, x.z, 0.0f);
+    r.b = vec4(0.0f);
     vec3 push = sim_sdf_displacement(SDF_FIELD_ARG g, f, x);
     float l = sqrt(dot(push, push));
-    if (l <= 0.0f) return x;
+    if (l <= 0.0f) return r;
     vec3 n = push / l;
-    return sim_friction(x + push, sim_transform_point(f.step_motion, x_prev), n, f.params.z);
+    vec3 carried = sim_transform_point(f.step_motion, x_prev);
+    vec3 moved = sim_friction(x + push, carried, n, f.params.z);
+    vec3 dep = sim_sdf_depenetration(push, x - carried);
+    r.a = vec4(moved.x, moved.y, moved.z, 0.0f);
+    r.b = vec4(dep.x, dep.y, dep.z, 0.0f);
+    return r;
+}
+
+// The previous-position shift that goes with moving a point by `moved` when `dep` of a push was
+// depenetration: never more than the point actually moved along the push (a vertex next to a pinned one
+// may be turned back by sim_keep_distance).
+SIM_FN vec3 sim_sdf_prev_shift(vec3 dep, vec3 moved) {
+    float l = sqrt(dot(dep, dep));
+    if (l <= 0.0f) return vec3(0.0f);
+    vec3 n = dep / l;
+    return n * clamp(dot(moved, n), 0.0f, l);
 }
 
 TRESSEL_SHARED_END

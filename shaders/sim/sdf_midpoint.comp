@@ -17,10 +17,16 @@ void main() {
     if (a.w <= 0.0 || b.w <= 0.0) return;
     SdfGridParams g = sdf_grids[pc.sdf];
     SimSdfFrame f = sdf_frames[pc.slot * 2u * pc.max_sdfs + pc.sdf];
-    vec3 push = sim_sdf_displacement(g, f, (a.xyz + b.xyz) * 0.5);
+    vec3 mid = (a.xyz + b.xyz) * 0.5;
+    vec3 push = sim_sdf_displacement(g, f, mid);
     if (push == vec3(0.0)) return;
+    vec4 pa = prev[ia];
+    vec4 pb = prev[ia + 1u];
+    vec3 dep = sim_sdf_depenetration(push, mid - sim_transform_point(f.step_motion, (pa.xyz + pb.xyz) * 0.5));
     vec3 moved_a = a.xyz + push;
     if (k > 0u && pos[ia - 1u].w <= 0.0) moved_a = sim_keep_distance(moved_a, pos[ia - 1u].xyz, rest_lengths[ia - 1u]);
+    prev[ia] = with_w(pa.xyz + sim_sdf_prev_shift(dep, moved_a - a.xyz), pa.w);
+    prev[ia + 1u] = with_w(pb.xyz + dep, pb.w);
     pos[ia] = with_w(moved_a, a.w);
     pos[ia + 1u] = with_w(b.xyz + push, b.w);
 }

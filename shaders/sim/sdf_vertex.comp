@@ -3,8 +3,8 @@
 layout(local_size_x = kSimWorkgroupSize) in;
 #include "sim/sim_common.glsl"
 
-// Per free vertex, one SDF: pushed out to the margin with friction; next to a pinned vertex it keeps its
-// rest distance (sim_passes::sdf_vertex).
+// Per free vertex, one SDF: pushed out to the margin with friction, the depenetration share moving the
+// previous position too; next to a pinned vertex it keeps its rest distance (sim_passes::sdf_vertex).
 void main() {
     uint vertex = LINEAR_INVOCATION_INDEX;
     if (vertex >= pc.count) return;
@@ -13,8 +13,12 @@ void main() {
     if (x.w <= 0.0) return;
     SdfGridParams g = sdf_grids[pc.sdf];
     SimSdfFrame f = sdf_frames[pc.slot * 2u * pc.max_sdfs + pc.sdf];
-    vec3 moved = sim_sdf_collide_vertex(g, f, x.xyz, prev[vertex].xyz);
-    if (vertex % n > 0u && pos[vertex - 1u].w <= 0.0 && moved != x.xyz)
+    SimPair r = sim_sdf_collide_vertex(g, f, x.xyz, prev[vertex].xyz);
+    vec3 moved = r.a.xyz;
+    if (moved == x.xyz) return;
+    if (vertex % n > 0u && pos[vertex - 1u].w <= 0.0)
         moved = sim_keep_distance(moved, pos[vertex - 1u].xyz, rest_lengths[vertex - 1u]);
+    vec4 xp = prev[vertex];
+    prev[vertex] = with_w(xp.xyz + sim_sdf_prev_shift(r.b.xyz, moved - x.xyz), xp.w);
     pos[vertex] = with_w(moved, x.w);
 }
