@@ -10,10 +10,11 @@ namespace tressel::cli {
 
 const char* const kBenchUsage =
     "usage: tressel-cli bench <groom|sdf|sim|render> [options] [--out FILE]\n\n"
-    "       tressel-cli bench groom [--mesh FILE] [--repeats N] [--out FILE]\n"
+    "       tressel-cli bench groom [--mesh FILE] [--repeats N] [--clearance M] [--out FILE]\n"
     "groom: regrows 10,000 guides x 32 vertices plus 100,000 barycentric follow descriptors on one core\n"
     "       (on FILE's merged mesh with a cap region, else a procedural sphere head) and prints the timings\n"
-    "       as JSON (to FILE with --out).\n"
+    "       as JSON (to FILE with --out). --clearance M also keeps the guides M metres outside the scalp,\n"
+    "       as scene grooms that collide with their scalp mesh do.\n"
     "sdf:   GPU SDF build of the Rat Boy body (Ratboy_body.tfxmesh, TressFX's 50 cells) and of the\n"
     "       armadillo at about 128^3 and 256^3 cells: median GPU ms per pass over --frames N (50).\n"
     "       --testdata DIR (default: TRESSEL_TESTDATA or the build's test data), --device NAME\n"

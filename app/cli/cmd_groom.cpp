@@ -1,5 +1,5 @@
 // tressel-cli groom <scene.json> [--group NAME] [--stats] [--out strands.json]: grows the scene's hair
-// groups headless. tressel-cli bench groom [--mesh FILE] [--repeats N] [--out FILE]: the regrow benchmark.
+// groups headless. tressel-cli bench groom [--mesh FILE] [--repeats N] [--clearance M] [--out FILE]: the regrow benchmark.
 #include <cstdio>
 #include <filesystem>
 
@@ -109,7 +109,7 @@ int run_groom(const std::vector<std::string>& argv) {
 }
 
 int run_bench_groom(const std::vector<std::string>& argv) {
-    auto args = Args::parse(argv, {{"mesh", true}, {"repeats", true}, {"out", true}});
+    auto args = Args::parse(argv, {{"mesh", true}, {"repeats", true}, {"out", true}, {"clearance", true}});
     if (!args) return fail(args.error().message, 2);
     if (args->positionals().size() != 1 || args->positionals()[0] != "groom")
         return fail("bench takes one workload: groom (see tressel-cli bench --help)", 2);
@@ -118,6 +118,10 @@ int run_bench_groom(const std::vector<std::string>& argv) {
     if (!repeats) return fail(repeats.error().message, 2);
     if (*repeats < 1 || *repeats > 1000) return fail("--repeats must be in 1..1000", 2);
     options.repeats = int(*repeats);
+    auto clearance = args->get_double("clearance", -1.0);
+    if (!clearance) return fail(clearance.error().message, 2);
+    if (!(*clearance <= 0.1)) return fail("--clearance must be at most 0.1 m (negative: off)", 2);
+    options.clearance_m = *clearance;
     Mesh mesh;
     if (auto path = args->get("mesh")) {
         auto imported = import_mesh_file(*path);

@@ -53,8 +53,10 @@ Result<GroomBenchResult> run_groom_bench(const GroomBenchOptions& o) {
     in.group.follow.mode = FollowMode::Barycentric;
     in.group.follow.count = o.follows;
     in.group.follow.subdivisions = 0;
+    in.scalp_clearance_m = o.clearance_m;
     GroomBenchResult r;
     r.mesh = mesh.name;
+    r.clearance_m = o.clearance_m;
     r.repeats = std::max(1, o.repeats);
     std::vector<double> totals;
     r.cpu_ms_min = 1e300;
@@ -79,7 +81,7 @@ Result<GroomBenchResult> run_groom_bench(const GroomBenchOptions& o) {
 std::string to_json(const GroomBenchResult& r) {
     std::ostringstream s;
     s << "{\"bench\": \"groom\", \"mesh\": \"" << r.mesh << "\", \"guides\": " << r.guides << ", \"guide_points\": " << r.guide_points
-      << ", \"follows\": " << r.follows << ", \"repeats\": " << r.repeats << ", \"total_ms_min\": " << r.total_ms_min
+      << ", \"follows\": " << r.follows << ", \"clearance_m\": " << r.clearance_m << ", \"repeats\": " << r.repeats << ", \"total_ms_min\": " << r.total_ms_min
       << ", \"total_ms_median\": " << r.total_ms_median << ", \"cpu_ms_min\": " << r.cpu_ms_min << ", \"best\": {\"region_ms\": " << r.best.region_ms
       << ", \"guides_ms\": " << r.best.guides_ms << ", \"follow_ms\": " << r.best.follow_ms << ", \"total_ms\": " << r.best.total_ms << "}}";
     return s.str();

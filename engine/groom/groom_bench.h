@@ -18,10 +18,12 @@ struct GroomBenchOptions {
     int vertices_per_strand = 32;
     int follows = 100000;
     int repeats = 5;
+    double clearance_m = -1.0;     // >= 0: also keep the guides this far outside the scalp (groom/clearance.h)
 };
 
 struct GroomBenchResult {
     std::string mesh;              // name of the scalp used
+    double clearance_m = -1.0;
     size_t guides = 0, guide_points = 0, follows = 0;
     int repeats = 0;
     double total_ms_min = 0.0, total_ms_median = 0.0;   // wall clock

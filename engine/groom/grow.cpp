@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
+#include "groom/clearance.h"
 #include "groom/follow.h"
 #include "groom/image.h"
 #include "groom/placement.h"
@@ -158,6 +160,17 @@ Result<GroomResult> grow_group(const GroomInputs& in, Progress* progress) {
         }
         r.guides.points_os_m.reserve(roots.size() * size_t(g.vertices_per_strand));
         TRESSEL_TRY(shape_guides(si, r.guides, r.diagnostics));
+        if (in.scalp_clearance_m >= 0.0) {
+            step(0.5f, "keeping guides outside the scalp");
+            const TriangleBvh bvh(mesh.positions, mesh.indices);
+            const ClearanceStats cs = keep_strands_outside(mesh, bvh, float(in.scalp_clearance_m), r.guides);
+            if (cs.strands_moved > 0) {
+                char msg[160];
+                std::snprintf(msg, sizeof msg, "%zu guides bent into the scalp were moved out to %.1f mm above it (largest move %.1f mm)",
+                              cs.strands_moved, in.scalp_clearance_m * 1000.0, double(cs.max_move_m) * 1000.0);
+                r.diagnostics.info("growth", msg);
+            }
+        }
     }
     if (cancelled()) return make_error(ErrorCode::Cancelled, "growing cancelled");
 

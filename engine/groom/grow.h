@@ -23,6 +23,11 @@ struct GroomInputs {
     HairGroup group;                      // scalp.region, growth, follow, shading.fiber_radius_m are read
     std::filesystem::path base_dir;       // relative mask / length-map / guide-file paths resolve here
     glm::mat4 file_to_mesh{1.0f};         // placement "file": maps the file's coordinates to scalp mesh space
+    // Grown guides are kept this far (metres) outside the scalp mesh (groom/clearance.h); negative: off.
+    // grow_scene_group() sets it to the collision margin when the group collides with its scalp mesh, so
+    // the simulation starts with no vertex to push out. Off by default: the pass costs a closest-point
+    // search per point near the surface (bench groom --clearance). Guides from files are never moved.
+    double scalp_clearance_m = -1.0;
 };
 
 struct GroomStats {

@@ -1,5 +1,7 @@
 #include "groom/scene_groom.h"
 
+#include <algorithm>
+
 namespace tressel {
 
 Result<GroomResult> grow_scene_group(const Scene& scene, const HairGroup& group, std::span<const SceneMesh> meshes,
@@ -16,6 +18,9 @@ Result<GroomResult> grow_scene_group(const Scene& scene, const HairGroup& group,
     in.base_dir = scene.origin.dir;
     for (const MeshRef& ref : scene.meshes)
         if (ref.name == group.scalp.mesh) in.file_to_mesh = glm::mat4(transform_matrix(ref.transform));
+    for (const CollisionMesh& cm : scene.collision_meshes)
+        if (cm.mesh == group.scalp.mesh && std::find(group.simulation.sdf.begin(), group.simulation.sdf.end(), cm.mesh) != group.simulation.sdf.end())
+            in.scalp_clearance_m = std::max(in.scalp_clearance_m, cm.margin_m);  // several entries: the largest
     auto groom = grow_group(in, progress);
     if (!groom) return make_error(groom.error().code, who + groom.error().message);
     return groom;

@@ -104,11 +104,23 @@ void TriangleBvh::build(uint32_t node, uint32_t begin, uint32_t end, std::vector
     build(left + 1, mid, end, centroids);
 }
 
-ClosestPoint TriangleBvh::closest(const glm::vec3& p) const {
+ClosestPoint TriangleBvh::closest(const glm::vec3& p) const { return search(p, std::numeric_limits<float>::infinity()); }
+
+bool TriangleBvh::closest_within(const glm::vec3& p, float max_distance_m, ClosestPoint& out) const {
+    // Just past the radius, so a triangle at exactly max_distance_m still counts.
+    const float r = std::nextafter(max_distance_m, std::numeric_limits<float>::infinity());
+    out = search(p, r * r);
+    return out.distance_m <= max_distance_m;
+}
+
+// Branch and bound over the tree: nodes and triangles no closer than the best so far (initially max_d2)
+// are skipped. distance_m is infinity when nothing was found.
+ClosestPoint TriangleBvh::search(const glm::vec3& p, float max_d2) const {
     ClosestPoint best;
     best.distance_m = std::numeric_limits<float>::infinity();
     if (tris_.empty()) return best;
-    float best_d2 = std::numeric_limits<float>::infinity();
+    float best_d2 = max_d2;
+    bool found = false;
     auto box_d2 = [&](const Node& n) {
         const glm::vec3 d = glm::max(glm::max(n.lo - p, p - n.hi), glm::vec3(0.0f));
         return glm::dot(d, d);
@@ -125,7 +137,8 @@ ClosestPoint TriangleBvh::closest(const glm::vec3& p) const {
                 glm::vec3 b;
                 const glm::vec3 q = closest_point_on_triangle(p, pos_[idx_[3 * t]], pos_[idx_[3 * t + 1]], pos_[idx_[3 * t + 2]], &b);
                 const float d2 = glm::dot(q - p, q - p);
-                if (d2 < best_d2 || (d2 == best_d2 && t < best.triangle)) {
+                if (d2 < best_d2 || (found && d2 == best_d2 && t < best.triangle)) {
+                    found = true;
                     best_d2 = d2;
                     best.triangle = t;
                     best.barycentric = b;
@@ -145,7 +158,7 @@ ClosestPoint TriangleBvh::closest(const glm::vec3& p) const {
             stack[sp++] = r;
         }
     }
-    best.distance_m = std::sqrt(best_d2);
+    if (found) best.distance_m = std::sqrt(best_d2);
     return best;
 }
 

@@ -30,6 +30,9 @@ public:
                 std::span<const uint32_t> triangles = {});
     bool empty() const { return tris_.empty(); }
     ClosestPoint closest(const glm::vec3& p) const;
+    // The closest point when some triangle lies within max_distance_m of p (false otherwise): the same
+    // answer as closest(), with the search pruned to that radius.
+    bool closest_within(const glm::vec3& p, float max_distance_m, ClosestPoint& out) const;
 
 private:
     struct Node {
@@ -38,6 +41,7 @@ private:
         uint32_t count = 0;  // leaf: triangle count; 0 for inner nodes
     };
     void build(uint32_t node, uint32_t begin, uint32_t end, std::vector<glm::vec3>& centroids);
+    ClosestPoint search(const glm::vec3& p, float max_d2) const;
     std::span<const glm::vec3> pos_;
     std::span<const uint32_t> idx_;
     std::vector<uint32_t> tris_;

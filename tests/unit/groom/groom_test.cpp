@@ -26,6 +26,7 @@ GroomInputs plane_inputs(const Mesh& mesh) {
     in.scalp = &mesh;
     in.group.follow.mode = FollowMode::None;
     in.group.growth.length_variation = 0.0;
+    in.scalp_clearance_m = -1.0;  // the shape tests comb and droop through the plane on purpose
     return in;
 }
 

@@ -1,0 +1,99 @@
+#include "groom/clearance.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tressel {
+namespace {
+
+// Outward unit normal at a closest point: vertex normals interpolated with its barycentrics (smooth across
+// edges, so points near an edge or vertex get a sensible side), else the face normal.
+glm::vec3 surface_normal(const Mesh& m, const ClosestPoint& c) {
+    const uint32_t* t = &m.indices[3 * size_t(c.triangle)];
+    const glm::vec3 a = m.positions[t[0]], b = m.positions[t[1]], d = m.positions[t[2]];
+    glm::vec3 face = glm::cross(b - a, d - a);
+    const float fl = glm::length(face);
+    face = fl > 0.0f ? face / fl : glm::vec3(0.0f, 1.0f, 0.0f);
+    if (!m.has_normals()) return face;
+    const glm::vec3 n = m.normals[t[0]] * c.barycentric.x + m.normals[t[1]] * c.barycentric.y + m.normals[t[2]] * c.barycentric.z;
+    const float l = glm::length(n);
+    return l > 1e-6f ? n / l : face;
+}
+
+}  // namespace
+
+ClearanceStats keep_strands_outside(const Mesh& scalp, const TriangleBvh& bvh, float clearance_m, Strands& strands) {
+    ClearanceStats st;
+    if (bvh.empty() || !(clearance_m >= 0.0f)) return st;
+    for (size_t s = 0; s < strands.strand_count(); ++s) {
+        if (!strands.flags.empty() && (strands.flags[s] & kStrandDegenerate)) continue;
+        const uint32_t begin = strands.strand_offsets[s], end = strands.strand_offsets[s + 1];
+        bool moved_any = false;
+        float arc = 0.0f;
+        // offset: how far the corrected parent is from where it was grown; children follow it, so the
+        // strand's shape beyond a correction is carried rather than bent at one joint.
+        glm::vec3 offset(0.0f);
+        // A ball known to hold no surface (a searched point and its distance, or the search radius when
+        // nothing was found): later points inside it, clearance included, need no search.
+        glm::vec3 ball_centre(0.0f);
+        float ball_radius = -1.0f;
+        for (uint32_t i = begin + 1; i < end; ++i) {
+            glm::vec3& parent = strands.points_os_m[i - 1];
+            const glm::vec3 grown = strands.points_os_m[i];
+            const float len = glm::length(grown - (parent - offset));
+            arc += len;
+            const float want = std::min(clearance_m, 0.5f * arc);
+            glm::vec3 p = grown + offset;
+            if (ball_radius - glm::length(p - ball_centre) >= want) {
+                strands.points_os_m[i] = p;
+                continue;
+            }
+            // The parent is outside, so a point inside lies within one segment of the surface: a search
+            // radius of len + want finds its closest triangle whenever it needs a correction. (A larger
+            // radius would skip more points through the ball but costs more per search on dense meshes.)
+            const float radius = want + len;
+            for (int pass = 0; pass < 8; ++pass) {
+                ClosestPoint c;
+                if (!bvh.closest_within(p, radius, c)) {
+                    ball_centre = p;
+                    ball_radius = radius;
+                    break;
+                }
+                const glm::vec3 n = surface_normal(scalp, c);
+                const float signed_d = glm::dot(p - c.point, n) >= 0.0f ? c.distance_m : -c.distance_m;
+                ball_radius = -1.0f;
+                if (signed_d >= want * 0.999f) {
+                    ball_centre = p;
+                    ball_radius = c.distance_m;
+                    break;
+                }
+                // Turn the segment about the parent, at its grown length, just enough to reach the clearance
+                // above the closest point's tangent plane: dot(u, n) = t, keeping the tangential heading.
+                const glm::vec3 seg = p - parent;
+                const float sl = glm::length(seg);
+                glm::vec3 q = c.point + n * want;
+                if (sl > 0.0f && len > 0.0f) {
+                    const glm::vec3 u0 = seg / sl;
+                    const float h = glm::dot(parent - c.point, n);
+                    const float t = std::clamp((want - h) / len, -1.0f, 1.0f);
+                    glm::vec3 tangent = u0 - n * glm::dot(u0, n);
+                    const float tl = glm::length(tangent);
+                    const float along = std::sqrt(std::max(1.0f - t * t, 0.0f));
+                    q = parent + len * (tl > 1e-6f ? n * t + tangent * (along / tl) : n);
+                }
+                p = q;
+            }
+            if (p != grown + offset) {
+                moved_any = true;
+                ++st.points_moved;
+                st.max_move_m = std::max(st.max_move_m, glm::length(p - (grown + offset)));
+            }
+            offset = p - grown;
+            strands.points_os_m[i] = p;
+        }
+        st.strands_moved += moved_any ? 1 : 0;
+    }
+    return st;
+}
+
+}  // namespace tressel
