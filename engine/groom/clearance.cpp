@@ -3,24 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "groom/placement.h"
+
 namespace tressel {
-namespace {
-
-// Outward unit normal at a closest point: vertex normals interpolated with its barycentrics (smooth across
-// edges, so points near an edge or vertex get a sensible side), else the face normal.
-glm::vec3 surface_normal(const Mesh& m, const ClosestPoint& c) {
-    const uint32_t* t = &m.indices[3 * size_t(c.triangle)];
-    const glm::vec3 a = m.positions[t[0]], b = m.positions[t[1]], d = m.positions[t[2]];
-    glm::vec3 face = glm::cross(b - a, d - a);
-    const float fl = glm::length(face);
-    face = fl > 0.0f ? face / fl : glm::vec3(0.0f, 1.0f, 0.0f);
-    if (!m.has_normals()) return face;
-    const glm::vec3 n = m.normals[t[0]] * c.barycentric.x + m.normals[t[1]] * c.barycentric.y + m.normals[t[2]] * c.barycentric.z;
-    const float l = glm::length(n);
-    return l > 1e-6f ? n / l : face;
-}
-
-}  // namespace
 
 ClearanceStats keep_strands_outside(const Mesh& scalp, const TriangleBvh& bvh, float clearance_m, Strands& strands) {
     ClearanceStats st;
@@ -59,7 +44,9 @@ ClearanceStats keep_strands_outside(const Mesh& scalp, const TriangleBvh& bvh, f
                     ball_radius = radius;
                     break;
                 }
-                const glm::vec3 n = surface_normal(scalp, c);
+                // Vertex normals interpolated at the closest point (smooth across edges, so a point near an edge
+                // or vertex gets a sensible side), else the face normal.
+                const glm::vec3 n = attachment_normal(scalp, ScalpAttachment{c.triangle, c.barycentric});
                 const float signed_d = glm::dot(p - c.point, n) >= 0.0f ? c.distance_m : -c.distance_m;
                 ball_radius = -1.0f;
                 if (signed_d >= want * 0.999f) {

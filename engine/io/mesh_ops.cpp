@@ -80,6 +80,29 @@ void compute_vertex_normals(Mesh& mesh) {
     }
 }
 
+namespace {
+
+// Keeps the vertices listed in `keep` (every attribute array, in that order) and renumbers the indices
+// through `remap` (old vertex -> new).
+void keep_vertices(Mesh& mesh, const std::vector<uint32_t>& keep, const std::vector<uint32_t>& remap) {
+    auto compact = [&](auto& arr) {
+        if (arr.empty()) return;
+        std::remove_reference_t<decltype(arr)> out;
+        out.reserve(keep.size());
+        for (uint32_t i : keep) out.push_back(arr[i]);
+        arr = std::move(out);
+    };
+    compact(mesh.positions);
+    compact(mesh.normals);
+    compact(mesh.uvs);
+    compact(mesh.colors);
+    compact(mesh.joints);
+    compact(mesh.weights);
+    for (auto& i : mesh.indices) i = remap[i];
+}
+
+}  // namespace
+
 size_t weld_positions(Mesh& mesh) {
     PositionIds ids = position_ids(mesh.positions);
     if (ids.count == mesh.positions.size()) return 0;
@@ -96,21 +119,8 @@ size_t weld_positions(Mesh& mesh) {
         }
         remap[i] = first[id];
     }
-    auto compact = [&](auto& arr) {
-        if (arr.empty()) return;
-        std::remove_reference_t<decltype(arr)> out;
-        out.reserve(keep.size());
-        for (uint32_t i : keep) out.push_back(arr[i]);
-        arr = std::move(out);
-    };
     size_t removed = mesh.positions.size() - keep.size();
-    compact(mesh.positions);
-    compact(mesh.normals);
-    compact(mesh.uvs);
-    compact(mesh.colors);
-    compact(mesh.joints);
-    compact(mesh.weights);
-    for (auto& i : mesh.indices) i = remap[i];
+    keep_vertices(mesh, keep, remap);
     return removed;
 }
 
@@ -129,20 +139,7 @@ size_t remove_unreferenced_vertices(Mesh& mesh) {
     }
     const size_t removed = mesh.positions.size() - keep.size();
     if (removed == 0) return 0;
-    auto compact = [&](auto& arr) {
-        if (arr.empty()) return;
-        std::remove_reference_t<decltype(arr)> out;
-        out.reserve(keep.size());
-        for (uint32_t i : keep) out.push_back(arr[i]);
-        arr = std::move(out);
-    };
-    compact(mesh.positions);
-    compact(mesh.normals);
-    compact(mesh.uvs);
-    compact(mesh.colors);
-    compact(mesh.joints);
-    compact(mesh.weights);
-    for (auto& i : mesh.indices) i = remap[i];
+    keep_vertices(mesh, keep, remap);
     return removed;
 }
 
