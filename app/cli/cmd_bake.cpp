@@ -24,15 +24,17 @@ namespace tressel::cli {
 
 const char* const kBakeUsage =
     "usage: tressel-cli bake <scene.json> --frames N [--report report.json] [--dump DIR] [--cpu]\n"
-    "                        [--metrics-every K] [--device NAME]\n\n"
+    "                        [--fused] [--metrics-every K] [--device NAME]\n\n"
     "Grows every hair group, builds the collision fields (on the GPU), and simulates N frames at the\n"
     "scene's rate and substeps with its motion, on the GPU (--cpu: the CPU reference step). Per frame:\n"
     "maximum and mean segment stretch, hair vertices (guides and follows) and segment midpoints inside a\n"
     "collision mesh and the deepest penetration (measured against the exact mesh distance, not the field\n"
-    "used for collision), kinetic energy, GPU milliseconds per pass. --report writes it as JSON with a\n"
-    "`frames` array and a `summary` of the worst values; --metrics-every K measures every K-th frame\n"
-    "(the exact distance is costly on large grooms); --dump DIR writes each frame's positions as\n"
-    "float32 little-endian xyz (guides then follows per group) with DIR/index.json describing them.\n"
+    "used for collision), kinetic energy, GPU milliseconds per pass. --fused records each step as the\n"
+    "editor does, two fused dispatches (\"sim strands\", \"sim follow hairs\") instead of one per pass:\n"
+    "the same result, faster, with coarser timings. --report writes it as JSON with a `frames` array\n"
+    "and a `summary` of the worst values; --metrics-every K measures every K-th frame (the exact\n"
+    "distance is costly on large grooms); --dump DIR writes each frame's positions as float32\n"
+    "little-endian xyz (guides then follows per group) with DIR/index.json describing them.\n"
     "Exit status 1 when a position becomes non-finite.\n";
 
 namespace {
@@ -64,7 +66,7 @@ Status dump_frame(const std::filesystem::path& dir, uint32_t frame, const SimWor
 
 int run_bake(const std::vector<std::string>& argv) {
     auto args = Args::parse(argv, {{"frames", true}, {"report", true}, {"dump", true}, {"cpu", false},
-                                   {"metrics-every", true}, {"device", true}});
+                                   {"metrics-every", true}, {"device", true}, {"fused", false}});
     if (!args) return fail(args.error().message, 2);
     if (args->positionals().size() != 1) return fail("bake takes exactly one scene file (see --help)", 2);
     auto frames = args->get_int("frames", 0);
@@ -115,7 +117,7 @@ int run_bake(const std::vector<std::string>& argv) {
     if (!sim_pipelines) return fail(sim_pipelines.error().message);
     Result<SimGpu> sim = make_error(ErrorCode::InvalidArgument, "unused");
     if (!use_cpu) {
-        sim = SimGpu::create(device, *sim_pipelines, world, substeps);
+        sim = SimGpu::create(device, *sim_pipelines, world, substeps, args->has("fused") ? SimGpuMode::Fused : SimGpuMode::Split);
         if (!sim) return fail(sim.error().message);
     }
     auto ts = gpu::TimestampQueries::create(device, 64 * substeps * std::max<uint32_t>(1, uint32_t(world.groups.size())));

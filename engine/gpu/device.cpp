@@ -468,6 +468,7 @@ Status Device::init(const DeviceDesc& desc) {
     info_.index = chosen->index;
     info_.timestamp_period_ns = chosen->props.limits.timestampPeriod;
     for (int i = 0; i < 3; ++i) info_.max_workgroup_count[i] = chosen->props.limits.maxComputeWorkGroupCount[i];
+    info_.max_shared_memory_bytes = chosen->props.limits.maxComputeSharedMemorySize;
     {
         uint32_t nf = 0;
         vkGetPhysicalDeviceQueueFamilyProperties(physical_, &nf, nullptr);
@@ -739,6 +740,12 @@ Result<ComputePipeline> Device::create_compute_pipeline(const ComputePipelineDes
     cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
     cpci.stage.module = module;
     cpci.stage.pName = "main";
+    std::vector<VkSpecializationMapEntry> entries;
+    for (uint32_t i = 0; i < desc.specialization.size(); ++i)
+        entries.push_back({i, uint32_t(i * sizeof(uint32_t)), sizeof(uint32_t)});
+    VkSpecializationInfo spec{uint32_t(entries.size()), entries.data(), desc.specialization.size() * sizeof(uint32_t),
+                              desc.specialization.data()};
+    if (!entries.empty()) cpci.stage.pSpecializationInfo = &spec;
     cpci.layout = p.layout_;
     VkResult r = vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &cpci, nullptr, &p.pipeline_);
     vkDestroyShaderModule(device_, module, nullptr);

@@ -42,6 +42,7 @@ struct DeviceInfo {
     double timestamp_period_ns = 1.0;       // nanoseconds per timestamp tick
     uint32_t timestamp_valid_bits = 0;      // 0 = the queue has no timestamps
     uint32_t max_workgroup_count[3] = {0, 0, 0};
+    uint32_t max_shared_memory_bytes = 16384;  // maxComputeSharedMemorySize
     uint64_t device_local_bytes = 0;        // size of the largest device-local heap
     bool int64_atomics = false;             // shaderInt64 + shaderBufferInt64Atomics enabled
     bool is_cpu() const { return type == VK_PHYSICAL_DEVICE_TYPE_CPU; }
@@ -246,6 +247,7 @@ struct ComputePipelineDesc {
     std::vector<VkDescriptorType> bindings;       // set 0, binding i; default: storage buffers
     uint32_t push_constant_bytes = 0;             // <= 128
     std::string name;
+    std::vector<uint32_t> specialization;         // value of constant_id i (32-bit constants), if any
 };
 
 struct SubmitDesc {

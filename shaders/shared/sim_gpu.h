@@ -27,7 +27,15 @@ TRESSEL_CONST(uint, kSimBindFramesRest, 14u);     // GuideFrame per strand, scal
 TRESSEL_CONST(uint, kSimBindFramesWorld, 15u);    // GuideFrame per strand, world
 TRESSEL_CONST(uint, kSimBindFollowDesc, 16u);     // FollowDescriptor per follow hair
 TRESSEL_CONST(uint, kSimBindFollowPos, 17u);      // vec4 per follow vertex
-TRESSEL_CONST(uint, kSimBindingCount, 18u);
+TRESSEL_CONST(uint, kSimBindSdfOffsets, 18u);     // uint per SDF of the group: its first float in the fields
+TRESSEL_CONST(uint, kSimBindingCount, 19u);
+// The fused strand pass (shaders/sim/strands.comp): a workgroup's strands staged in shared memory, 11
+// floats per vertex (position with inverse mass, previous position, reference vector, rest length) with a
+// row stride of strands + 1, and 16 floats per strand.
+TRESSEL_CONST(uint, kSimStrandsMaxPerWorkgroup, 32u);
+TRESSEL_CONST(uint, kSimStrandsMaxThreads, 256u);
+TRESSEL_CONST(uint, kSimStrandsSharedBytesPerVertex, 44u);
+TRESSEL_CONST(uint, kSimStrandsSharedBytesPerStrand, 64u);
 
 struct SimPush {
     uint count;          // items of this dispatch

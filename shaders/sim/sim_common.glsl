@@ -1,5 +1,6 @@
 // GLSL only: buffers of the simulation passes (bindings in shared/sim_gpu.h). Included after each
-// shader's local_size layout. SDF_FETCH reads the current SDF from the concatenated fields.
+// shader's local_size layout. SDF_FETCH reads the current SDF from the concatenated fields: by default
+// the one at pc.field_offset; a shader looping over SDFs defines its own before including this file.
 #include "shared/sim_gpu.h"
 #include "shared/dispatch.h"
 #include "shared/groom.h"
@@ -8,7 +9,9 @@
 layout(push_constant) uniform PushBuf { SimPush pc; };
 
 layout(std430, binding = kSimBindSdfFields) readonly buffer SdfFieldsBuf { float sdf_fields[]; };
+#ifndef SDF_FETCH
 #define SDF_FETCH(i) sdf_fields[pc.field_offset + (i)]
+#endif
 #include "shared/sim_sdf.h"
 
 layout(std430, binding = kSimBindParams) readonly buffer ParamsBuf { SimGroupParams step_params[]; };
@@ -28,6 +31,7 @@ layout(std430, binding = kSimBindFramesRest) readonly buffer FramesRestBuf { Gui
 layout(std430, binding = kSimBindFramesWorld) buffer FramesWorldBuf { GuideFrame frames_world[]; };
 layout(std430, binding = kSimBindFollowDesc) readonly buffer FollowDescBuf { FollowDescriptor follow_desc[]; };
 layout(std430, binding = kSimBindFollowPos) buffer FollowPosBuf { vec4 follow_pos[]; };
+layout(std430, binding = kSimBindSdfOffsets) readonly buffer SdfOffsetsBuf { uint sdf_offsets[]; };
 
 SimGroupParams P() { return step_params[pc.slot]; }
 

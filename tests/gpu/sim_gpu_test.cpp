@@ -117,12 +117,18 @@ void run_gpu(gpu::Device& dev, SimGpu& sim, SimWorld& world, uint32_t steps, gpu
     }
 }
 
-TEST_F(SimGpuTest, MatchesTheCpuStep) {
+const char* mode_name(SimGpuMode m) { return m == SimGpuMode::Fused ? "fused" : "split"; }
+
+// Both ways of recording a step (one fused dispatch per group, or one dispatch per pass) against the CPU.
+class SimGpuModeTest : public SimGpuTest, public ::testing::WithParamInterface<SimGpuMode> {};
+
+TEST_P(SimGpuModeTest, MatchesTheCpuStep) {
+    const SimGpuMode mode = GetParam();
     auto pipelines = SimGpuPipelines::create(device());
     ASSERT_TRUE(pipelines.ok()) << pipelines.error().describe();
     SimWorld cpu = make_world();
     SimWorld gpu_world = make_world();
-    auto sim = SimGpu::create(device(), *pipelines, gpu_world, 8);
+    auto sim = SimGpu::create(device(), *pipelines, gpu_world, 8, mode);
     ASSERT_TRUE(sim.ok()) << sim.error().describe();
     ASSERT_GT(cpu.groups[0].follow_count(), 0u);
 
@@ -137,7 +143,13 @@ TEST_F(SimGpuTest, MatchesTheCpuStep) {
     EXPECT_LE(one.follow_max_m, 1e-4);
     auto passes = ts->read();
     ASSERT_TRUE(passes.ok());
-    EXPECT_GE(passes->size(), 12u) << "one timestamp per pass";
+    if (mode == SimGpuMode::Split) {
+        EXPECT_GE(passes->size(), 12u) << "one timestamp per pass";
+    } else {
+        ASSERT_EQ(passes->size(), 2u);
+        EXPECT_EQ((*passes)[0].name, "sim strands");
+        EXPECT_EQ((*passes)[1].name, "sim follow hairs");
+    }
 
     // 100 steps of shaking, wind and collisions: the step is chaotic (collisions branch), so rounding
     // differences may grow; on the CPU driver both sides round alike and stay within 1e-4 m.
@@ -145,8 +157,8 @@ TEST_F(SimGpuTest, MatchesTheCpuStep) {
     run_gpu(device(), *sim, gpu_world, 99);
     ASSERT_TRUE(sim->download(device(), gpu_world).ok());
     Diff hundred = diff(cpu, gpu_world);
-    std::printf("[sim-gpu] max |gpu - cpu| after 1 step: guides %.3g m, follows %.3g m; after 100 steps: %.3g m, %.3g m\n",
-                one.guide_max_m, one.follow_max_m, hundred.guide_max_m, hundred.follow_max_m);
+    std::printf("[sim-gpu %s] max |gpu - cpu| after 1 step: guides %.3g m, follows %.3g m; after 100 steps: %.3g m, %.3g m\n",
+                mode_name(mode), one.guide_max_m, one.follow_max_m, hundred.guide_max_m, hundred.follow_max_m);
     const double tol = device().info().is_cpu() ? 1e-4 : 2e-3;
     EXPECT_LE(hundred.guide_max_m, tol);
     EXPECT_LE(hundred.follow_max_m, tol);
@@ -155,12 +167,12 @@ TEST_F(SimGpuTest, MatchesTheCpuStep) {
     EXPECT_GT(diff(rest, gpu_world).guide_max_m, 0.01);
 }
 
-TEST_F(SimGpuTest, DeterministicOnTheSameDevice) {
+TEST_P(SimGpuModeTest, DeterministicOnTheSameDevice) {
     auto pipelines = SimGpuPipelines::create(device());
     ASSERT_TRUE(pipelines.ok());
     SimWorld a = make_world(), b = make_world();
-    auto sa = SimGpu::create(device(), *pipelines, a, 8);
-    auto sb = SimGpu::create(device(), *pipelines, b, 8);
+    auto sa = SimGpu::create(device(), *pipelines, a, 8, GetParam());
+    auto sb = SimGpu::create(device(), *pipelines, b, 8, GetParam());
     ASSERT_TRUE(sa.ok() && sb.ok());
     run_gpu(device(), *sa, a, 40);
     run_gpu(device(), *sb, b, 40);
@@ -170,6 +182,9 @@ TEST_F(SimGpuTest, DeterministicOnTheSameDevice) {
     EXPECT_EQ(d.guide_max_m, 0.0);
     EXPECT_EQ(d.follow_max_m, 0.0);
 }
+
+INSTANTIATE_TEST_SUITE_P(Modes, SimGpuModeTest, ::testing::Values(SimGpuMode::Fused, SimGpuMode::Split),
+                         [](const ::testing::TestParamInfo<SimGpuMode>& i) { return std::string(mode_name(i.param)); });
 
 TEST_F(SimGpuTest, TooManyStepsForTheSlotsIsAnError) {
     auto pipelines = SimGpuPipelines::create(device());

@@ -1,15 +1,16 @@
 #include "sim/gpu/sim_bench.h"
 
-#include <algorithm>
+#include <vector>
 
 #include "core/stats.h"
-#include <vector>
 
 namespace tressel {
 
+namespace {
 
-Result<SimBenchResult> bench_sim_gpu(gpu::Device& device, const SimGpuPipelines& pipelines, SimWorld& world, int steps) {
-    auto sim = SimGpu::create(device, pipelines, world, 1);
+Result<SimBenchModeResult> bench_mode(gpu::Device& device, const SimGpuPipelines& pipelines, SimWorld& world, int steps,
+                                      SimGpuMode mode) {
+    auto sim = SimGpu::create(device, pipelines, world, 1, mode);
     if (!sim) return sim.error();
     auto whole = gpu::TimestampQueries::create(device, 1);
     auto passes = gpu::TimestampQueries::create(device, 256);
@@ -17,12 +18,7 @@ Result<SimBenchResult> bench_sim_gpu(gpu::Device& device, const SimGpuPipelines&
     if (!passes) return passes.error();
     if (!whole->supported()) return make_error(ErrorCode::Unsupported, "the GPU has no timestamp queries");
 
-    SimBenchResult r;
-    for (const SimGroupState& g : world.groups) {
-        r.guide_vertices += g.positions.size();
-        r.follow_vertices += g.follow_positions.size();
-    }
-    r.steps = steps;
+    SimBenchModeResult r;
     const int warmup = 5;
     std::vector<double> totals;
     std::map<std::string, std::vector<double>> per_pass;
@@ -53,6 +49,25 @@ Result<SimBenchResult> bench_sim_gpu(gpu::Device& device, const SimGpuPipelines&
     }
     r.step_ms = median(totals);
     for (auto& [k, v] : per_pass) r.pass_ms[k] = median(v);
+    return r;
+}
+
+}  // namespace
+
+Result<SimBenchResult> bench_sim_gpu(gpu::Device& device, const SimGpuPipelines& pipelines, SimWorld& world, int steps) {
+    SimBenchResult r;
+    for (const SimGroupState& g : world.groups) {
+        r.guide_vertices += g.positions.size();
+        r.follow_vertices += g.follow_positions.size();
+    }
+    r.steps = steps;
+    auto fused = bench_mode(device, pipelines, world, steps, SimGpuMode::Fused);
+    if (!fused) return fused.error();
+    auto split = bench_mode(device, pipelines, world, steps, SimGpuMode::Split);
+    if (!split) return split.error();
+    r.fused = std::move(*fused);
+    r.split = std::move(*split);
+    r.step_ms = r.fused.step_ms;
     r.vertex_steps_per_ms = r.step_ms > 0.0 ? double(r.guide_vertices) / r.step_ms : 0.0;
     return r;
 }

@@ -1,6 +1,6 @@
-// GPU simulation benchmark: one world stepped many times, one substep per submission, with the median GPU
-// time of the whole step (a timestamp pair around it) and, in a second run, the median per pass. Used by
-// `tressel-cli bench sim`.
+// GPU simulation benchmark: one world stepped many times, one substep per submission. For each way of
+// recording a step (fused, split: SimGpuMode) the median GPU time of the whole step (a timestamp pair
+// around it) and, in a second run, the median per timestamped pass. Used by `tressel-cli bench sim`.
 #pragma once
 
 #include <map>
@@ -10,11 +10,16 @@
 
 namespace tressel {
 
+struct SimBenchModeResult {
+    double step_ms = 0.0;                      // median GPU ms of one whole substep (all groups)
+    std::map<std::string, double> pass_ms;     // median per pass (summed over groups), from the second run
+};
+
 struct SimBenchResult {
     uint64_t guide_vertices = 0, follow_vertices = 0;
     int steps = 0;
-    double step_ms = 0.0;                      // median GPU ms of one whole substep (all groups)
-    std::map<std::string, double> pass_ms;     // median per pass (summed over groups), from the second run
+    SimBenchModeResult fused, split;
+    double step_ms = 0.0;                      // fused.step_ms: what the editor and the bake run
     double vertex_steps_per_ms = 0.0;          // guide vertices / step_ms
 };
 

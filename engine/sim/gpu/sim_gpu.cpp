@@ -46,6 +46,7 @@ void bind_sets(SimGpuGroup& g) {
         s.bind_buffer(gpu_shared::kSimBindFramesWorld, g.frames_world);
         s.bind_buffer(gpu_shared::kSimBindFollowDesc, g.follow_desc);
         s.bind_buffer(gpu_shared::kSimBindFollowPos, g.follow_pos);
+        s.bind_buffer(gpu_shared::kSimBindSdfOffsets, g.sdf_offsets);
     }
 }
 
@@ -62,19 +63,62 @@ Result<SimGpuPipelines> SimGpuPipelines::create(gpu::Device& device) {
                  {&p.local_shape, "sim/local_shape.comp"},  {&p.length, "sim/length.comp"},
                  {&p.clamp, "sim/clamp.comp"},              {&p.sdf_vertex, "sim/sdf_vertex.comp"},
                  {&p.sdf_midpoint, "sim/sdf_midpoint.comp"}, {&p.follow, "sim/follow.comp"},
-                 {&p.follow_sdf, "sim/follow_sdf.comp"}};
+                 {&p.follow_sdf, "sim/follow_sdf.comp"},    {&p.follow_all, "sim/follow_all.comp"}};
     for (auto& it : items) {
         auto pipe = device.create_compute_pipeline({embedded_spirv(it.shader), bindings, sizeof(SimPush), it.shader});
         if (!pipe) return pipe.error();
         *it.out = std::move(*pipe);
     }
+    p.device_ = &device;
+    p.cache_ = std::make_unique<Cache>();
     return p;
 }
 
+namespace {
+
+uint64_t strands_shared_bytes(uint32_t strands, uint32_t n) {
+    return uint64_t(strands + 1) * n * gpu_shared::kSimStrandsSharedBytesPerVertex +
+           uint64_t(strands) * gpu_shared::kSimStrandsSharedBytesPerStrand;
+}
+
+}  // namespace
+
+uint32_t SimGpuPipelines::strands_per_workgroup(uint32_t n) const {
+    uint32_t s = gpu_shared::kSimStrandsMaxPerWorkgroup;
+    const uint64_t limit = device_->info().max_shared_memory_bytes;
+    while (s > 1 && strands_shared_bytes(s, n) > limit) s /= 2;
+    return s;
+}
+
+Result<const gpu::ComputePipeline*> SimGpuPipelines::strands(uint32_t n) const {
+    TRESSEL_ASSERT(cache_ != nullptr, "SimGpuPipelines::strands: pipelines not created");
+    if (n < gpu_shared::kSimMinVerticesPerStrand || n > gpu_shared::kSimMaxVerticesPerStrand)
+        return make_error(ErrorCode::InvalidArgument, "the GPU simulation takes " + std::to_string(gpu_shared::kSimMinVerticesPerStrand) +
+                                                          " to " + std::to_string(gpu_shared::kSimMaxVerticesPerStrand) +
+                                                          " vertices per strand, not " + std::to_string(n));
+    std::lock_guard<std::mutex> lock(cache_->mutex);
+    auto& slot = cache_->strands_by_n[n];
+    if (!slot) {
+        const uint32_t s = strands_per_workgroup(n);
+        if (strands_shared_bytes(s, n) > device_->info().max_shared_memory_bytes)
+            return make_error(ErrorCode::Unsupported, "the GPU's shared memory (" + std::to_string(device_->info().max_shared_memory_bytes) +
+                                                          " bytes) cannot hold one strand of " + std::to_string(n) + " vertices");
+        std::vector<VkDescriptorType> bindings(gpu_shared::kSimBindingCount, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+        gpu::ComputePipelineDesc d{embedded_spirv("sim/strands.comp"), bindings, sizeof(SimPush),
+                                   "sim/strands.comp n=" + std::to_string(n)};
+        d.specialization = {s, n, std::min(gpu_shared::kSimStrandsMaxThreads, s * n)};
+        auto pipe = device_->create_compute_pipeline(d);
+        if (!pipe) return pipe.error();
+        slot = std::make_unique<gpu::ComputePipeline>(std::move(*pipe));
+    }
+    return static_cast<const gpu::ComputePipeline*>(slot.get());
+}
+
 Result<SimGpu> SimGpu::create(gpu::Device& device, const SimGpuPipelines& pipelines, const SimWorld& world,
-                              uint32_t max_steps_per_record) {
+                              uint32_t max_steps_per_record, SimGpuMode mode) {
     TRESSEL_ASSERT(max_steps_per_record >= 1, "SimGpu::create: max_steps_per_record must be at least 1");
     SimGpu sim;
+    sim.mode_ = mode;
     sim.device_ = &device;
     sim.pipelines_ = &pipelines;
     sim.slots_ = max_steps_per_record;
@@ -95,6 +139,14 @@ Result<SimGpu> SimGpu::create(gpu::Device& device, const SimGpuPipelines& pipeli
             fields.insert(fields.end(), s.grid->distance_m.begin(), s.grid->distance_m.end());
         }
         if (grids.empty()) grids.push_back({});
+        std::vector<uint32_t> offsets = g.field_offsets;
+        if (offsets.empty()) offsets.push_back(0);
+        if (mode == SimGpuMode::Fused) {
+            auto pipe = pipelines.strands(w.n);
+            if (!pipe) return pipe.error();
+            g.strands_pipeline = *pipe;
+            g.strands_per_workgroup = pipelines.strands_per_workgroup(w.n);
+        }
         struct Up {
             gpu::Buffer* out;
             Result<gpu::Buffer> r;
@@ -112,6 +164,7 @@ Result<SimGpu> SimGpu::create(gpu::Device& device, const SimGpuPipelines& pipeli
                    {&g.follow_pos, device_buffer(device, w.follow_positions, name + "follow positions")},
                    {&g.sdf_grids, device_buffer(device, grids, name + "sdf grids")},
                    {&g.sdf_fields, device_buffer(device, fields, name + "sdf fields")},
+                   {&g.sdf_offsets, device_buffer(device, offsets, name + "sdf offsets")},
                    {&g.params, host_buffer(device, sim.slots_ * sizeof(gpu_shared::SimGroupParams), name + "params")},
                    {&g.roots, host_buffer(device, sim.slots_ * 2 * sizeof(glm::mat4), name + "roots")},
                    {&g.colliders, host_buffer(device, sim.slots_ * g.max_colliders * sizeof(gpu_shared::SimCollider), name + "colliders")},
@@ -135,7 +188,6 @@ Status SimGpu::record_steps(gpu::CommandBuffer& cmd, SimWorld& world, uint32_t s
     if (steps > slots_)
         return make_error(ErrorCode::InvalidArgument, "record_steps: " + std::to_string(steps) + " steps exceed the " +
                                                           std::to_string(slots_) + " slots this simulation was created with");
-    const SimGpuPipelines& P = *pipelines_;
     // Skinned roots (one transform per strand) need a larger roots buffer: grow it before writing slots.
     for (size_t gi = 0; gi < groups_.size(); ++gi) {
         SimGpuGroup& g = groups_[gi];
@@ -173,53 +225,106 @@ Status SimGpu::record_steps(gpu::CommandBuffer& cmd, SimWorld& world, uint32_t s
                 sf[g.max_sdfs + i] = fg.follow_sdf_frames[i];
             }
 
-            SimPush push{};
-            push.slot = step;
-            push.per_strand_roots = skinned[gi] ? 1u : 0u;
-            push.max_colliders = g.max_colliders;
-            push.max_sdfs = g.max_sdfs;
-            push.has_frames = w.guide_frames_rest.size() >= g.strands ? 1u : 0u;
-            const uint32_t vertices = g.strands * g.n;
-            auto run = [&](const gpu::ComputePipeline& pipe, const char* name, uint32_t count, const gpu::DescriptorSet& set) {
-                if (count == 0) return;
-                if (ts) ts->begin(cmd, name);
-                push.count = count;
-                cmd.bind(pipe, set);
-                cmd.push(pipe, push);
-                gpu::DispatchSize d = gpu::dispatch_size(*device_, count, gpu_shared::kSimWorkgroupSize);
-                cmd.dispatch(d.x, d.y, d.z);
-                cmd.compute_barrier();
-                if (ts) ts->end(cmd);
-            };
-            const gpu::DescriptorSet& before = g.sets[g.rotation % 3];
-            run(P.strand_data, "sim strand data", g.strands, before);
-            run(P.integrate, "sim integrate", vertices, before);
-            g.rotation = (g.rotation + 2) % 3;  // current <- integrated, previous <- current (CPU: the swaps)
-            const gpu::DescriptorSet& set = g.sets[g.rotation];
-            run(P.global_shape, "sim global shape", vertices, set);
-            run(P.vsp, "sim vsp", vertices, set);
-            run(P.local_shape, "sim local shape", g.strands, set);
-            run(P.length, "sim length + colliders", g.strands, set);
-            run(P.clamp, "sim clamp", vertices, set);
-            for (uint32_t i = 0; i < uint32_t(g.field_offsets.size()); ++i) {
-                push.sdf = i;
-                push.field_offset = g.field_offsets[i];
-                run(P.sdf_vertex, "sim sdf vertices", vertices, set);
-                push.parity = 0;
-                run(P.sdf_midpoint, "sim sdf midpoints", g.strands * (g.n - 1), set);
-                push.parity = 1;
-                run(P.sdf_midpoint, "sim sdf midpoints", g.strands * (g.n - 1), set);
-            }
-            run(P.follow, "sim follow hairs", g.follows * g.n, set);
-            for (uint32_t i = 0; i < uint32_t(g.field_offsets.size()); ++i) {
-                push.sdf = i;
-                push.field_offset = g.field_offsets[i];
-                run(P.follow_sdf, "sim follow sdf", g.follows * g.n, set);
-            }
+            if (mode_ == SimGpuMode::Split) record_split(cmd, gi, w, step, skinned[gi], ts);
         }
+        if (mode_ == SimGpuMode::Fused) record_fused(cmd, world, step, skinned, ts);
         ++world.clock.steps;
     }
     return {};
+}
+
+SimPush SimGpu::base_push(const SimGpuGroup& g, const SimGroupState& w, uint32_t step, bool skinned) const {
+    SimPush push{};
+    push.slot = step;
+    push.per_strand_roots = skinned ? 1u : 0u;
+    push.max_colliders = g.max_colliders;
+    push.max_sdfs = g.max_sdfs;
+    push.has_frames = w.guide_frames_rest.size() >= g.strands ? 1u : 0u;
+    return push;
+}
+
+void SimGpu::record_split(gpu::CommandBuffer& cmd, size_t gi, const SimGroupState& w, uint32_t step, bool skinned,
+                          gpu::TimestampQueries* ts) {
+    const SimGpuPipelines& P = *pipelines_;
+    SimGpuGroup& g = groups_[gi];
+    SimPush push = base_push(g, w, step, skinned);
+    const uint32_t vertices = g.strands * g.n;
+    auto run = [&](const gpu::ComputePipeline& pipe, const char* name, uint32_t count, const gpu::DescriptorSet& set) {
+        if (count == 0) return;
+        if (ts) ts->begin(cmd, name);
+        push.count = count;
+        cmd.bind(pipe, set);
+        cmd.push(pipe, push);
+        gpu::DispatchSize d = gpu::dispatch_size(*device_, count, gpu_shared::kSimWorkgroupSize);
+        cmd.dispatch(d.x, d.y, d.z);
+        cmd.compute_barrier();
+        if (ts) ts->end(cmd);
+    };
+    const gpu::DescriptorSet& before = g.sets[g.rotation % 3];
+    run(P.strand_data, "sim strand data", g.strands, before);
+    run(P.integrate, "sim integrate", vertices, before);
+    g.rotation = (g.rotation + 2) % 3;  // current <- integrated, previous <- current (CPU: the swaps)
+    const gpu::DescriptorSet& set = g.sets[g.rotation];
+    run(P.global_shape, "sim global shape", vertices, set);
+    run(P.vsp, "sim vsp", vertices, set);
+    run(P.local_shape, "sim local shape", g.strands, set);
+    run(P.length, "sim length + colliders", g.strands, set);
+    run(P.clamp, "sim clamp", vertices, set);
+    for (uint32_t i = 0; i < uint32_t(g.field_offsets.size()); ++i) {
+        push.sdf = i;
+        push.field_offset = g.field_offsets[i];
+        run(P.sdf_vertex, "sim sdf vertices", vertices, set);
+        push.parity = 0;
+        run(P.sdf_midpoint, "sim sdf midpoints", g.strands * (g.n - 1), set);
+        push.parity = 1;
+        run(P.sdf_midpoint, "sim sdf midpoints", g.strands * (g.n - 1), set);
+    }
+    run(P.follow, "sim follow hairs", g.follows * g.n, set);
+    for (uint32_t i = 0; i < uint32_t(g.field_offsets.size()); ++i) {
+        push.sdf = i;
+        push.field_offset = g.field_offsets[i];
+        run(P.follow_sdf, "sim follow sdf", g.follows * g.n, set);
+    }
+}
+
+void SimGpu::record_fused(gpu::CommandBuffer& cmd, const SimWorld& world, uint32_t step, const std::vector<bool>& skinned,
+                          gpu::TimestampQueries* ts) {
+    // Groups share no data: every group's strand pass may run at once, then every group's follow pass.
+    bool any = false;
+    for (size_t gi = 0; gi < groups_.size(); ++gi) {
+        const SimGroupState& w = world.groups[gi];
+        SimGpuGroup& g = groups_[gi];
+        if (!w.params.enabled || g.strands == 0) continue;
+        if (!any && ts) ts->begin(cmd, "sim strands");
+        any = true;
+        SimPush push = base_push(g, w, step, skinned[gi]);
+        push.count = g.strands;
+        cmd.bind(*g.strands_pipeline, g.sets[g.rotation % 3]);
+        cmd.push(*g.strands_pipeline, push);
+        gpu::DispatchSize d = gpu::dispatch_size(*device_, g.strands, g.strands_per_workgroup);
+        cmd.dispatch(d.x, d.y, d.z);
+        g.rotation = (g.rotation + 2) % 3;  // current <- the new positions, previous <- the old current
+    }
+    if (!any) return;
+    cmd.compute_barrier();
+    if (ts) ts->end(cmd);
+    bool follows = false;
+    for (size_t gi = 0; gi < groups_.size(); ++gi) {
+        const SimGroupState& w = world.groups[gi];
+        SimGpuGroup& g = groups_[gi];
+        if (!w.params.enabled || g.follows == 0) continue;
+        if (!follows && ts) ts->begin(cmd, "sim follow hairs");
+        follows = true;
+        SimPush push = base_push(g, w, step, skinned[gi]);
+        push.count = g.follows * g.n;
+        cmd.bind(pipelines_->follow_all, g.sets[g.rotation % 3]);
+        cmd.push(pipelines_->follow_all, push);
+        gpu::DispatchSize d = gpu::dispatch_size(*device_, push.count, gpu_shared::kSimWorkgroupSize);
+        cmd.dispatch(d.x, d.y, d.z);
+    }
+    if (!follows) return;
+    cmd.compute_barrier();
+    if (ts) ts->end(cmd);
 }
 
 Status SimGpu::download(gpu::Device& device, SimWorld& world) const {

@@ -1,5 +1,10 @@
 // The hair simulation on the GPU: the passes of the CPU reference (engine/sim/sim_passes.h, README.md) as
-// compute shaders (shaders/sim/*.comp) over the same shared formulas, one timestamp per pass.
+// compute shaders (shaders/sim/*.comp) over the same shared formulas.
+//
+// Two ways to run a step (SimGpuMode): Fused (default) runs every guide pass of a group in one dispatch
+// (strands.comp: one thread per strand, the strand in shared memory) and the follow hairs with their SDF
+// pushes in a second (follow_all.comp); groups do not wait for each other. Split runs one dispatch and
+// one timestamp per pass, for profiling. Both compute the same step (every pass stays within a strand).
 //
 //   auto pipelines = SimGpuPipelines::create(device);
 //   auto sim = SimGpu::create(device, *pipelines, world);       // uploads the world's state (rest or current)
@@ -12,19 +17,40 @@
 // renderer draws straight from guide_positions() and follow_positions().
 #pragma once
 
+#include <map>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "gpu/device.h"
 #include "gpu/timestamps.h"
+#include "shared/sim_gpu.h"
 #include "sim/sim.h"
 
 namespace tressel {
 
+enum class SimGpuMode { Fused, Split };
+
 class SimGpuPipelines {
 public:
     static Result<SimGpuPipelines> create(gpu::Device& device);
+    // The fused strand pass for strands of n vertices: built on first use for each n (specialised on n and
+    // on strands_per_workgroup(n)), then kept; safe to call from several threads.
+    Result<const gpu::ComputePipeline*> strands(uint32_t n) const;
+    // Strands per workgroup of the fused pass: up to kSimStrandsMaxPerWorkgroup, halved while their
+    // staging would exceed the device's shared memory.
+    uint32_t strands_per_workgroup(uint32_t n) const;
+
     gpu::ComputePipeline strand_data, integrate, global_shape, vsp, local_shape, length, clamp, sdf_vertex,
-        sdf_midpoint, follow, follow_sdf;
+        sdf_midpoint, follow, follow_sdf, follow_all;
+
+private:
+    struct Cache {
+        std::mutex mutex;
+        std::map<uint32_t, std::unique_ptr<gpu::ComputePipeline>> strands_by_n;
+    };
+    gpu::Device* device_ = nullptr;
+    std::unique_ptr<Cache> cache_;
 };
 
 struct SimGpuGroup {
@@ -32,9 +58,11 @@ struct SimGpuGroup {
     uint32_t max_colliders = 1, max_sdfs = 1;
     uint32_t root_capacity = 1;        // root transforms per slot and per time (1: rigid; strands: skinned)
     std::vector<uint32_t> field_offsets;  // per SDF of the group, first float in `sdf_fields`
+    const gpu::ComputePipeline* strands_pipeline = nullptr;  // fused mode
+    uint32_t strands_per_workgroup = 1;
     gpu::Buffer positions[3];          // rotating: current, previous, integration output
     gpu::Buffer rest, rest_lengths, ref_vectors, rest_root_frame, strand_data, frames_rest, frames_world;
-    gpu::Buffer follow_desc, follow_pos, sdf_grids, sdf_fields;
+    gpu::Buffer follow_desc, follow_pos, sdf_grids, sdf_fields, sdf_offsets;
     gpu::Buffer params, roots, colliders, sdf_frames;  // host-visible, one slot per substep of a record
     gpu::DescriptorSet sets[3];        // set r: positions[r] current, [r+1] previous, [r+2] output
     uint32_t rotation = 0;
@@ -44,12 +72,13 @@ class SimGpu {
 public:
     // `max_steps_per_record`: the most substeps one record_steps call may record (slots of constants).
     static Result<SimGpu> create(gpu::Device& device, const SimGpuPipelines& pipelines, const SimWorld& world,
-                                 uint32_t max_steps_per_record = 16);
+                                 uint32_t max_steps_per_record = 16, SimGpuMode mode = SimGpuMode::Fused);
 
     // Records `steps` substeps for every enabled group, taking each step's constants from begin_step(world)
     // and advancing world.clock as step_once does. The constants are written to host-visible memory now:
     // the previous submission of this SimGpu must have completed. Pass times go to `ts` when given (its
-    // reset() is the caller's). InvalidArgument when steps exceeds the slots.
+    // reset() is the caller's): per pass in Split mode, "sim strands" and "sim follow hairs" (all groups
+    // together) in Fused mode. InvalidArgument when steps exceeds the slots.
     Status record_steps(gpu::CommandBuffer& cmd, SimWorld& world, uint32_t steps, gpu::TimestampQueries* ts);
 
     // Copies current / previous guide positions and follow positions into the world's groups (CPU layout).
@@ -61,11 +90,19 @@ public:
     const gpu::Buffer& follow_positions(size_t group) const { return groups_[group].follow_pos; }
     size_t group_count() const { return groups_.size(); }
     const SimGpuGroup& group(size_t i) const { return groups_[i]; }
+    SimGpuMode mode() const { return mode_; }
 
 private:
+    gpu_shared::SimPush base_push(const SimGpuGroup& g, const SimGroupState& w, uint32_t step, bool skinned) const;
+    void record_split(gpu::CommandBuffer& cmd, size_t gi, const SimGroupState& w, uint32_t step, bool skinned,
+                      gpu::TimestampQueries* ts);
+    void record_fused(gpu::CommandBuffer& cmd, const SimWorld& world, uint32_t step, const std::vector<bool>& skinned,
+                      gpu::TimestampQueries* ts);
+
     gpu::Device* device_ = nullptr;
     const SimGpuPipelines* pipelines_ = nullptr;
     uint32_t slots_ = 0;
+    SimGpuMode mode_ = SimGpuMode::Fused;
     std::vector<SimGpuGroup> groups_;
 };
 

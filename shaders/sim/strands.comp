@@ -1,0 +1,307 @@
+#version 450
+// The whole guide step of a hair group in one dispatch: strand data, integration, global shape, VSP, local
+// shape, length constraints with colliders, clamp, and per SDF the vertex and midpoint pushes - the
+// passes of sim_passes in the CPU reference's order, with the same shared formulas.
+//
+// Every pass of the step reads and writes only its own strand (integration's tangent and the SDF passes'
+// pinned neighbour are vertices of the same strand), so running them workgroup by workgroup over whole
+// strands gives what running them pass by pass over all strands gives. A workgroup stages S strands in
+// shared memory (read and written once per step, coalesced), then alternates:
+//  - per-vertex phases (integration, global shape, VSP, clamp, SDF vertices; SDF midpoints per segment of
+//    one parity): every thread, V vertices each;
+//  - sequential sweeps (local shape, length, follow-the-leader): one thread per strand, as the CPU's
+//    Gauss-Seidel order needs, over shared memory only (reference vectors and rest lengths staged too).
+// Shared arrays are vertex-major with a stride of S + 1, so a strand thread's sweep and a warp's run of
+// consecutive vertices both hit distinct banks. The split passes (integrate.comp ... sdf_midpoint.comp)
+// stay for per-pass timing.
+#include "shared/sim_gpu.h"
+layout(constant_id = 0) const uint S = 32u;   // strands per workgroup
+layout(constant_id = 1) const uint N = 16u;   // vertices per strand of the group
+layout(constant_id = 2) const uint T = 256u;  // threads per workgroup (>= S)
+layout(local_size_x_id = 2) in;
+
+uint g_field_offset = 0u;  // first float of the SDF being collided with
+#define SDF_FETCH(i) sdf_fields[g_field_offset + (i)]
+#include "sim/sim_common.glsl"
+
+const uint V = (S * N + T - 1u) / T;  // vertices per thread in the per-vertex phases
+const uint SP = S + 1u;
+const uint M = N * SP;
+shared float s_x[M];
+shared float s_y[M];
+shared float s_z[M];
+shared float s_w[M];
+shared float s_px[M];
+shared float s_py[M];
+shared float s_pz[M];
+shared float s_rx[M];   // reference vectors (local shape)
+shared float s_ry[M];
+shared float s_rz[M];
+shared float s_len[M];  // rest length of the segment from vertex k to k + 1
+// Per strand: from the strand pass, for the VSP and local shape phases.
+shared vec4 s_frame0[S];
+shared vec4 s_vsp_q[S];
+shared vec4 s_root_old[S];  // w: VSP blend
+shared vec4 s_root_new[S];
+
+uint at(uint s, uint k) { return k * SP + s; }
+vec4 X(uint i) { return vec4(s_x[i], s_y[i], s_z[i], s_w[i]); }
+void set_x(uint i, vec4 v) {
+    s_x[i] = v.x;
+    s_y[i] = v.y;
+    s_z[i] = v.z;
+    s_w[i] = v.w;
+}
+vec3 XP(uint i) { return vec3(s_px[i], s_py[i], s_pz[i]); }
+void set_xp(uint i, vec3 v) {
+    s_px[i] = v.x;
+    s_py[i] = v.y;
+    s_pz[i] = v.z;
+}
+vec3 REF(uint i) { return vec3(s_rx[i], s_ry[i], s_rz[i]); }
+
+// sim_passes::strand_data, for strand `strand` (its slot s in the workgroup).
+void strand_pass(SimGroupParams p, uint strand, uint s) {
+    mat4 now = root_now(strand, p.strand_count);
+    mat4 before = root_before(strand, p.strand_count);
+    vec4 q_now = sim_quat_from_mat(now);
+    vec4 q_before = sim_quat_from_mat(before);
+    vec3 r0 = rest_os[strand * N].xyz;
+    vec3 r1 = rest_os[strand * N + 1u].xyz;
+    vec3 root_old = sim_transform_point(before, r0);
+    vec3 root_new = sim_transform_point(now, r0);
+    vec3 disp = sim_transform_point(now, r1) - sim_transform_point(before, r1);
+    SimStrandData d = strand_data[strand];
+    float blend = sim_vsp_blend(disp, d.root_disp_m.xyz, p.gravity_mps2.w, p.vsp_coeff, p.vsp_threshold_mps2);
+    d.root_frame_q = q_now;
+    d.vsp_q = sim_quat_normalize(sim_quat_mul(q_now, sim_quat_conj(q_before)));
+    d.vsp_t_m = with_w(root_new - root_old, blend);
+    d.root_disp_m = with_w(disp, 0.0);
+    strand_data[strand] = d;
+    if (pc.has_frames != 0u) {
+        GuideFrame r = frames_rest[strand];
+        GuideFrame w;
+        w.tangent = with_w(sim_quat_rotate(q_now, r.tangent.xyz), 0.0);
+        w.bitangent = with_w(sim_quat_rotate(q_now, r.bitangent.xyz), 0.0);
+        w.normal = with_w(sim_quat_rotate(q_now, r.normal.xyz), 0.0);
+        frames_world[strand] = w;
+    }
+    s_frame0[s] = sim_quat_normalize(sim_quat_mul(q_now, rest_root_frame_q[strand]));
+    s_vsp_q[s] = d.vsp_q;
+    s_root_old[s] = with_w(root_old, blend);
+    s_root_new[s] = with_w(root_new, 0.0);
+}
+
+// sim_passes::integrate for vertex k of slot s: the new position (the tangent from the neighbours'
+// positions before the step, which stay in shared memory until every thread has read them).
+vec4 integrate_vertex(SimGroupParams p, uint strand, uint s, uint k, mat4 now) {
+    vec4 x = X(at(s, k));
+    if (x.w <= 0.0) return with_w(sim_transform_point(now, rest_os[strand * N + k].xyz), x.w);
+    float dt = p.gravity_mps2.w;
+    vec3 xp = XP(at(s, k));
+    vec3 v = (x.xyz - xp) / dt;
+    vec3 ahead = k + 1u < N ? X(at(s, k + 1u)).xyz : x.xyz;
+    vec3 behind = X(at(s, k > 0u ? k - 1u : k)).xyz;
+    vec3 tangent = sim_safe_normalize(ahead - behind, vec3(0.0));
+    vec3 accel = p.gravity_mps2.xyz + sim_wind_accel(sim_wind_velocity(p, strand), v, tangent, p.wind_drag_per_s);
+    return with_w(sim_integrate(x.xyz, xp, accel, p.damping_decay, dt), x.w);
+}
+
+// sim_passes::global_shape then sim_passes::vsp, for vertex k of slot s (in place).
+void shape_and_vsp_vertex(SimGroupParams p, uint strand, uint s, uint k, mat4 now) {
+    uint i = at(s, k);
+    vec4 x = X(i);
+    if (x.w <= 0.0) return;
+    if (p.global_stiffness > 0.0 && sim_in_global_range(k, N, p.global_range)) {
+        vec3 target = sim_transform_point(now, rest_os[strand * N + k].xyz);
+        x = with_w(sim_global_shape(x.xyz, target, p.global_stiffness), x.w);
+    }
+    float blend = s_root_old[s].w;
+    if (blend > 0.0) {
+        vec3 root_old = s_root_old[s].xyz;
+        vec3 root_new = s_root_new[s].xyz;
+        x = with_w(sim_vsp_apply(x.xyz, s_vsp_q[s], root_old, root_new, blend), x.w);
+        set_xp(i, sim_vsp_apply(XP(i), s_vsp_q[s], root_old, root_new, blend));
+    }
+    set_x(i, x);
+}
+
+// sim_passes::local_shape for slot s.
+void local_shape_strand(SimGroupParams p, uint s) {
+    if (p.local_stiffness_iter <= 0.0) return;
+    for (uint it = 0u; it < p.local_iterations; ++it) {
+        vec4 frame = s_frame0[s];
+        vec4 a = X(at(s, 1u));
+        for (uint k = 0u; k + 2u < N; ++k) {
+            uint ib = at(s, k + 2u);
+            vec3 target = a.xyz + sim_quat_rotate(frame, REF(ib));
+            vec4 moved = sim_shape_child(X(ib), target, p.local_stiffness_iter);
+            set_x(ib, moved);
+            frame = sim_frame_advance(frame, moved.xyz - a.xyz);
+            a = moved;
+        }
+    }
+}
+
+void collide_primitives(SimGroupParams p, uint s, float friction_scale) {
+    if (p.collider_count == 0u) return;
+    for (uint k = 0u; k < N; ++k) {
+        uint i = at(s, k);
+        vec4 v = X(i);
+        if (v.w <= 0.0) continue;
+        vec3 xp = XP(i);
+        for (uint c = 0u; c < p.collider_count; ++c)
+            v = with_w(sim_collide_primitive(v.xyz, xp, colliders[pc.slot * pc.max_colliders + c], p.particle_radius_m,
+                                             friction_scale), v.w);
+        set_x(i, v);
+    }
+}
+
+// sim_passes::length_and_colliders for slot s.
+void length_strand(SimGroupParams p, uint s) {
+    for (uint it = 0u; it < p.length_iterations; ++it) {
+        vec4 a = X(at(s, 0u));
+        for (uint k = 0u; k + 1u < N; ++k) {
+            uint i = at(s, k);
+            SimPair r = sim_length_pair(a, X(at(s, k + 1u)), s_len[i]);
+            set_x(i, r.a);
+            a = r.b;
+        }
+        set_x(at(s, N - 1u), a);
+        collide_primitives(p, s, 1.0);
+    }
+    vec4 a = X(at(s, 0u));
+    for (uint k = 0u; k + 1u < N; ++k) {
+        uint i = at(s, k);
+        uint ib = at(s, k + 1u);
+        vec4 b = X(ib);
+        vec3 d = sim_ftl_correction(a, b, s_len[i]);
+        b = with_w(b.xyz + d, b.w);
+        set_x(ib, b);
+        if (a.w > 0.0) set_xp(i, XP(i) + d * kSimFtlVelocityCorrection);
+        a = b;
+    }
+    collide_primitives(p, s, 0.0);
+}
+
+// sim_passes::clamp_delta then sim_passes::sdf_vertex (SDF `sdf`) for vertex k of slot s (in place; the
+// pinned neighbour it may read does not move in this phase).
+void sdf_vertex(SimGroupParams p, uint s, uint k, SdfGridParams g, SimSdfFrame f) {
+    uint i = at(s, k);
+    vec4 x = X(i);
+    if (x.w <= 0.0) return;
+    vec3 xp = XP(i);
+    SimPair r = sim_sdf_collide_vertex(g, f, x.xyz, xp);
+    vec3 moved = r.a.xyz;
+    if (moved == x.xyz) return;
+    if (k > 0u) {
+        vec4 before = X(at(s, k - 1u));
+        if (before.w <= 0.0) moved = sim_keep_distance(moved, before.xyz, s_len[at(s, k - 1u)]);
+    }
+    set_xp(i, xp + sim_sdf_prev_shift(r.b.xyz, moved - x.xyz));
+    set_x(i, with_w(moved, x.w));
+}
+
+// sim_passes::sdf_midpoint for the segment from vertex k of slot s.
+void sdf_midpoint(uint s, uint k, SdfGridParams g, SimSdfFrame f) {
+    uint ia = at(s, k);
+    uint ib = at(s, k + 1u);
+    vec4 a = X(ia);
+    vec4 b = X(ib);
+    if (a.w <= 0.0 || b.w <= 0.0) return;
+    vec3 mid = (a.xyz + b.xyz) * 0.5;
+    vec3 push = sim_sdf_displacement(g, f, mid);
+    if (push == vec3(0.0)) return;
+    vec3 pa = XP(ia);
+    vec3 pb = XP(ib);
+    vec3 dep = sim_sdf_depenetration(push, mid - sim_transform_point(f.step_motion, (pa + pb) * 0.5));
+    vec3 moved_a = a.xyz + push;
+    if (k > 0u) {
+        vec4 before = X(at(s, k - 1u));
+        if (before.w <= 0.0) moved_a = sim_keep_distance(moved_a, before.xyz, s_len[at(s, k - 1u)]);
+    }
+    set_xp(ia, pa + sim_sdf_prev_shift(dep, moved_a - a.xyz));
+    set_xp(ib, pb + dep);
+    set_x(ia, with_w(moved_a, a.w));
+    set_x(ib, with_w(b.xyz + push, b.w));
+}
+
+void main() {
+    uint t = gl_LocalInvocationIndex;
+    uint first = (gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x) * S;
+    if (first >= pc.count) return;  // the whole workgroup: no barrier is skipped by part of it
+    uint strands_here = min(S, pc.count - first);
+    uint items = strands_here * N;
+    uint base_all = first * N;
+    SimGroupParams p = P();
+
+    // In: positions, previous positions, reference vectors and rest lengths, coalesced.
+    for (uint i = t; i < items; i += T) {
+        uint j = at(i / N, i % N);
+        vec4 x = pos[base_all + i];
+        set_x(j, x);
+        set_xp(j, prev[base_all + i].xyz);
+        vec3 r = ref_vectors[base_all + i].xyz;
+        s_rx[j] = r.x;
+        s_ry[j] = r.y;
+        s_rz[j] = r.z;
+        s_len[j] = rest_lengths[base_all + i];
+    }
+    if (t < strands_here) strand_pass(p, first + t, t);
+    barrier();
+
+    // Integration: new positions into registers while every thread can still read the old ones.
+    vec4 moved[V];
+    for (uint j = 0u; j < V; ++j) {
+        uint i = t + j * T;
+        if (i < items) moved[j] = integrate_vertex(p, first + i / N, i / N, i % N, root_now(first + i / N, p.strand_count));
+    }
+    barrier();
+    for (uint j = 0u; j < V; ++j) {
+        uint i = t + j * T;
+        if (i >= items) continue;
+        uint a = at(i / N, i % N);
+        set_xp(a, X(a).xyz);  // the CPU's buffer swap: previous <- current
+        set_x(a, moved[j]);
+        shape_and_vsp_vertex(p, first + i / N, i / N, i % N, root_now(first + i / N, p.strand_count));
+    }
+    barrier();
+
+    // Sequential sweeps, one thread per strand.
+    if (t < strands_here) {
+        local_shape_strand(p, t);
+        length_strand(p, t);
+    }
+    barrier();
+
+    // Clamp, then per SDF: vertices, even segments, odd segments.
+    for (uint i = t; i < items; i += T) {
+        uint a = at(i / N, i % N);
+        vec4 x = X(a);
+        if (x.w > 0.0) set_x(a, with_w(sim_clamp_delta(x.xyz, XP(a), p.max_delta_m), x.w));
+    }
+    for (uint sdf = 0u; sdf < p.sdf_count; ++sdf) {
+        SdfGridParams g = sdf_grids[sdf];
+        SimSdfFrame f = sdf_frames[pc.slot * 2u * pc.max_sdfs + sdf];
+        g_field_offset = sdf_offsets[sdf];
+        for (uint i = t; i < items; i += T) sdf_vertex(p, i / N, i % N, g, f);
+        barrier();
+        for (uint parity = 0u; parity < 2u; ++parity) {
+            for (uint i = t; i < items; i += T) {
+                uint k = i % N;
+                if ((k & 1u) == parity && k + 1u < N) sdf_midpoint(i / N, k, g, f);
+            }
+            barrier();
+        }
+    }
+    barrier();
+
+    // Out: the new positions to the integration buffer (the next current), the new previous positions
+    // over the old current ones (the CPU's buffer swap): each workgroup read its own range of them above.
+    for (uint i = t; i < items; i += T) {
+        uint a = at(i / N, i % N);
+        float w = s_w[a];
+        scratch[base_all + i] = vec4(s_x[a], s_y[a], s_z[a], w);
+        pos[base_all + i] = vec4(s_px[a], s_py[a], s_pz[a], w);
+    }
+}
