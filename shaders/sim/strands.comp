@@ -126,19 +126,27 @@ void shape_and_vsp_vertex(SimGroupParams p, uint strand, uint s, uint k, mat4 no
     set_x(i, x);
 }
 
-// sim_passes::local_shape for slot s.
+// sim_passes::local_shape for slot s. Each step loads the next child and reference vector before it
+// computes (the sweep has not reached them yet), so shared-memory latency is off the dependency chain.
 void local_shape_strand(SimGroupParams p, uint s) {
     if (p.local_stiffness_iter <= 0.0) return;
     for (uint it = 0u; it < p.local_iterations; ++it) {
         vec4 frame = s_frame0[s];
         vec4 a = X(at(s, 1u));
+        vec4 b = X(at(s, 2u));
+        vec3 r = REF(at(s, 2u));
         for (uint k = 0u; k + 2u < N; ++k) {
             uint ib = at(s, k + 2u);
-            vec3 target = a.xyz + sim_quat_rotate(frame, REF(ib));
-            vec4 moved = sim_shape_child(X(ib), target, p.local_stiffness_iter);
+            uint ahead = at(s, min(k + 3u, N - 1u));
+            vec4 b_next = X(ahead);
+            vec3 r_next = REF(ahead);
+            vec3 target = a.xyz + sim_quat_rotate(frame, r);
+            vec4 moved = sim_shape_child(b, target, p.local_stiffness_iter);
             set_x(ib, moved);
             frame = sim_frame_advance(frame, moved.xyz - a.xyz);
             a = moved;
+            b = b_next;
+            r = r_next;
         }
     }
 }
@@ -157,29 +165,40 @@ void collide_primitives(SimGroupParams p, uint s, float friction_scale) {
     }
 }
 
-// sim_passes::length_and_colliders for slot s.
+// sim_passes::length_and_colliders for slot s, loading ahead as local_shape_strand does.
 void length_strand(SimGroupParams p, uint s) {
     for (uint it = 0u; it < p.length_iterations; ++it) {
         vec4 a = X(at(s, 0u));
+        vec4 b = X(at(s, 1u));
+        float len = s_len[at(s, 0u)];
         for (uint k = 0u; k + 1u < N; ++k) {
-            uint i = at(s, k);
-            SimPair r = sim_length_pair(a, X(at(s, k + 1u)), s_len[i]);
-            set_x(i, r.a);
+            uint ahead = at(s, min(k + 2u, N - 1u));
+            vec4 b_next = X(ahead);
+            float len_next = s_len[at(s, min(k + 1u, N - 1u))];
+            SimPair r = sim_length_pair(a, b, len);
+            set_x(at(s, k), r.a);
             a = r.b;
+            b = b_next;
+            len = len_next;
         }
         set_x(at(s, N - 1u), a);
         collide_primitives(p, s, 1.0);
     }
     vec4 a = X(at(s, 0u));
+    vec4 b = X(at(s, 1u));
+    float len = s_len[at(s, 0u)];
     for (uint k = 0u; k + 1u < N; ++k) {
         uint i = at(s, k);
-        uint ib = at(s, k + 1u);
-        vec4 b = X(ib);
-        vec3 d = sim_ftl_correction(a, b, s_len[i]);
+        uint ahead = at(s, min(k + 2u, N - 1u));
+        vec4 b_next = X(ahead);
+        float len_next = s_len[at(s, min(k + 1u, N - 1u))];
+        vec3 d = sim_ftl_correction(a, b, len);
         b = with_w(b.xyz + d, b.w);
-        set_x(ib, b);
+        set_x(at(s, k + 1u), b);
         if (a.w > 0.0) set_xp(i, XP(i) + d * kSimFtlVelocityCorrection);
         a = b;
+        b = b_next;
+        len = len_next;
     }
     collide_primitives(p, s, 0.0);
 }

@@ -106,7 +106,7 @@ Result<const gpu::ComputePipeline*> SimGpuPipelines::strands(uint32_t n) const {
         std::vector<VkDescriptorType> bindings(gpu_shared::kSimBindingCount, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
         gpu::ComputePipelineDesc d{embedded_spirv("sim/strands.comp"), bindings, sizeof(SimPush),
                                    "sim/strands.comp n=" + std::to_string(n)};
-        d.specialization = {s, n, std::min(gpu_shared::kSimStrandsMaxThreads, s * n)};
+        d.specialization = {s, n, std::max(s, std::min(gpu_shared::kSimStrandsMaxThreads, s * n))};
         auto pipe = device_->create_compute_pipeline(d);
         if (!pipe) return pipe.error();
         slot = std::make_unique<gpu::ComputePipeline>(std::move(*pipe));
