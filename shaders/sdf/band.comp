@@ -2,7 +2,8 @@
 // Passes 2 and 3 fused, one workgroup per triangle: its threads stride over the cells of the triangle's
 // band range, each taking the 64-bit atomic min of (ordered distance, triangle id) where the distance is
 // within the band (sdf_band_limit_m; farther cells cost no atomic). Per cell the result equals the CPU
-// reference's min distance, then min id among triangles at that distance.
+// reference's min distance, then min id among triangles at that distance. A cell whose stored distance
+// is already smaller costs no atomic.
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #include "shared/sdf_gpu.h"
 #include "shared/sdf.h"
@@ -22,7 +23,12 @@ void main() {
         ivec3 cell = lo + ivec3(int(i % uint(n.x)), int((i / uint(n.x)) % uint(n.y)), int(i / uint(n.x * n.y)));
         float d = sdf_triangle_distance_m(sdf_cell_centre_m(g, cell), a, b, c);
         if (!(d <= limit)) continue;
-        uint64_t key = (uint64_t(float_to_ordered(d)) << 32) | uint64_t(t);
-        atomicMin(band_key[sdf_cell_index(g, cell)], key);
+        uint od = float_to_ordered(d);
+        uint idx = sdf_cell_index(g, cell);
+        // The key's distance word only decreases: once it is below ours this triangle cannot be the
+        // minimum, so the atomic (contended: neighbouring triangles share band cells) is skipped. A plain
+        // read of the high word is enough: any value it sees is at or above the final one.
+        if (uint(band_key[idx] >> 32) < od) continue;
+        atomicMin(band_key[idx], (uint64_t(od) << 32) | uint64_t(t));
     }
 }

@@ -2,8 +2,9 @@
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 // Passes 5c, 4 and 8 fused. One workgroup per coarse cell, one thread per fine cell of its block:
 //  - nearest triangle: the band triangle in band cells, else the best of the triangles held by the
-//    3 x 3 x 3 coarse cells around the block, deduplicated once per workgroup in shared memory so every
-//    thread runs the same short candidate loop; near the band also the band triangles of the cells
+//    3 x 3 x 3 coarse cells around the block, deduplicated once per workgroup, sorted by distance to the
+//    block centre and kept with their geometry in shared memory, so every thread runs the same short
+//    candidate loop without global loads; near the band also the band triangles of the cells
 //    around; then the mesh walk (sdf_passes::fine_nearest_cell);
 //  - flags (written = band: the scatter writes only band distances);
 //  - exact distance to the nearest triangle, signed by pc.mode (kSdfSign*; sdf_passes::finalize_cell).
@@ -14,10 +15,31 @@ layout(local_size_x = kSdfFinalizeWorkgroupSize) in;
 
 shared uint s_cand[kSdfCoarseNeighbours];
 shared uint s_unique[kSdfCoarseNeighbours];
+shared float s_key[kSdfCoarseNeighbours];
 shared uint s_count;
+// The block's distinct coarse candidates, nearest to the block centre first, with their geometry.
+shared uint s_tri[kSdfCoarseNeighbours];
+shared vec4 s_sphere[kSdfCoarseNeighbours];
+shared vec4 s_a[kSdfCoarseNeighbours];
+shared vec4 s_b[kSdfCoarseNeighbours];
+shared vec4 s_c[kSdfCoarseNeighbours];
 
 uint parity_bit(int axis, ivec3 cell) {
     return (parity[sdf_parity_word_index(g, axis, cell)] >> uint(cell[axis] % 32)) & 1u;
+}
+
+// consider() for the i-th shared candidate (same test, same arithmetic, geometry from shared memory).
+void consider_shared(uint i, vec3 p, inout uint best, inout float best_d, inout uint best_feature) {
+    uint cand = s_tri[i];
+    if (sdf_sphere_beyond(p, s_sphere[i], best_d)) return;
+    SdfClosest q = sdf_closest_on_triangle(p, s_a[i].xyz, s_b[i].xyz, s_c[i].xyz);
+    vec3 off = p - q.point_m;
+    float d = sqrt(dot(off, off));  // sdf_triangle_distance_m
+    if (d < best_d || (d == best_d && cand < best)) {
+        best = cand;
+        best_d = d;
+        best_feature = q.feature;
+    }
 }
 
 void main() {
@@ -40,6 +62,24 @@ void main() {
         if (keep) s_unique[atomicAdd(s_count, 1u)] = cand;
     }
     barrier();
+    uint n = s_count;
+    // Sort the candidates by their distance to the block centre: a cell then meets its nearest one
+    // first, and the bounding-sphere test rejects most of the others without an exact distance. The
+    // order changes no result (the best under a total order), only how much is evaluated.
+    if (l < n) s_key[l] = distance_to_triangle(s_unique[l], sdf_coarse_sample_m(g, c));
+    barrier();
+    if (l < n) {
+        uint u = s_unique[l];
+        float k = s_key[l];
+        uint rank = 0u;
+        for (uint j = 0u; j < n; ++j) rank += (s_key[j] < k || (s_key[j] == k && s_unique[j] < u)) ? 1u : 0u;
+        s_tri[rank] = u;
+        s_sphere[rank] = tri_spheres[u];
+        s_a[rank] = tri_vertices[3u * u];
+        s_b[rank] = tri_vertices[3u * u + 1u];
+        s_c[rank] = tri_vertices[3u * u + 2u];
+    }
+    barrier();
     if (!block_ok) return;
     const int K = kSdfCoarseFactor;
     ivec3 cell3 = c * K + ivec3(int(l) % K, (int(l) / K) % K, int(l) / (K * K));
@@ -52,8 +92,7 @@ void main() {
     if (!band) {
         float best_d = kSdfInf;
         uint best_f = 0u;
-        uint n = s_count;
-        for (uint i = 0u; i < n; ++i) consider(s_unique[i], p, t, best_d, best_f);
+        for (uint i = 0u; i < n; ++i) consider_shared(i, p, t, best_d, best_f);
         if (best_d <= sdf_near_limit_m(g)) {
             uint last = kSdfNoTriangle;
             for (int j = 0; j < 3 * kSdfCoarseNeighbours; ++j) {

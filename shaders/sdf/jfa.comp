@@ -1,34 +1,73 @@
 #version 450
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
 // Pass 5b, per coarse cell and step: best triangle of the 27 coarse cells at {-step, 0, step}^3 (smaller
 // exact distance to the coarse sample point, then smaller id), read from jfa_in, written to jfa_out
 // (Rong & Tan 2006), improved by the mesh walk (sdf_passes::coarse_jfa_cell).
+//
+// A round is a chain of dependent loads and exact distances per cell on a grid of few cells: latency,
+// not throughput. So kSdfJfaLanes invocations of one subgroup share a cell: each takes every
+// kSdfJfaLanes-th of the 27 candidates and, in each walk step, of the triangles around the vertex, and
+// the lanes then agree on the min of (ordered distance, id) by xor shuffles. The best of a set under
+// that total order does not depend on who evaluates which member, so the result is the reference's.
 #include "shared/sdf_gpu.h"
 #include "shared/sdf.h"
-layout(local_size_x = kSdfWorkgroupSize) in;
+layout(local_size_x = kSdfJfaWorkgroupSize) in;
 #include "sdf/sdf_common.glsl"
 
+// Every lane of the cell ends with the cell's best (distance, id) and its closest feature.
+void lanes_best(inout uint best, inout float best_d, inout uint best_f) {
+    for (uint m = 1u; m < kSdfJfaLanes; m <<= 1) {
+        uint o_t = subgroupShuffleXor(best, m);
+        float o_d = subgroupShuffleXor(best_d, m);
+        uint o_f = subgroupShuffleXor(best_f, m);
+        uint a = float_to_ordered(o_d), b = float_to_ordered(best_d);
+        if (a < b || (a == b && o_t < best)) {
+            best = o_t;
+            best_d = o_d;
+            best_f = o_f;
+        }
+    }
+}
+
 void main() {
-    uint item = LINEAR_INVOCATION_INDEX;
-    if (item >= pc.count) return;
+    // Lanes of one cell are consecutive invocations of one subgroup (the subgroup size is a multiple of
+    // kSdfJfaLanes: checked when the pipelines are created).
+    uint group = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
+    uint inv = group * kSdfJfaWorkgroupSize + gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
+    uint item = inv / kSdfJfaLanes;
+    uint lane = inv % kSdfJfaLanes;
+    if (item >= pc.count) return;  // uniform over the cell's lanes
     ivec3 cd = sdf_coarse_dims(g);
     ivec3 c = ivec3(int(item % uint(cd.x)), int((item / uint(cd.x)) % uint(cd.y)), int(item / uint(cd.x * cd.y)));
     vec3 p = sdf_coarse_sample_m(g, c);
     uint best = kSdfNoTriangle;
     float best_d = kSdfInf;
     uint best_f = 0u;
-    consider(jfa_in[item], p, best, best_d, best_f);
-    uint last = kSdfNoTriangle;
-    for (int dz = -1; dz <= 1; ++dz)
-        for (int dy = -1; dy <= 1; ++dy)
-            for (int dx = -1; dx <= 1; ++dx) {
-                ivec3 q = c + ivec3(dx, dy, dz) * pc.step;
-                if (any(lessThan(q, ivec3(0))) || any(greaterThanEqual(q, cd))) continue;
-                uint cand = jfa_in[sdf_coarse_index(cd, q)];
-                if (cand == last) continue;  // evaluated already (the best or a loser): same result
-                last = cand;
-                consider(cand, p, best, best_d, best_f);
-            }
-    walk(p, best, best_d, best_f);
-    jfa_out[item] = best;
+    // The reference also considers jfa_in[item] itself: the (0,0,0) neighbour below.
+    for (uint n = lane; n < uint(kSdfCoarseNeighbours); n += kSdfJfaLanes) {
+        ivec3 q = c + ivec3(int(n % 3u) - 1, int((n / 3u) % 3u) - 1, int(n / 9u) - 1) * pc.step;
+        if (any(lessThan(q, ivec3(0))) || any(greaterThanEqual(q, cd))) continue;
+        consider(jfa_in[sdf_coarse_index(cd, q)], p, best, best_d, best_f);
+    }
+    lanes_best(best, best_d, best_f);
+    // The walk (sdf_passes walk()): each step is the min over the triangles around the best one's closest
+    // vertex, or the triangle across its closest edge; stop inside a face or when nothing is better.
+    for (int s = 0; s < kSdfWalkSteps && best != kSdfNoTriangle; ++s) {
+        uint from = best;
+        uint feature = best_f;
+        if (feature == kSdfFeatureFace) break;
+        if (feature <= kSdfFeatureVertex2) {
+            uint v = indices[3u * from + feature];
+            uint end = vertex_tri_offsets[v + 1u];
+            for (uint i = vertex_tri_offsets[v] + lane; i < end; i += kSdfJfaLanes)
+                consider(vertex_tris[i], p, best, best_d, best_f);
+        } else if (lane == 0u) {
+            consider(tri_neighbours[3u * from + (feature - kSdfFeatureEdge01)], p, best, best_d, best_f);
+        }
+        lanes_best(best, best_d, best_f);
+        if (best == from) break;
+    }
+    if (lane == 0u) jfa_out[item] = best;
 }

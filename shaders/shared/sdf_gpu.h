@@ -38,6 +38,15 @@ TRESSEL_CONST(uint, kSdfBandWorkgroupSize, 64u);
 // the block's 27 coarse candidates are loaded and deduplicated once, in shared memory.
 TRESSEL_CONST(uint, kSdfFinalizeWorkgroupSize, 64u);
 
+// Coarse seed: one workgroup per coarse cell, one thread per fine cell of its block (unpack, clear, one
+// exact distance each), the seed by a workgroup min.
+TRESSEL_CONST(uint, kSdfCoarseSeedWorkgroupSize, 64u);
+// Jump flooding: kSdfJfaLanes invocations of one subgroup per coarse cell share its 27 candidates and the
+// triangles around a vertex in each walk step, then take the min of (distance, id) by subgroup shuffles.
+// Needs subgroups of a multiple of kSdfJfaLanes invocations with shuffles in compute shaders.
+TRESSEL_CONST(uint, kSdfJfaLanes, 8u);
+TRESSEL_CONST(uint, kSdfJfaWorkgroupSize, 64u);
+
 struct SdfPush {
     uint count;        // items of this dispatch: cells, coarse cells, triangles, parity lines or winding samples
     int step;          // JFA step in coarse cells

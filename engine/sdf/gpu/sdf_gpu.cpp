@@ -1,6 +1,7 @@
 #include "sdf/gpu/sdf_gpu.h"
 
 #include <algorithm>
+#include <string>
 
 #include "shared/embedded_shaders.h"
 #include "shared/sdf_gpu.h"
@@ -13,6 +14,12 @@ using gpu_shared::SdfPush;
 static_assert(gpu_shared::kSdfFinalizeWorkgroupSize ==
                   uint32_t(gpu_shared::kSdfCoarseFactor * gpu_shared::kSdfCoarseFactor * gpu_shared::kSdfCoarseFactor),
               "finalize runs one thread per fine cell of a coarse block");
+static_assert(gpu_shared::kSdfCoarseSeedWorkgroupSize ==
+                  uint32_t(gpu_shared::kSdfCoarseFactor * gpu_shared::kSdfCoarseFactor * gpu_shared::kSdfCoarseFactor),
+              "the coarse seed runs one thread per fine cell of a coarse block");
+static_assert(gpu_shared::kSdfJfaWorkgroupSize == gpu_shared::kSdfWorkgroupSize &&
+                  gpu_shared::kSdfJfaWorkgroupSize % gpu_shared::kSdfJfaLanes == 0,
+              "jump flooding is dispatched in groups of kSdfWorkgroupSize invocations, kSdfJfaLanes per cell");
 static_assert(gpu_shared::kSdfFinalizeWorkgroupSize >= uint32_t(gpu_shared::kSdfCoarseNeighbours),
               "finalize loads the 27 coarse candidates with one thread each");
 
@@ -42,10 +49,12 @@ struct Recorder {
     gpu::TimestampQueries* ts;
     const gpu::Device& device;
 
-    void dispatch(const gpu::ComputePipeline& p, const gpu::DescriptorSet& set, const SdfPush& push) {
+    void dispatch(const gpu::ComputePipeline& p, const gpu::DescriptorSet& set, const SdfPush& push,
+                  uint32_t invocations_per_item = 1) {
         cmd.bind(p, set);
         cmd.push(p, push);
-        gpu::DispatchSize d = gpu::dispatch_size(device, push.count, gpu_shared::kSdfWorkgroupSize);
+        gpu::DispatchSize d =
+            gpu::dispatch_size(device, uint64_t(push.count) * invocations_per_item, gpu_shared::kSdfWorkgroupSize);
         cmd.dispatch(d.x, d.y, d.z);
         cmd.compute_barrier();
     }
@@ -72,6 +81,18 @@ Result<SdfGpuPipelines> SdfGpuPipelines::create(gpu::Device& device) {
     if (!device.info().int64_atomics)
         return make_error(ErrorCode::Unsupported, "the GPU SDF build needs 64-bit buffer atomics (shaderBufferInt64Atomics), which " +
                                                       device.info().name + " lacks; use the CPU build");
+    // Jump flooding shares a coarse cell between kSdfJfaLanes invocations of one subgroup (xor shuffles).
+    VkPhysicalDeviceSubgroupProperties sub{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &sub};
+    vkGetPhysicalDeviceProperties2(device.physical_device(), &props);
+    const uint32_t lanes = gpu_shared::kSdfJfaLanes;
+    if (!(sub.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) || !(sub.supportedOperations & VK_SUBGROUP_FEATURE_SHUFFLE_BIT) ||
+        sub.subgroupSize < lanes || sub.subgroupSize % lanes != 0 || gpu_shared::kSdfJfaWorkgroupSize % sub.subgroupSize != 0)
+        return make_error(ErrorCode::Unsupported, "the GPU SDF build needs compute subgroups of a multiple of " +
+                                                      std::to_string(lanes) + " invocations (dividing " +
+                                                      std::to_string(gpu_shared::kSdfJfaWorkgroupSize) +
+                                                      ") with shuffles; " + device.info().name + " has " +
+                                                      std::to_string(sub.subgroupSize) + "; use the CPU build");
     SdfGpuPipelines p;
     struct Item {
         gpu::ComputePipeline* out;
@@ -200,14 +221,14 @@ bool record_sdf_build(gpu::CommandBuffer& cmd, const SdfGpuPipelines& P, SdfGpuF
 
         push.count = sp::coarse_cell_count(g);
         r.begin("sdf coarse seed");
-        r.dispatch(P.coarse_seed, f.set_ab, push);
+        r.dispatch_groups(P.coarse_seed, f.set_ab, push, push.count);
         r.end();
 
         r.begin("sdf jump flooding");
         bool in_a = true;
         for (int step : sp::jfa_steps(sp::coarse_dims(g))) {
             push.step = step;
-            r.dispatch(P.jfa, in_a ? f.set_ab : f.set_ba, push);
+            r.dispatch(P.jfa, in_a ? f.set_ab : f.set_ba, push, gpu_shared::kSdfJfaLanes);
             in_a = !in_a;
         }
         f.result_in_a = in_a;
