@@ -262,7 +262,6 @@ std::vector<int> jfa_steps(glm::ivec3 dims) {
     std::vector<int> steps;
     for (int s = p / 2; s >= 1; s /= 2) steps.push_back(s);
     if (steps.empty()) steps.push_back(1);
-    steps.push_back(2);
     steps.push_back(1);
     return steps;
 }
