@@ -19,9 +19,16 @@ void main() {
     ivec3 n = max(hi - lo + 1, ivec3(0));
     uint total = uint(n.x * n.y * n.z);
     float limit = sdf_band_limit_m(g);
+    vec3 box_lo = min(a, min(b, c)), box_hi = max(a, max(b, c));
+    float skip2 = (limit * 1.001) * (limit * 1.001);
     for (uint i = gl_LocalInvocationIndex; i < total; i += kSdfBandWorkgroupSize) {
         ivec3 cell = lo + ivec3(int(i % uint(n.x)), int((i / uint(n.x)) % uint(n.y)), int(i / uint(n.x * n.y)));
-        float d = sdf_triangle_distance_m(sdf_cell_centre_m(g, cell), a, b, c);
+        vec3 p = sdf_cell_centre_m(g, cell);
+        // Outside the triangle's bounding box grown by the band (with a margin for rounding) the
+        // distance exceeds the band: no exact distance needed.
+        vec3 out_box = max(max(box_lo - p, p - box_hi), vec3(0.0));
+        if (dot(out_box, out_box) > skip2) continue;
+        float d = sdf_triangle_distance_m(p, a, b, c);
         if (!(d <= limit)) continue;
         uint od = float_to_ordered(d);
         uint idx = sdf_cell_index(g, cell);

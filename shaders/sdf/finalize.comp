@@ -48,6 +48,16 @@ void main() {
     ivec3 cd = sdf_coarse_dims(g);
     bool block_ok = block < pc.count;  // uniform over the workgroup
     ivec3 c = ivec3(int(block % uint(cd.x)), int((block / uint(cd.x)) % uint(cd.y)), int(block / uint(cd.x * cd.y)));
+    // This thread's fine cell; its band triangle and parity words are loaded before the shared set-up
+    // below so that their latency overlaps it.
+    const int K = kSdfCoarseFactor;
+    ivec3 cell3 = c * K + ivec3(int(l) % K, (int(l) / K) % K, int(l) / (K * K));
+    bool cell_ok = block_ok && all(lessThan(cell3, g.dims.xyz));
+    uint cell = cell_ok ? sdf_cell_index(g, cell3) : 0u;
+    uint t = cell_ok ? band_tri[cell] : kSdfNoTriangle;
+    uint bits = 0u;
+    if (cell_ok && (pc.mode == kSdfSignParity || pc.mode == kSdfSignPseudonormalBandParityElsewhere))
+        bits = parity_bit(0, cell3) | (parity_bit(1, cell3) << 1) | (parity_bit(2, cell3) << 2);
     if (l == 0u) s_count = 0u;
     if (l < uint(kSdfCoarseNeighbours)) {
         ivec3 q = c + ivec3(int(l % 3u) - 1, int((l / 3u) % 3u) - 1, int(l / 9u) - 1);
@@ -66,28 +76,31 @@ void main() {
     // Sort the candidates by their distance to the block centre: a cell then meets its nearest one
     // first, and the bounding-sphere test rejects most of the others without an exact distance. The
     // order changes no result (the best under a total order), only how much is evaluated.
-    if (l < n) s_key[l] = distance_to_triangle(s_unique[l], sdf_coarse_sample_m(g, c));
+    uint u = kSdfNoTriangle;
+    vec4 ua, ub, uc, us;
+    if (l < n) {
+        u = s_unique[l];
+        ua = tri_vertices[3u * u];
+        ub = tri_vertices[3u * u + 1u];
+        uc = tri_vertices[3u * u + 2u];
+        us = tri_spheres[u];
+        s_key[l] = sdf_triangle_distance_m(sdf_coarse_sample_m(g, c), ua.xyz, ub.xyz, uc.xyz);
+    }
     barrier();
     if (l < n) {
-        uint u = s_unique[l];
         float k = s_key[l];
         uint rank = 0u;
         for (uint j = 0u; j < n; ++j) rank += (s_key[j] < k || (s_key[j] == k && s_unique[j] < u)) ? 1u : 0u;
         s_tri[rank] = u;
-        s_sphere[rank] = tri_spheres[u];
-        s_a[rank] = tri_vertices[3u * u];
-        s_b[rank] = tri_vertices[3u * u + 1u];
-        s_c[rank] = tri_vertices[3u * u + 2u];
+        s_sphere[rank] = us;
+        s_a[rank] = ua;
+        s_b[rank] = ub;
+        s_c[rank] = uc;
     }
     barrier();
-    if (!block_ok) return;
-    const int K = kSdfCoarseFactor;
-    ivec3 cell3 = c * K + ivec3(int(l) % K, (int(l) / K) % K, int(l) / (K * K));
-    if (any(greaterThanEqual(cell3, g.dims.xyz))) return;
-    uint cell = sdf_cell_index(g, cell3);
+    if (!cell_ok) return;
     vec3 p = sdf_cell_centre_m(g, cell3);
 
-    uint t = band_tri[cell];
     bool band = t != kSdfNoTriangle;
     if (!band) {
         float best_d = kSdfInf;
@@ -124,9 +137,6 @@ void main() {
     bool pn_inside = dot(off, nrm.xyz) * pc.orientation < 0.0;
     bool face_inside = dot(off, face_normals[t].xyz) * pc.orientation < 0.0;
     float w = pc.mode == kSdfSignWinding ? winding[cell] : 0.0;
-    uint bits = 0u;
-    if (pc.mode == kSdfSignParity || pc.mode == kSdfSignPseudonormalBandParityElsewhere)
-        bits = parity_bit(0, cell3) | (parity_bit(1, cell3) << 1) | (parity_bit(2, cell3) << 2);
     bool inside = sdf_cell_inside(pc.mode, band, bits, pn_inside, w, face_inside);
     distance_m[cell] = inside ? -d : d;
     flags[cell] = f | (inside ? kSdfFlagInside : 0u);

@@ -45,8 +45,11 @@ void main() {
     uint best = kSdfNoTriangle;
     float best_d = kSdfInf;
     uint best_f = 0u;
-    // The reference also considers jfa_in[item] itself: the (0,0,0) neighbour below.
+    // Every lane first takes the cell's own triangle (one broadcast load), so that the bounding-sphere
+    // test rejects most of the other candidates on every lane without an exact distance.
+    consider(jfa_in[item], p, best, best_d, best_f);
     for (uint n = lane; n < uint(kSdfCoarseNeighbours); n += kSdfJfaLanes) {
+        if (n == uint(kSdfCoarseNeighbours / 2)) continue;  // (0,0,0): the cell itself, taken above
         ivec3 q = c + ivec3(int(n % 3u) - 1, int((n / 3u) % 3u) - 1, int(n / 9u) - 1) * pc.step;
         if (any(lessThan(q, ivec3(0))) || any(greaterThanEqual(q, cd))) continue;
         consider(jfa_in[sdf_coarse_index(cd, q)], p, best, best_d, best_f);
