@@ -108,8 +108,14 @@ int bench_sim(const Args& args, nlohmann::json& out) {
         for (auto& [k, v] : r->fused.pass_ms) passes[k] = v;
         for (auto& [k, v] : r->split.pass_ms) split_passes[k] = v;
         nlohmann::json groups = nlohmann::json::array();
-        for (const SimGroupState& g : (*ss)->world.groups)
-            groups.push_back({{"name", g.name}, {"guides", g.strand_count}, {"vertices_per_strand", g.n}, {"follows", g.follow_count()}});
+        for (size_t gi = 0; gi < (*ss)->world.groups.size(); ++gi) {
+            const SimGroupState& g = (*ss)->world.groups[gi];
+            nlohmann::json stats = nlohmann::json::object();
+            if (gi < r->strands_pipeline_statistics.size())
+                for (auto& [k, v] : r->strands_pipeline_statistics[gi]) stats[k] = v;
+            groups.push_back({{"name", g.name}, {"guides", g.strand_count}, {"vertices_per_strand", g.n},
+                              {"follows", g.follow_count()}, {"strands_pipeline_statistics", stats}});
+        }
         results.push_back({{"name", c.name},
                            {"groups", groups},
                            {"guide_vertices", r->guide_vertices},

@@ -495,6 +495,18 @@ Status Device::init(const DeviceDesc& desc) {
     en12.shaderBufferInt64Atomics = f12.shaderBufferInt64Atomics;
     VkPhysicalDeviceFeatures2 en2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     en2.pNext = &en12;
+    // Compiler statistics (registers, spills) for benchmarks, where offered.
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pexec{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+    const bool has_pexec = has_device_extension(physical_, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    if (has_pexec) {
+        VkPhysicalDeviceFeatures2 q{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+        q.pNext = &pexec;
+        vkGetPhysicalDeviceFeatures2(physical_, &q);
+        pexec.pNext = nullptr;
+        if (pexec.pipelineExecutableInfo) en12.pNext = &pexec;
+    }
+    info_.pipeline_statistics = has_pexec && pexec.pipelineExecutableInfo;
     en2.features.fillModeNonSolid = f2.features.fillModeNonSolid;
     en2.features.wideLines = f2.features.wideLines;
     en2.features.sampleRateShading = f2.features.sampleRateShading;
@@ -504,6 +516,7 @@ Status Device::init(const DeviceDesc& desc) {
     en2.features.samplerAnisotropy = f2.features.samplerAnisotropy;
 
     std::vector<const char*> dev_exts;
+    if (info_.pipeline_statistics) dev_exts.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
     if (surface_) {
         if (!has_device_extension(physical_, VK_KHR_SWAPCHAIN_EXTENSION_NAME))
             return make_error(ErrorCode::Unsupported, info_.name + " cannot present (no VK_KHR_swapchain)");
@@ -746,11 +759,50 @@ Result<ComputePipeline> Device::create_compute_pipeline(const ComputePipelineDes
     VkSpecializationInfo spec{uint32_t(entries.size()), entries.data(), desc.specialization.size() * sizeof(uint32_t),
                               desc.specialization.data()};
     if (!entries.empty()) cpci.stage.pSpecializationInfo = &spec;
+    if (info_.pipeline_statistics) cpci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
     cpci.layout = p.layout_;
     VkResult r = vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &cpci, nullptr, &p.pipeline_);
     vkDestroyShaderModule(device_, module, nullptr);
     TRESSEL_VK_TRY(r, "create the compute pipeline " + desc.name);
     return p;
+}
+
+std::vector<std::pair<std::string, std::string>> Device::pipeline_statistics(const ComputePipeline& pipeline) const {
+    std::vector<std::pair<std::string, std::string>> out;
+    if (!info_.pipeline_statistics || !pipeline.valid()) return out;
+    auto get_props = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
+        vkGetDeviceProcAddr(device_, "vkGetPipelineExecutablePropertiesKHR"));
+    auto get_stats = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
+        vkGetDeviceProcAddr(device_, "vkGetPipelineExecutableStatisticsKHR"));
+    if (!get_props || !get_stats) return out;
+    VkPipelineInfoKHR pi{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
+    pi.pipeline = pipeline.handle();
+    uint32_t n = 0;
+    if (get_props(device_, &pi, &n, nullptr) != VK_SUCCESS) return out;
+    std::vector<VkPipelineExecutablePropertiesKHR> props(n, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
+    if (get_props(device_, &pi, &n, props.data()) != VK_SUCCESS) return out;
+    for (uint32_t e = 0; e < n; ++e) {
+        VkPipelineExecutableInfoKHR ei{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
+        ei.pipeline = pipeline.handle();
+        ei.executableIndex = e;
+        uint32_t m = 0;
+        if (get_stats(device_, &ei, &m, nullptr) != VK_SUCCESS) continue;
+        std::vector<VkPipelineExecutableStatisticKHR> st(m, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+        if (get_stats(device_, &ei, &m, st.data()) != VK_SUCCESS) continue;
+        const std::string prefix = n > 1 ? std::string(props[e].name) + ": " : std::string();
+        for (const auto& v : st) {
+            std::string value;
+            switch (v.format) {
+                case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: value = v.value.b32 ? "true" : "false"; break;
+                case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: value = std::to_string(v.value.i64); break;
+                case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: value = std::to_string(v.value.u64); break;
+                case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR: value = std::to_string(v.value.f64); break;
+                default: break;
+            }
+            out.emplace_back(prefix + v.name, value);
+        }
+    }
+    return out;
 }
 
 Result<DescriptorSet> Device::create_descriptor_set(const ComputePipeline& pipeline) {

@@ -45,6 +45,7 @@ struct DeviceInfo {
     uint32_t max_shared_memory_bytes = 16384;  // maxComputeSharedMemorySize
     uint64_t device_local_bytes = 0;        // size of the largest device-local heap
     bool int64_atomics = false;             // shaderInt64 + shaderBufferInt64Atomics enabled
+    bool pipeline_statistics = false;       // VK_KHR_pipeline_executable_properties: compiler statistics
     bool is_cpu() const { return type == VK_PHYSICAL_DEVICE_TYPE_CPU; }
 };
 
@@ -276,6 +277,9 @@ public:
     Result<Image> create_image(const ImageDesc& desc);
     Result<ComputePipeline> create_compute_pipeline(const ComputePipelineDesc& desc);
     Result<DescriptorSet> create_descriptor_set(const ComputePipeline& pipeline);
+    // The driver's statistics of a compute pipeline's compiled code ("name": value, e.g. registers per
+    // thread, spills), where the device offers them (info().pipeline_statistics); empty otherwise.
+    std::vector<std::pair<std::string, std::string>> pipeline_statistics(const ComputePipeline& pipeline) const;
     Result<DescriptorSet> create_descriptor_set(VkDescriptorSetLayout layout, std::vector<VkDescriptorType> types);
     Result<CommandBuffer> begin_commands();
 

@@ -61,6 +61,12 @@ Result<SimBenchResult> bench_sim_gpu(gpu::Device& device, const SimGpuPipelines&
         r.follow_vertices += g.follow_positions.size();
     }
     r.steps = steps;
+    {
+        auto sim = SimGpu::create(device, pipelines, world, 1, SimGpuMode::Fused);
+        if (!sim) return sim.error();
+        for (size_t g = 0; g < sim->group_count(); ++g)
+            r.strands_pipeline_statistics.push_back(device.pipeline_statistics(*sim->group(g).strands_pipeline));
+    }
     auto fused = bench_mode(device, pipelines, world, steps, SimGpuMode::Fused);
     if (!fused) return fused.error();
     auto split = bench_mode(device, pipelines, world, steps, SimGpuMode::Split);

@@ -5,6 +5,8 @@
 
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "sim/gpu/sim_gpu.h"
 
@@ -20,6 +22,8 @@ struct SimBenchResult {
     int steps = 0;
     SimBenchModeResult fused, split;
     double step_ms = 0.0;                      // fused.step_ms: what the editor and the bake run
+    // Per group: the driver's statistics of its fused strand pipeline (registers, spills...), if offered.
+    std::vector<std::vector<std::pair<std::string, std::string>>> strands_pipeline_statistics;
     double vertex_steps_per_ms = 0.0;          // guide vertices / step_ms
 };
 
