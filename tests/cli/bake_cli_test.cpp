@@ -79,8 +79,15 @@ TEST(CliBake, GpuAndCpuStepsAgree) {
                            quote((dir / "gpu").string()));
     auto cpu = run_process(quote(TRESSEL_CLI) + " bake " + quote(scene.string()) + " --frames 10 --cpu --dump " +
                            quote((dir / "cpu").string()));
+    // --fused: the editor's two dispatches per step, timed as such, stepping the same hair.
+    auto fused = run_process(quote(TRESSEL_CLI) + " bake " + quote(scene.string()) + " --frames 10 --fused --dump " +
+                             quote((dir / "fused").string()) + " --report " + quote((dir / "fused.json").string()));
     ASSERT_EQ(gpu.exit_code, 0) << gpu.err;
     ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
+    ASSERT_EQ(fused.exit_code, 0) << fused.err;
+    auto timed = read_json(dir / "fused.json")["frames"][5]["gpu_ms"];
+    EXPECT_TRUE(timed.contains("sim strands") && timed.contains("sim follow hairs")) << timed.dump();
+    EXPECT_FALSE(timed.contains("sim local shape")) << timed.dump();
     auto load = [](const std::filesystem::path& p) {
         std::ifstream in(p, std::ios::binary);
         std::vector<float> v(std::filesystem::file_size(p) / 4);
@@ -88,10 +95,16 @@ TEST(CliBake, GpuAndCpuStepsAgree) {
         return v;
     };
     auto a = load(dir / "gpu" / "frame_00010.f32"), b = load(dir / "cpu" / "frame_00010.f32");
+    auto c = load(dir / "fused" / "frame_00010.f32");
     ASSERT_EQ(a.size(), b.size());
-    double worst = 0.0;
-    for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, double(std::fabs(a[i] - b[i])));
+    ASSERT_EQ(c.size(), b.size());
+    double worst = 0.0, worst_fused = 0.0;
+    for (size_t i = 0; i < a.size(); ++i) {
+        worst = std::max(worst, double(std::fabs(a[i] - b[i])));
+        worst_fused = std::max(worst_fused, double(std::fabs(c[i] - b[i])));
+    }
     EXPECT_LE(worst, 1e-4) << "GPU and CPU steps diverged after 10 frames (20 steps)";
+    EXPECT_LE(worst_fused, 1e-4) << "fused GPU and CPU steps diverged after 10 frames (20 steps)";
 }
 
 TEST(CliBake, BadArgumentsAreUsageErrors) {
