@@ -157,11 +157,7 @@ Status LiveScene::build_sdfs(SceneContent& c) {
         const CollisionMesh& cm = c.scene.collision_meshes[ci];
         const SceneMesh* mesh = find_mesh(*c.meshes, cm.mesh);
         if (!mesh) return make_error(ErrorCode::NotFound, "collision mesh '" + cm.mesh + "' names no mesh of the scene");
-        SdfBuildDesc sd;
-        sd.mesh = &mesh->mesh;
-        sd.cells_x = cm.cells_x;
-        sd.padding = cm.padding;
-        sd.sign = cm.sign;
+        const SdfBuildDesc sd = sdf_build_desc(cm, mesh->mesh);
         std::vector<gpu::PassTime> times;
         auto field = build_sdf_gpu(*device_, *sdf_pipelines_, sd, c.diagnostics, &times);
         if (!field) return make_error(field.error().code, "SDF of collision mesh '" + cm.mesh + "': " + field.error().message);

@@ -57,6 +57,17 @@ struct SdfBuildDesc {
     Progress* progress = nullptr;             // optional; cancellation gives ErrorCode::Cancelled
 };
 
+// The build a scene asks for of its collision mesh `cm` over `mesh`: cell count, padding and sign; the
+// other settings keep their defaults.
+inline SdfBuildDesc sdf_build_desc(const CollisionMesh& cm, const Mesh& mesh) {
+    SdfBuildDesc d;
+    d.mesh = &mesh;
+    d.cells_x = cm.cells_x;
+    d.padding = cm.padding;
+    d.sign = cm.sign;
+    return d;
+}
+
 struct SdfBuildStats {
     uint64_t cells = 0;
     uint64_t band_cells = 0;        // cells with kSdfFlagBand

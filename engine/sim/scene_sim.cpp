@@ -48,11 +48,7 @@ Result<std::unique_ptr<SceneSim>> build_scene_sim(const SceneSimDesc& desc) {
         TRESSEL_TRY(step("building collision fields"));
         const SceneMesh* mesh = find_mesh(*desc.meshes, cm.mesh);
         if (!mesh) return make_error(ErrorCode::NotFound, "collision mesh '" + cm.mesh + "' is not loaded");
-        SdfBuildDesc sd;
-        sd.mesh = &mesh->mesh;
-        sd.cells_x = cm.cells_x;
-        sd.padding = cm.padding;
-        sd.sign = cm.sign;
+        const SdfBuildDesc sd = sdf_build_desc(cm, mesh->mesh);
         auto field = build_sdf(sd, out->diagnostics);
         if (!field) return make_error(field.error().code, "collision mesh '" + cm.mesh + "': " + field.error().message);
         out->fields.push_back(std::make_unique<SdfGrid>(std::move(*field)));

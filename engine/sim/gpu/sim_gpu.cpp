@@ -290,41 +290,40 @@ void SimGpu::record_split(gpu::CommandBuffer& cmd, size_t gi, const SimGroupStat
 void SimGpu::record_fused(gpu::CommandBuffer& cmd, const SimWorld& world, uint32_t step, const std::vector<bool>& skinned,
                           gpu::TimestampQueries* ts) {
     // Groups share no data: every group's strand pass may run at once, then every group's follow pass.
-    bool any = false;
-    for (size_t gi = 0; gi < groups_.size(); ++gi) {
-        const SimGroupState& w = world.groups[gi];
-        SimGpuGroup& g = groups_[gi];
-        if (!w.params.enabled || g.strands == 0) continue;
-        if (!any && ts) ts->begin(cmd, "sim strands");
-        any = true;
-        SimPush push = base_push(g, w, step, skinned[gi]);
-        push.count = g.strands;
-        cmd.bind(*g.strands_pipeline, g.sets[g.rotation % 3]);
-        cmd.push(*g.strands_pipeline, push);
-        gpu::DispatchSize d = gpu::dispatch_size(*device_, g.strands, g.strands_per_workgroup);
-        cmd.dispatch(d.x, d.y, d.z);
-        g.rotation = (g.rotation + 2) % 3;  // current <- the new positions, previous <- the old current
-    }
-    if (!any) return;
-    cmd.compute_barrier();
-    if (ts) ts->end(cmd);
-    bool follows = false;
-    for (size_t gi = 0; gi < groups_.size(); ++gi) {
-        const SimGroupState& w = world.groups[gi];
-        SimGpuGroup& g = groups_[gi];
-        if (!w.params.enabled || g.follows == 0) continue;
-        if (!follows && ts) ts->begin(cmd, "sim follow hairs");
-        follows = true;
-        SimPush push = base_push(g, w, step, skinned[gi]);
-        push.count = g.follows * g.n;
-        cmd.bind(pipelines_->follow_all, g.sets[g.rotation % 3]);
-        cmd.push(pipelines_->follow_all, push);
-        gpu::DispatchSize d = gpu::dispatch_size(*device_, push.count, gpu_shared::kSimWorkgroupSize);
-        cmd.dispatch(d.x, d.y, d.z);
-    }
-    if (!follows) return;
-    cmd.compute_barrier();
-    if (ts) ts->end(cmd);
+    // One round: for each enabled group with items, its pipeline over `count(g)` items in workgroups of
+    // `per_workgroup(g)`; then a barrier, all of it inside one timestamp named `name`.
+    auto round = [&](const char* name, auto count, auto pipeline, auto per_workgroup, bool rotate) {
+        bool any = false;
+        for (size_t gi = 0; gi < groups_.size(); ++gi) {
+            const SimGroupState& w = world.groups[gi];
+            SimGpuGroup& g = groups_[gi];
+            const uint32_t items = count(g);
+            if (!w.params.enabled || items == 0) continue;
+            if (!any && ts) ts->begin(cmd, name);
+            any = true;
+            SimPush push = base_push(g, w, step, skinned[gi]);
+            push.count = items;
+            const gpu::ComputePipeline& pipe = pipeline(g);
+            cmd.bind(pipe, g.sets[g.rotation % 3]);
+            cmd.push(pipe, push);
+            gpu::DispatchSize d = gpu::dispatch_size(*device_, items, per_workgroup(g));
+            cmd.dispatch(d.x, d.y, d.z);
+            if (rotate) g.rotation = (g.rotation + 2) % 3;  // current <- the new positions, previous <- the old current
+        }
+        if (!any) return false;
+        cmd.compute_barrier();
+        if (ts) ts->end(cmd);
+        return true;
+    };
+    const bool stepped = round(
+        "sim strands", [](const SimGpuGroup& g) { return g.strands; },
+        [](const SimGpuGroup& g) -> const gpu::ComputePipeline& { return *g.strands_pipeline; },
+        [](const SimGpuGroup& g) { return g.strands_per_workgroup; }, true);
+    if (!stepped) return;
+    round(
+        "sim follow hairs", [](const SimGpuGroup& g) { return g.follows * g.n; },
+        [this](const SimGpuGroup&) -> const gpu::ComputePipeline& { return pipelines_->follow_all; },
+        [](const SimGpuGroup&) { return gpu_shared::kSimWorkgroupSize; }, false);
 }
 
 Status SimGpu::download(gpu::Device& device, SimWorld& world) const {
