@@ -21,6 +21,7 @@ using glm::dot;
 using glm::exp;
 using glm::floor;
 using glm::fract;
+using glm::inversesqrt;
 using glm::length;
 using glm::log;
 using glm::max;
@@ -149,8 +150,8 @@ SIM_FN vec3 sim_quat_rotate(vec4 q, vec3 v) {
 }
 
 SIM_FN vec4 sim_quat_normalize(vec4 q) {
-    float l = sqrt(dot(q, q));
-    return l > kSimTinyLength_m ? q / l : vec4(0.0f, 0.0f, 0.0f, 1.0f);
+    float l2 = dot(q, q);
+    return l2 > kSimTinyLength_m * kSimTinyLength_m ? q * inversesqrt(l2) : vec4(0.0f, 0.0f, 0.0f, 1.0f);
 }
 
 // Rotation part of a rigid (possibly uniformly scaled) transform as a unit quaternion (Shepperd's method:
@@ -189,10 +190,16 @@ SIM_FN vec4 sim_quat_from_x(vec3 d) {
 // parent frame `frame_q` (its x axis along the previous segment) turned by the minimal rotation that takes
 // its x axis onto `segment`. A zero-length segment keeps the parent frame.
 SIM_FN vec4 sim_frame_advance(vec4 frame_q, vec3 segment) {
-    float l = sqrt(dot(segment, segment));
-    if (l <= kSimTinyLength_m) return frame_q;
-    vec3 local_dir = sim_safe_normalize(sim_quat_rotate(sim_quat_conj(frame_q), segment / l), vec3(1.0f, 0.0f, 0.0f));
-    return sim_quat_normalize(sim_quat_mul(frame_q, sim_quat_from_x(local_dir)));
+    // Written for a short dependency chain (it runs once per vertex and iteration in a sequential sweep):
+    // with v = conj(frame_q) segment (so |v| = l) the unit half-way quaternion of sim_quat_from_x(v / l) is
+    // (0, -v.z, v.y, l + v.x) up to a positive factor, which the final normalization removes.
+    float l2 = dot(segment, segment);
+    if (l2 <= kSimTinyLength_m * kSimTinyLength_m) return frame_q;
+    float l = sqrt(l2);
+    vec3 v = sim_quat_rotate(sim_quat_conj(frame_q), segment);
+    float w = l + v.x;
+    vec4 h = w < 1e-6f * l ? vec4(0.0f, 1.0f, 0.0f, 0.0f) : vec4(0.0f, -v.z, v.y, w);
+    return sim_quat_normalize(sim_quat_mul(frame_q, h));
 }
 
 // ---- stiffness ----
@@ -310,9 +317,9 @@ SIM_FN SimPair sim_length_pair(vec4 a, vec4 b, float rest_m) {
     r.b = b;
     float wsum = a.w + b.w;
     vec3 d = sim_xyz(b) - sim_xyz(a);
-    float l = sqrt(dot(d, d));
-    if (wsum <= 0.0f || l <= kSimTinyLength_m) return r;
-    vec3 c = d * ((l - rest_m) / (l * wsum));
+    float l2 = dot(d, d);
+    if (wsum <= 0.0f || l2 <= kSimTinyLength_m * kSimTinyLength_m) return r;
+    vec3 c = d * ((1.0f - rest_m * inversesqrt(l2)) / wsum);  // (l - rest) / (l wsum), one rsqrt on the chain
     vec3 da = c * a.w;
     vec3 db = c * (-b.w);
     r.a = vec4(a.x + da.x, a.y + da.y, a.z + da.z, a.w);
@@ -326,9 +333,9 @@ SIM_FN SimPair sim_length_pair(vec4 a, vec4 b, float rest_m) {
 SIM_FN vec3 sim_ftl_correction(vec4 a, vec4 b, float rest_m) {
     if (b.w <= 0.0f) return vec3(0.0f);
     vec3 d = sim_xyz(b) - sim_xyz(a);
-    float l = sqrt(dot(d, d));
-    if (l <= kSimTinyLength_m) return vec3(0.0f);
-    return d * (rest_m / l - 1.0f);
+    float l2 = dot(d, d);
+    if (l2 <= kSimTinyLength_m * kSimTinyLength_m) return vec3(0.0f);
+    return d * (rest_m * inversesqrt(l2) - 1.0f);
 }
 
 // ---- collisions ----

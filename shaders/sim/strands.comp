@@ -8,7 +8,7 @@
 // strands gives what running them pass by pass over all strands gives. A workgroup stages S strands in
 // shared memory (read and written once per step, coalesced), then alternates:
 //  - per-vertex phases (integration, global shape, VSP, clamp, SDF vertices; SDF midpoints per segment of
-//    one parity): every thread, V vertices each;
+//    one parity): every thread, striding over the workgroup's vertices;
 //  - sequential sweeps (local shape, length, follow-the-leader): one thread per strand, as the CPU's
 //    Gauss-Seidel order needs, over shared memory only (reference vectors and rest lengths staged too).
 // Shared arrays are vertex-major with a stride of S + 1, so a strand thread's sweep and a warp's run of
@@ -24,7 +24,6 @@ uint g_field_offset = 0u;  // first float of the SDF being collided with
 #define SDF_FETCH(i) sdf_fields[g_field_offset + (i)]
 #include "sim/sim_common.glsl"
 
-const uint V = (S * N + T - 1u) / T;  // vertices per thread in the per-vertex phases
 const uint SP = S + 1u;
 const uint M = N * SP;
 shared float s_x[M];
@@ -269,20 +268,22 @@ void main() {
     if (t < strands_here) strand_pass(p, first + t, t);
     barrier();
 
-    // Integration: new positions into registers while every thread can still read the old ones.
-    vec4 moved[V];
-    for (uint j = 0u; j < V; ++j) {
-        uint i = t + j * T;
-        if (i < items) moved[j] = integrate_vertex(p, first + i / N, i / N, i % N, root_now(first + i / N, p.strand_count));
+    // Integration: each thread's new positions go to its own vertices' previous-position slots (which
+    // only it reads), while every thread can still read the current ones; then the two swap - the CPU's
+    // buffer swap, previous <- current.
+    for (uint i = t; i < items; i += T) {
+        uint s = i / N, k = i % N;
+        vec4 x = integrate_vertex(p, first + s, s, k, root_now(first + s, p.strand_count));
+        set_xp(at(s, k), x.xyz);
     }
     barrier();
-    for (uint j = 0u; j < V; ++j) {
-        uint i = t + j * T;
-        if (i >= items) continue;
-        uint a = at(i / N, i % N);
-        set_xp(a, X(a).xyz);  // the CPU's buffer swap: previous <- current
-        set_x(a, moved[j]);
-        shape_and_vsp_vertex(p, first + i / N, i / N, i % N, root_now(first + i / N, p.strand_count));
+    for (uint i = t; i < items; i += T) {
+        uint s = i / N, k = i % N;
+        uint a = at(s, k);
+        vec4 x = X(a);
+        set_x(a, with_w(XP(a), x.w));
+        set_xp(a, x.xyz);
+        shape_and_vsp_vertex(p, first + s, s, k, root_now(first + s, p.strand_count));
     }
     barrier();
 

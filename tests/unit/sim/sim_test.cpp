@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <random>
 
 #include "shared/sim.h"
 #include "groom/groom_bench.h"
@@ -52,6 +53,27 @@ TEST(SimFormulas, FrameAdvanceAndQuaternionsAreSafeOnZeroVectors) {
     EXPECT_NEAR(glm::length(gpu_shared::sim_quat_rotate(gpu_shared::sim_quat_from_x(d), glm::vec3(1, 0, 0)) - d), 0.0f, 1e-6f);
     const gpu_shared::SimPair p = gpu_shared::sim_length_pair(glm::vec4(1, 1, 1, 1), glm::vec4(1, 1, 1, 1), 0.1f);
     EXPECT_TRUE(std::isfinite(p.a.x) && std::isfinite(p.b.x));
+}
+
+// sim_frame_advance skips sim_quat_from_x's normalizations; it must still be the parent frame times the
+// minimal rotation onto the segment, and carry the frame's x axis along the segment.
+TEST(SimFormulas, FrameAdvanceIsTheParentTimesTheMinimalRotation) {
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    for (int i = 0; i < 1000; ++i) {
+        const glm::vec4 q = gpu_shared::sim_quat_normalize(glm::vec4(u(rng), u(rng), u(rng), u(rng)));
+        const glm::vec3 seg = glm::vec3(u(rng), u(rng), u(rng)) * (i % 2 ? 1e-3f : 1.0f);
+        if (glm::length(seg) < 1e-4f) continue;
+        const glm::vec3 local = glm::normalize(gpu_shared::sim_quat_rotate(gpu_shared::sim_quat_conj(q), seg));
+        if (local.x < -0.999f) continue;  // near the half turn the rotation axis is not unique
+        const glm::vec4 expect = gpu_shared::sim_quat_normalize(gpu_shared::sim_quat_mul(q, gpu_shared::sim_quat_from_x(local)));
+        const glm::vec4 got = gpu_shared::sim_frame_advance(q, seg);
+        EXPECT_NEAR(glm::length(got - expect), 0.0f, 2e-6f) << i;
+        EXPECT_NEAR(glm::length(gpu_shared::sim_quat_rotate(got, glm::vec3(1, 0, 0)) - glm::normalize(seg)), 0.0f, 1e-5f) << i;
+    }
+    // Straight back along -x of the frame: the half turn about y.
+    const glm::vec4 back = gpu_shared::sim_frame_advance(glm::vec4(0, 0, 0, 1), glm::vec3(-0.01f, 0, 0));
+    EXPECT_NEAR(glm::length(gpu_shared::sim_quat_rotate(back, glm::vec3(1, 0, 0)) - glm::vec3(-1, 0, 0)), 0.0f, 1e-6f);
 }
 
 // Tip drop of a horizontal strand under gravity with local stiffness s after the strand settles.
