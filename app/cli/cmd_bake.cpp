@@ -30,7 +30,7 @@ const char* const kBakeUsage =
     "maximum and mean segment stretch, hair vertices (guides and follows) and segment midpoints inside a\n"
     "collision mesh and the deepest penetration (measured against the exact mesh distance, not the field\n"
     "used for collision), kinetic energy, GPU milliseconds per pass. --fused records each step as the\n"
-    "editor does, two fused dispatches (\"sim strands\", \"sim follow hairs\") instead of one per pass:\n"
+    "editor does, three dispatches (\"sim strand data\", \"sim strands\", \"sim follow hairs\") instead of one per pass:\n"
     "the same result, faster, with coarser timings. --report writes it as JSON with a `frames` array\n"
     "and a `summary` of the worst values; --metrics-every K measures every K-th frame (the exact\n"
     "distance is costly on large grooms); --dump DIR writes each frame's positions as float32\n"

@@ -1,7 +1,8 @@
 #version 450
-// The whole guide step of a hair group in one dispatch: strand data, integration, global shape, VSP, local
-// shape, length constraints with colliders, clamp, and per SDF the vertex and midpoint pushes - the
-// passes of sim_passes in the CPU reference's order, with the same shared formulas.
+// The guide step of a hair group after the strand data pass (strand_data.comp) in one dispatch:
+// integration, global shape, VSP, local shape, length constraints with colliders, clamp, and per SDF the
+// vertex and midpoint pushes - the passes of sim_passes in the CPU reference's order, with the same
+// shared formulas.
 //
 // Every pass of the step reads and writes only its own strand (integration's tangent and the SDF passes'
 // pinned neighbour are vertices of the same strand), so running them workgroup by workgroup over whole
@@ -24,6 +25,7 @@ uint g_field_offset = 0u;  // first float of the SDF being collided with
 #define SDF_FETCH(i) sdf_fields[g_field_offset + (i)]
 #include "sim/sim_common.glsl"
 
+const uint V = (S * N + T - 1u) / T;  // vertices per thread in the per-vertex phases
 const uint SP = S + 1u;
 const uint M = N * SP;
 shared float s_x[M];
@@ -59,43 +61,23 @@ void set_xp(uint i, vec3 v) {
 }
 vec3 REF(uint i) { return vec3(s_rx[i], s_ry[i], s_rz[i]); }
 
-// sim_passes::strand_data, for strand `strand` (its slot s in the workgroup).
-void strand_pass(SimGroupParams p, uint strand, uint s) {
-    mat4 now = root_now(strand, p.strand_count);
-    mat4 before = root_before(strand, p.strand_count);
-    vec4 q_now = sim_quat_from_mat(now);
-    vec4 q_before = sim_quat_from_mat(before);
-    vec3 r0 = rest_os[strand * N].xyz;
-    vec3 r1 = rest_os[strand * N + 1u].xyz;
-    vec3 root_old = sim_transform_point(before, r0);
-    vec3 root_new = sim_transform_point(now, r0);
-    vec3 disp = sim_transform_point(now, r1) - sim_transform_point(before, r1);
+// The per-strand values of this step for slot s, from the strand data pass (strand_data.comp, the
+// dispatch before this one): a long dependent chain for one thread per strand, which here would hold up
+// every thread of the workgroup.
+void strand_setup(SimGroupParams p, uint strand, uint s) {
     SimStrandData d = strand_data[strand];
-    float blend = sim_vsp_blend(disp, d.root_disp_m.xyz, p.gravity_mps2.w, p.vsp_coeff, p.vsp_threshold_mps2);
-    d.root_frame_q = q_now;
-    d.vsp_q = sim_quat_normalize(sim_quat_mul(q_now, sim_quat_conj(q_before)));
-    d.vsp_t_m = with_w(root_new - root_old, blend);
-    d.root_disp_m = with_w(disp, 0.0);
-    strand_data[strand] = d;
-    if (pc.has_frames != 0u) {
-        GuideFrame r = frames_rest[strand];
-        GuideFrame w;
-        w.tangent = with_w(sim_quat_rotate(q_now, r.tangent.xyz), 0.0);
-        w.bitangent = with_w(sim_quat_rotate(q_now, r.bitangent.xyz), 0.0);
-        w.normal = with_w(sim_quat_rotate(q_now, r.normal.xyz), 0.0);
-        frames_world[strand] = w;
-    }
-    s_frame0[s] = sim_quat_normalize(sim_quat_mul(q_now, rest_root_frame_q[strand]));
+    vec3 r0 = rest_os[strand * N].xyz;
+    s_frame0[s] = sim_quat_normalize(sim_quat_mul(d.root_frame_q, rest_root_frame_q[strand]));
     s_vsp_q[s] = d.vsp_q;
-    s_root_old[s] = with_w(root_old, blend);
-    s_root_new[s] = with_w(root_new, 0.0);
+    s_root_old[s] = with_w(sim_transform_point(root_before(strand, p.strand_count), r0), d.vsp_t_m.w);
+    s_root_new[s] = with_w(sim_transform_point(root_now(strand, p.strand_count), r0), 0.0);
 }
 
-// sim_passes::integrate for vertex k of slot s: the new position (the tangent from the neighbours'
+// sim_passes::integrate for vertex k of slot s (rest: its object-space rest position): the new position (the tangent from the neighbours'
 // positions before the step, which stay in shared memory until every thread has read them).
-vec4 integrate_vertex(SimGroupParams p, uint strand, uint s, uint k, mat4 now) {
+vec4 integrate_vertex(SimGroupParams p, uint strand, uint s, uint k, mat4 now, vec3 rest) {
     vec4 x = X(at(s, k));
-    if (x.w <= 0.0) return with_w(sim_transform_point(now, rest_os[strand * N + k].xyz), x.w);
+    if (x.w <= 0.0) return with_w(sim_transform_point(now, rest), x.w);
     float dt = p.gravity_mps2.w;
     vec3 xp = XP(at(s, k));
     vec3 v = (x.xyz - xp) / dt;
@@ -107,12 +89,12 @@ vec4 integrate_vertex(SimGroupParams p, uint strand, uint s, uint k, mat4 now) {
 }
 
 // sim_passes::global_shape then sim_passes::vsp, for vertex k of slot s (in place).
-void shape_and_vsp_vertex(SimGroupParams p, uint strand, uint s, uint k, mat4 now) {
+void shape_and_vsp_vertex(SimGroupParams p, uint s, uint k, mat4 now, vec3 rest) {
     uint i = at(s, k);
     vec4 x = X(i);
     if (x.w <= 0.0) return;
     if (p.global_stiffness > 0.0 && sim_in_global_range(k, N, p.global_range)) {
-        vec3 target = sim_transform_point(now, rest_os[strand * N + k].xyz);
+        vec3 target = sim_transform_point(now, rest);
         x = with_w(sim_global_shape(x.xyz, target, p.global_stiffness), x.w);
     }
     float blend = s_root_old[s].w;
@@ -253,8 +235,13 @@ void main() {
     uint base_all = first * N;
     SimGroupParams p = P();
 
-    // In: positions, previous positions, reference vectors and rest lengths, coalesced.
-    for (uint i = t; i < items; i += T) {
+    // In: positions, previous positions, reference vectors and rest lengths, coalesced; the rest positions
+    // (pinned vertices, global shape) into registers, so that no phase after a barrier waits on memory.
+    vec3 rest[V];
+    for (uint v = 0u; v < V; ++v) {
+        uint i = t + v * T;
+        if (i >= items) break;
+        rest[v] = rest_os[base_all + i].xyz;
         uint j = at(i / N, i % N);
         vec4 x = pos[base_all + i];
         set_x(j, x);
@@ -265,25 +252,29 @@ void main() {
         s_rz[j] = r.z;
         s_len[j] = rest_lengths[base_all + i];
     }
-    if (t < strands_here) strand_pass(p, first + t, t);
+    if (t < strands_here) strand_setup(p, first + t, t);
     barrier();
 
     // Integration: each thread's new positions go to its own vertices' previous-position slots (which
     // only it reads), while every thread can still read the current ones; then the two swap - the CPU's
     // buffer swap, previous <- current.
-    for (uint i = t; i < items; i += T) {
+    for (uint v = 0u; v < V; ++v) {
+        uint i = t + v * T;
+        if (i >= items) break;
         uint s = i / N, k = i % N;
-        vec4 x = integrate_vertex(p, first + s, s, k, root_now(first + s, p.strand_count));
+        vec4 x = integrate_vertex(p, first + s, s, k, root_now(first + s, p.strand_count), rest[v]);
         set_xp(at(s, k), x.xyz);
     }
     barrier();
-    for (uint i = t; i < items; i += T) {
+    for (uint v = 0u; v < V; ++v) {
+        uint i = t + v * T;
+        if (i >= items) break;
         uint s = i / N, k = i % N;
         uint a = at(s, k);
         vec4 x = X(a);
         set_x(a, with_w(XP(a), x.w));
         set_xp(a, x.xyz);
-        shape_and_vsp_vertex(p, first + s, s, k, root_now(first + s, p.strand_count));
+        shape_and_vsp_vertex(p, s, k, root_now(first + s, p.strand_count), rest[v]);
     }
     barrier();
 

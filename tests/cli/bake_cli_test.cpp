@@ -79,14 +79,14 @@ TEST(CliBake, GpuAndCpuStepsAgree) {
                            quote((dir / "gpu").string()));
     auto cpu = run_process(quote(TRESSEL_CLI) + " bake " + quote(scene.string()) + " --frames 10 --cpu --dump " +
                            quote((dir / "cpu").string()));
-    // --fused: the editor's two dispatches per step, timed as such, stepping the same hair.
+    // --fused: the editor's three dispatches per step, timed as such, stepping the same hair.
     auto fused = run_process(quote(TRESSEL_CLI) + " bake " + quote(scene.string()) + " --frames 10 --fused --dump " +
                              quote((dir / "fused").string()) + " --report " + quote((dir / "fused.json").string()));
     ASSERT_EQ(gpu.exit_code, 0) << gpu.err;
     ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
     ASSERT_EQ(fused.exit_code, 0) << fused.err;
     auto timed = read_json(dir / "fused.json")["frames"][5]["gpu_ms"];
-    EXPECT_TRUE(timed.contains("sim strands") && timed.contains("sim follow hairs")) << timed.dump();
+    EXPECT_TRUE(timed.contains("sim strand data") && timed.contains("sim strands") && timed.contains("sim follow hairs")) << timed.dump();
     EXPECT_FALSE(timed.contains("sim local shape")) << timed.dump();
     auto load = [](const std::filesystem::path& p) {
         std::ifstream in(p, std::ios::binary);

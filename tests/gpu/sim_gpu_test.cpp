@@ -146,9 +146,10 @@ TEST_P(SimGpuModeTest, MatchesTheCpuStep) {
     if (mode == SimGpuMode::Split) {
         EXPECT_GE(passes->size(), 12u) << "one timestamp per pass";
     } else {
-        ASSERT_EQ(passes->size(), 2u);
-        EXPECT_EQ((*passes)[0].name, "sim strands");
-        EXPECT_EQ((*passes)[1].name, "sim follow hairs");
+        ASSERT_EQ(passes->size(), 3u);
+        EXPECT_EQ((*passes)[0].name, "sim strand data");
+        EXPECT_EQ((*passes)[1].name, "sim strands");
+        EXPECT_EQ((*passes)[2].name, "sim follow hairs");
     }
 
     // 100 steps of shaking, wind and collisions: the step is chaotic (collisions branch), so rounding

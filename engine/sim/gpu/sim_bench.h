@@ -1,6 +1,7 @@
-// GPU simulation benchmark: one world stepped many times, one substep per submission. For each way of
-// recording a step (fused, split: SimGpuMode) the median GPU time of the whole step (a timestamp pair
-// around it) and, in a second run, the median per timestamped pass. Used by `tressel-cli bench sim`.
+// GPU simulation benchmark: one world stepped many times, 10 substeps back to back per submission. For each
+// way of recording a step (fused, split: SimGpuMode) the median over submissions of the GPU time of a
+// whole step (a timestamp pair around the 10, divided by 10) and, in a second run, the median per
+// timestamped pass. Used by `tressel-cli bench sim`.
 #pragma once
 
 #include <map>

@@ -316,10 +316,14 @@ void SimGpu::record_fused(gpu::CommandBuffer& cmd, const SimWorld& world, uint32
         return true;
     };
     const bool stepped = round(
+        "sim strand data", [](const SimGpuGroup& g) { return g.strands; },
+        [&](const SimGpuGroup&) -> const gpu::ComputePipeline& { return pipelines_->strand_data; },
+        [](const SimGpuGroup&) { return gpu_shared::kSimWorkgroupSize; }, false);
+    if (!stepped) return;
+    round(
         "sim strands", [](const SimGpuGroup& g) { return g.strands; },
         [](const SimGpuGroup& g) -> const gpu::ComputePipeline& { return *g.strands_pipeline; },
         [](const SimGpuGroup& g) { return g.strands_per_workgroup; }, true);
-    if (!stepped) return;
     round(
         "sim follow hairs", [](const SimGpuGroup& g) { return g.follows * g.n; },
         [this](const SimGpuGroup&) -> const gpu::ComputePipeline& { return pipelines_->follow_all; },

@@ -77,7 +77,7 @@ public:
     // Records `steps` substeps for every enabled group, taking each step's constants from begin_step(world)
     // and advancing world.clock as step_once does. The constants are written to host-visible memory now:
     // the previous submission of this SimGpu must have completed. Pass times go to `ts` when given (its
-    // reset() is the caller's): per pass in Split mode, "sim strands" and "sim follow hairs" (all groups
+    // reset() is the caller's): per pass in Split mode, "sim strand data", "sim strands" and "sim follow hairs" (all groups
     // together) in Fused mode. InvalidArgument when steps exceeds the slots.
     Status record_steps(gpu::CommandBuffer& cmd, SimWorld& world, uint32_t steps, gpu::TimestampQueries* ts);
 
