@@ -6,7 +6,7 @@
 
 #include "gpu_test.h"
 #include "groom/grow.h"
-#include "io/mesh_import.h"
+#include "real_head.h"
 #include "sim/gpu/sim_gpu.h"
 #include "test_paths.h"
 
@@ -22,9 +22,7 @@ struct Fixture {
 const Fixture& fixture() {
     static const std::unique_ptr<Fixture> f = [] {
         auto h = std::make_unique<Fixture>();
-        auto scene = import_mesh_file(test::testdata("heads/infinite_head.fbx"));
-        EXPECT_TRUE(scene.ok());
-        h->mesh = merge_meshes(*scene, "head");
+        h->mesh = test::load_real_head();
         GroomInputs in;
         in.scalp = &h->mesh;
         in.group.scalp.region = {RegionType::Cap, {0.0, 1.0, -0.3}, 35.0};

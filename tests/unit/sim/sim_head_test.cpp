@@ -10,11 +10,11 @@
 #include "groom/grow.h"
 #include "groom/spatial.h"
 #include "io/hair_files.h"
-#include "io/mesh_import.h"
 #include "io/tfxmesh.h"
 #include "sdf/sdf.h"
 #include "sdf/sdf_oracle.h"
 #include "sim/sim.h"
+#include "real_head.h"
 #include "sim/sim_metrics.h"
 #include "test_paths.h"
 
@@ -57,9 +57,7 @@ struct Head {
 const Head& head() {
     static const std::unique_ptr<Head> instance = [] {
         auto h = std::make_unique<Head>();
-        auto scene = import_mesh_file(test::testdata("heads/infinite_head.fbx"));
-        EXPECT_TRUE(scene.ok()) << scene.error().describe();
-        h->mesh = merge_meshes(*scene, "head");
+        h->mesh = test::load_real_head();
         GroomInputs in;
         in.scalp = &h->mesh;
         in.group.scalp.region = {RegionType::Cap, {0.0, 1.0, -0.3}, 35.0};
