@@ -349,7 +349,7 @@ Status step_once(SimWorld& world) {
         for (uint32_t v = 0; v < nv; ++v)
             sim_passes::vsp(v, p, g.strand_data, g.rest_positions_os, g.root_transforms_prev, g.root_transforms, g.positions, g.prev_positions);
         for (uint32_t s = 0; s < g.strand_count; ++s)
-            sim_passes::local_shape(s, p, g.positions, g.ref_vectors_m, g.rest_root_frame_q, g.strand_data);
+            sim_passes::local_shape(s, p, g.positions, g.prev_positions, g.ref_vectors_m, g.rest_root_frame_q, g.strand_data);
         for (uint32_t s = 0; s < g.strand_count; ++s)
             sim_passes::length_and_colliders(s, p, g.positions, g.prev_positions, g.rest_lengths_m, colliders);
         for (uint32_t v = 0; v < nv; ++v) sim_passes::clamp_delta(v, p, g.positions, g.prev_positions);

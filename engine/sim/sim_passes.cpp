@@ -84,8 +84,9 @@ void vsp(uint32_t vertex, const SimGroupParams& p, std::span<const SimStrandData
     prev[vertex] = with_w(sim_vsp_apply(sim_xyz(prev[vertex]), d.vsp_q, root_old, root_new, blend), prev[vertex].w);
 }
 
-void local_shape(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> ref_vectors,
-                 std::span<const glm::vec4> rest_root_frame_q, std::span<const SimStrandData> data) {
+void local_shape(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<glm::vec4> prev,
+                 std::span<const glm::vec4> ref_vectors, std::span<const glm::vec4> rest_root_frame_q,
+                 std::span<const SimStrandData> data) {
     const uint32_t n = p.vertices_per_strand;
     const size_t base = size_t(strand) * n;
     if (p.local_stiffness_iter <= 0.0f) return;
@@ -98,6 +99,9 @@ void local_shape(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> 
             const glm::vec3 target = sim_xyz(a) + sim_quat_rotate(frame, sim_xyz(ref_vectors[base + k + 2]));
             const glm::vec4 moved = sim_shape_child(b, target, p.local_stiffness_iter);
             pos[base + k + 2] = moved;
+            if (a.w > 0.0f)
+                prev[base + k + 1] = with_w(sim_xyz(prev[base + k + 1]) + (sim_xyz(moved) - sim_xyz(b)) * kSimShapeVelocityCorrection,
+                                            prev[base + k + 1].w);
             frame = sim_frame_advance(frame, sim_xyz(moved) - sim_xyz(a));
         }
     }

@@ -49,9 +49,11 @@ void vsp(uint32_t vertex, const SimGroupParams& p, std::span<const SimStrandData
 
 // Per strand: local_iterations sweeps root to tip; each pulls vertex k+2 toward x(k+1) + F_k ref(k+2)
 // with the per-iteration stiffness (Han & Harada 2012 / TressFX 4.1 local shape constraints; the child
-// alone moves, see sim_shape_child).
-void local_shape(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> ref_vectors,
-                 std::span<const glm::vec4> rest_root_frame_q, std::span<const SimStrandData> data);
+// alone moves, see sim_shape_child), and writes the reaction into the joint's previous position
+// (kSimShapeVelocityCorrection, as DFTL does for length).
+void local_shape(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<glm::vec4> prev,
+                 std::span<const glm::vec4> ref_vectors, std::span<const glm::vec4> rest_root_frame_q,
+                 std::span<const SimStrandData> data);
 
 // Per strand: length_iterations times, a root-to-tip sweep of distance constraints (split by inverse mass)
 // followed by the primitive colliders on every free vertex (TressFX 4.1 LengthConstraintsWindAndCollision);

@@ -53,6 +53,11 @@ TRESSEL_CONST(float, kSimSdfGradientStepCells, 0.5f);
 // Dynamic follow-the-leader velocity correction (Mueller, Kim & Chentanez 2012): the parent's velocity
 // takes -s_damping x the child's FTL correction / dt; 0.9 as in the paper's examples.
 TRESSEL_CONST(float, kSimFtlVelocityCorrection, 0.9f);
+// The same reaction for the local shape constraint: the joint's velocity takes -s x the child's shape
+// correction / dt. The correction moves only the child, toward a target that hangs off the parent's
+// current frame; without the reaction that is a one-sided (non-conservative) force, which feeds energy
+// into bent strands until they whip.
+TRESSEL_CONST(float, kSimShapeVelocityCorrection, 0.9f);
 
 // Per hair group and per step (one uniform buffer per group; never shared with per-collision-mesh data:
 // TressFX's multi-object constant-buffer bug).

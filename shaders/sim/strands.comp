@@ -124,6 +124,10 @@ void local_shape_strand(SimGroupParams p, uint s) {
             vec3 target = a.xyz + sim_quat_rotate(frame, r);
             vec4 moved = sim_shape_child(b, target, p.local_stiffness_iter);
             set_x(ib, moved);
+            if (a.w > 0.0) {
+                uint ia = at(s, k + 1u);
+                set_xp(ia, XP(ia) + (moved.xyz - b.xyz) * kSimShapeVelocityCorrection);
+            }
             frame = sim_frame_advance(frame, moved.xyz - a.xyz);
             a = moved;
             b = b_next;
