@@ -91,6 +91,11 @@ void local_shape(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> 
     const size_t base = size_t(strand) * n;
     if (p.local_stiffness_iter <= 0.0f) return;
     const glm::vec4 frame0 = sim_quat_normalize(sim_quat_mul(data[strand].root_frame_q, rest_root_frame_q[strand]));
+    // The reaction: a child moves only in its own joint's corrections, so the sum of those over the
+    // iterations is its net move; the joint takes kSimShapeVelocityCorrection of it once, as -before here
+    // and +after below (the GPU passes write it the same way, outside the sweeps' dependency chain).
+    for (uint32_t k = 0; k + 2 < n; ++k)
+        prev[base + k + 1] = sim_shape_reaction(prev[base + k + 1], pos[base + k + 1], pos[base + k + 2], -kSimShapeVelocityCorrection);
     for (uint32_t it = 0; it < p.local_iterations; ++it) {
         glm::vec4 frame = frame0;
         for (uint32_t k = 0; k + 2 < n; ++k) {
@@ -99,12 +104,11 @@ void local_shape(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> 
             const glm::vec3 target = sim_xyz(a) + sim_quat_rotate(frame, sim_xyz(ref_vectors[base + k + 2]));
             const glm::vec4 moved = sim_shape_child(b, target, p.local_stiffness_iter);
             pos[base + k + 2] = moved;
-            if (a.w > 0.0f)
-                prev[base + k + 1] = with_w(sim_xyz(prev[base + k + 1]) + (sim_xyz(moved) - sim_xyz(b)) * kSimShapeVelocityCorrection,
-                                            prev[base + k + 1].w);
             frame = sim_frame_advance(frame, sim_xyz(moved) - sim_xyz(a));
         }
     }
+    for (uint32_t k = 0; k + 2 < n; ++k)
+        prev[base + k + 1] = sim_shape_reaction(prev[base + k + 1], pos[base + k + 1], pos[base + k + 2], kSimShapeVelocityCorrection);
 }
 
 namespace {

@@ -314,6 +314,15 @@ SIM_FN vec4 sim_shape_child(vec4 b, vec3 target_b, float stiffness) {
     return vec4(x.x, x.y, x.z, b.w);
 }
 
+// Half of the local shape reaction on joint a (its previous position x_prev): x_prev + scale x child, for
+// a free joint. Written with scale -kSimShapeVelocityCorrection before the sweeps and
+// +kSimShapeVelocityCorrection after them, so the joint takes that fraction of the child's net move.
+SIM_FN vec4 sim_shape_reaction(vec4 x_prev, vec4 a, vec4 child, float scale) {
+    if (a.w <= 0.0f) return x_prev;
+    vec3 x = sim_xyz(x_prev) + sim_xyz(child) * scale;
+    return vec4(x.x, x.y, x.z, x_prev.w);
+}
+
 // Distance constraint |b - a| = rest_m (seed 002, Jakobsen 2003), split by inverse mass. A segment
 // shorter than kSimTinyLength_m gives no direction and is left alone.
 SIM_FN SimPair sim_length_pair(vec4 a, vec4 b, float rest_m) {

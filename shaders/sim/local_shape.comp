@@ -3,8 +3,8 @@
 layout(local_size_x = kSimWorkgroupSize) in;
 #include "sim/sim_common.glsl"
 
-// Per strand: local shape constraints, local_iterations sweeps root to tip, each child's correction
-// reacting on the joint's previous position (sim_passes::local_shape).
+// Per strand: local shape constraints, local_iterations sweeps root to tip, and the joints' reaction to
+// the children's net moves in their previous positions (sim_passes::local_shape).
 void main() {
     uint strand = LINEAR_INVOCATION_INDEX;
     if (strand >= pc.count) return;
@@ -18,20 +18,20 @@ void main() {
     // strand-strided global buffer. Same arithmetic, same order as the CPU pass.
     vec4 x[kSimMaxVerticesPerStrand];
     for (uint k = 0u; k < n; ++k) x[k] = pos[base + k];
+    vec4 xp[kSimMaxVerticesPerStrand];  // the joints' previous positions: one strided read and write each
+    for (uint k = 0u; k + 2u < n; ++k)
+        xp[k + 1u] = sim_shape_reaction(prev[base + k + 1u], x[k + 1u], x[k + 2u], -kSimShapeVelocityCorrection);
     for (uint it = 0u; it < p.local_iterations; ++it) {
         vec4 frame = frame0;
         for (uint k = 0u; k + 2u < n; ++k) {
             vec4 a = x[k + 1u];
             vec3 target = a.xyz + sim_quat_rotate(frame, ref_vectors[base + k + 2u].xyz);
-            vec4 b = x[k + 2u];
-            vec4 moved = sim_shape_child(b, target, p.local_stiffness_iter);
+            vec4 moved = sim_shape_child(x[k + 2u], target, p.local_stiffness_iter);
             x[k + 2u] = moved;
-            if (a.w > 0.0) {
-                vec4 xp = prev[base + k + 1u];
-                prev[base + k + 1u] = with_w(xp.xyz + (moved.xyz - b.xyz) * kSimShapeVelocityCorrection, xp.w);
-            }
             frame = sim_frame_advance(frame, moved.xyz - a.xyz);
         }
     }
+    for (uint k = 0u; k + 2u < n; ++k)
+        prev[base + k + 1u] = sim_shape_reaction(xp[k + 1u], x[k + 1u], x[k + 2u], kSimShapeVelocityCorrection);
     for (uint k = 2u; k < n; ++k) pos[base + k] = x[k];
 }

@@ -107,6 +107,15 @@ void shape_and_vsp_vertex(SimGroupParams p, uint s, uint k, mat4 now, vec3 rest)
     set_x(i, x);
 }
 
+// One half of the joints' reaction to the local shape corrections (sim_shape_reaction) for vertex k of
+// slot s, by every thread before and after the local shape sweep rather than by the strand's sweeping
+// thread: that thread's instructions are the step's critical path.
+void shape_reaction(uint s, uint k, float scale) {
+    if (k == 0u || k + 1u >= N) return;
+    uint ia = at(s, k);
+    set_xp(ia, sim_shape_reaction(vec4(XP(ia), 0.0), X(ia), X(at(s, k + 1u)), scale).xyz);
+}
+
 // sim_passes::local_shape for slot s. Each step loads the next child and reference vector before it
 // computes (the sweep has not reached them yet), so shared-memory latency is off the dependency chain.
 void local_shape_strand(SimGroupParams p, uint s) {
@@ -124,10 +133,6 @@ void local_shape_strand(SimGroupParams p, uint s) {
             vec3 target = a.xyz + sim_quat_rotate(frame, r);
             vec4 moved = sim_shape_child(b, target, p.local_stiffness_iter);
             set_x(ib, moved);
-            if (a.w > 0.0) {
-                uint ia = at(s, k + 1u);
-                set_xp(ia, XP(ia) + (moved.xyz - b.xyz) * kSimShapeVelocityCorrection);
-            }
             frame = sim_frame_advance(frame, moved.xyz - a.xyz);
             a = moved;
             b = b_next;
@@ -282,11 +287,17 @@ void main() {
     }
     barrier();
 
-    // Sequential sweeps, one thread per strand.
-    if (t < strands_here) {
-        local_shape_strand(p, t);
-        length_strand(p, t);
+    // Sequential sweeps, one thread per strand, with the local shape reaction around the first.
+    bool shape = p.local_stiffness_iter > 0.0;
+    if (shape) {
+        for (uint i = t; i < items; i += T) shape_reaction(i / N, i % N, -kSimShapeVelocityCorrection);
+        barrier();
+        if (t < strands_here) local_shape_strand(p, t);
+        barrier();
+        for (uint i = t; i < items; i += T) shape_reaction(i / N, i % N, kSimShapeVelocityCorrection);
+        barrier();
     }
+    if (t < strands_here) length_strand(p, t);
     barrier();
 
     // Clamp, then per SDF: vertices, even segments, odd segments.
