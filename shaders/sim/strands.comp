@@ -10,10 +10,11 @@
 // shared memory (read and written once per step, coalesced), then alternates:
 //  - per-vertex phases (integration, global shape, VSP, clamp, SDF vertices; SDF midpoints per segment of
 //    one parity): every thread, striding over the workgroup's vertices;
-//  - sequential sweeps (local shape, length, follow-the-leader): one thread per strand, as the CPU's
-//    Gauss-Seidel order needs, over shared memory only (reference vectors and rest lengths staged too).
-// Shared arrays are vertex-major with a stride of S + 1, so a strand thread's sweep and a warp's run of
-// consecutive vertices both hit distinct banks. The split passes (integrate.comp ... sdf_midpoint.comp)
+//  - sequential sweeps (local shape, length, follow-the-leader) in the CPU's Gauss-Seidel order, one
+//    lane per strand and iteration, pipelined along the strand (see sweeps()), over shared memory only
+//    (reference vectors and rest lengths staged too).
+// Shared arrays are vertex-major with a stride of S + 1, so a warp's lanes at one vertex of consecutive
+// strands and a warp's run of consecutive vertices both hit distinct banks. The split passes (integrate.comp ... sdf_midpoint.comp)
 // stay for per-pass timing.
 #include "shared/sim_gpu.h"
 layout(constant_id = 0) const uint S = 32u;   // strands per workgroup
@@ -22,8 +23,15 @@ layout(constant_id = 2) const uint T = 256u;  // threads per workgroup (>= S)
 layout(local_size_x_id = 2) in;
 
 uint g_field_offset = 0u;  // first float of the SDF being collided with
+uint g_sdf = 0u;           // index of the SDF being collided with
 #define SDF_FETCH(i) sdf_fields[g_field_offset + (i)]
 #include "sim/sim_common.glsl"
+
+// The group's and the SDF's parameters are read where they are used rather than copied into registers at
+// the top: they are the same for the whole workgroup, and held live they took registers from every phase.
+#define p (step_params[pc.slot])
+#define G (sdf_grids[g_sdf])
+#define F (sdf_frames[pc.slot * 2u * pc.max_sdfs + g_sdf])
 
 const uint V = (S * N + T - 1u) / T;  // vertices per thread in the per-vertex phases
 const uint SP = S + 1u;
@@ -64,7 +72,7 @@ vec3 REF(uint i) { return vec3(s_rx[i], s_ry[i], s_rz[i]); }
 // The per-strand values of this step for slot s, from the strand data pass (strand_data.comp, the
 // dispatch before this one): a long dependent chain for one thread per strand, which here would hold up
 // every thread of the workgroup.
-void strand_setup(SimGroupParams p, uint strand, uint s) {
+void strand_setup(uint strand, uint s) {
     SimStrandData d = strand_data[strand];
     vec3 r0 = rest_os[strand * N].xyz;
     s_frame0[s] = sim_quat_normalize(sim_quat_mul(d.root_frame_q, rest_root_frame_q[strand]));
@@ -75,7 +83,7 @@ void strand_setup(SimGroupParams p, uint strand, uint s) {
 
 // sim_passes::integrate for vertex k of slot s (rest: its object-space rest position): the new position (the tangent from the neighbours'
 // positions before the step, which stay in shared memory until every thread has read them).
-vec4 integrate_vertex(SimGroupParams p, uint strand, uint s, uint k, mat4 now, vec3 rest) {
+vec4 integrate_vertex(uint strand, uint s, uint k, mat4 now, vec3 rest) {
     vec4 x = X(at(s, k));
     if (x.w <= 0.0) return with_w(sim_transform_point(now, rest), x.w);
     float dt = p.gravity_mps2.w;
@@ -89,7 +97,7 @@ vec4 integrate_vertex(SimGroupParams p, uint strand, uint s, uint k, mat4 now, v
 }
 
 // sim_passes::global_shape then sim_passes::vsp, for vertex k of slot s (in place).
-void shape_and_vsp_vertex(SimGroupParams p, uint s, uint k, mat4 now, vec3 rest) {
+void shape_and_vsp_vertex(uint s, uint k, mat4 now, vec3 rest) {
     uint i = at(s, k);
     vec4 x = X(i);
     if (x.w <= 0.0) return;
@@ -116,91 +124,130 @@ void shape_reaction(uint s, uint k, float scale) {
     set_xp(ia, sim_shape_reaction(vec4(XP(ia), 0.0), X(ia), X(at(s, k + 1u)), scale).xyz);
 }
 
-// sim_passes::local_shape for slot s. Each step loads the next child and reference vector before it
-// computes (the sweep has not reached them yet), so shared-memory latency is off the dependency chain.
-void local_shape_strand(SimGroupParams p, uint s) {
-    if (p.local_stiffness_iter <= 0.0) return;
-    for (uint it = 0u; it < p.local_iterations; ++it) {
-        vec4 frame = s_frame0[s];
-        vec4 a = X(at(s, 1u));
-        vec4 b = X(at(s, 2u));
-        vec3 r = REF(at(s, 2u));
-        for (uint k = 0u; k + 2u < N; ++k) {
-            uint ib = at(s, k + 2u);
-            uint ahead = at(s, min(k + 3u, N - 1u));
-            vec4 b_next = X(ahead);
-            vec3 r_next = REF(ahead);
-            vec3 target = a.xyz + sim_quat_rotate(frame, r);
-            vec4 moved = sim_shape_child(b, target, p.local_stiffness_iter);
-            set_x(ib, moved);
-            frame = sim_frame_advance(frame, moved.xyz - a.xyz);
-            a = moved;
-            b = b_next;
-            r = r_next;
-        }
-    }
+// ---- The sequential sweeps as a pipeline ----
+// The CPU sweeps each strand Gauss-Seidel, root to tip: every local shape iteration, then every length
+// iteration (each followed by the sphere and capsule colliders), then follow-the-leader. Iteration i + 1
+// only needs iteration i to have finished the vertices just ahead of it, so each iteration (a "stage") gets
+// its own lane and runs kSweepLag vertices behind the stage before it: a strand's stages all move at once,
+// one item per step and a barrier between steps. That gives the CPU's result (every item reads exactly
+// the values the sequential order gives it) in N + kSweepLag x (stages - 1) dependent steps instead of
+// stages x N, with S x stages lanes busy instead of S. Lanes are stage-major (S lanes per stage), so a
+// warp's lanes share the stage and the item, hit consecutive banks and do not diverge. Rounds of T / S
+// stages run one after another when there are more stages than that.
+//
+// Why a lag of 2 suffices (stage j at item k, stage j - 1 at item k + 2 in the same step, k + 1 before):
+//  - local shape item k writes child k + 2 from its joint k + 1 (in a register since item k - 1) and
+//    child k + 2 as the previous stage left it (its item k, one step earlier);
+//  - length item k (pair k, k + 1) keeps vertex k + 1 in a register and writes vertex k, after reading
+//    vertex k + 1 as the previous stage left it (its item k + 1, one step earlier);
+//  - follow-the-leader item k reads vertex k + 1 (final in the last length stage since its item k + 1);
+//  - no stage ever reads a vertex a later stage has already written.
+// The colliders apply per vertex once its stage is done with it, and the local shape reaction's second
+// half (sim_shape_reaction) is the last local shape stage's, as each joint's child settles.
+const uint kSweepLag = 2u;
+const uint R = T / S;  // stages in flight per round
+
+vec4 collide_vertex(vec4 v, vec3 xp, float friction_scale) {
+    if (v.w <= 0.0) return v;
+    for (uint c = 0u; c < p.collider_count; ++c)
+        v = with_w(sim_collide_primitive(v.xyz, xp, colliders[pc.slot * pc.max_colliders + c], p.particle_radius_m,
+                                         friction_scale), v.w);
+    return v;
 }
 
-void collide_primitives(SimGroupParams p, uint s, float friction_scale) {
-    if (p.collider_count == 0u) return;
-    for (uint k = 0u; k < N; ++k) {
-        uint i = at(s, k);
-        vec4 v = X(i);
-        if (v.w <= 0.0) continue;
-        vec3 xp = XP(i);
-        for (uint c = 0u; c < p.collider_count; ++c)
-            v = with_w(sim_collide_primitive(v.xyz, xp, colliders[pc.slot * pc.max_colliders + c], p.particle_radius_m,
-                                             friction_scale), v.w);
-        set_x(i, v);
+// The lane's stage state between items: the last vertex it moved (kept in a register, as the CPU's sweep
+// keeps it) and, for local shape, the frame of that vertex's segment.
+struct SweepLane {
+    vec4 a;
+    vec4 frame;
+};
+
+// sim_passes::local_shape, one iteration, item k: joint k + 1 (lane.a) places child k + 2.
+void local_shape_item(uint s, uint k, bool last, inout SweepLane lane) {
+    if (k == 0u) {
+        lane.frame = s_frame0[s];
+        lane.a = X(at(s, 1u));
     }
+    if (k + 2u >= N) return;
+    uint ib = at(s, k + 2u);
+    vec3 target = lane.a.xyz + sim_quat_rotate(lane.frame, REF(ib));
+    vec4 moved = sim_shape_child(X(ib), target, p.local_stiffness_iter);
+    set_x(ib, moved);
+    if (last) {  // the joint's reaction, + half (the - half ran before the sweeps)
+        uint ia = at(s, k + 1u);
+        set_xp(ia, sim_shape_reaction(vec4(XP(ia), 0.0), lane.a, moved, kSimShapeVelocityCorrection).xyz);
+    }
+    lane.frame = sim_frame_advance(lane.frame, moved.xyz - lane.a.xyz);
+    lane.a = moved;
 }
 
-// sim_passes::length_and_colliders for slot s, loading ahead as local_shape_strand does.
-void length_strand(SimGroupParams p, uint s) {
-    for (uint it = 0u; it < p.length_iterations; ++it) {
-        vec4 a = X(at(s, 0u));
-        vec4 b = X(at(s, 1u));
-        float len = s_len[at(s, 0u)];
-        for (uint k = 0u; k + 1u < N; ++k) {
-            uint ahead = at(s, min(k + 2u, N - 1u));
-            vec4 b_next = X(ahead);
-            float len_next = s_len[at(s, min(k + 1u, N - 1u))];
-            SimPair r = sim_length_pair(a, b, len);
-            set_x(at(s, k), r.a);
-            a = r.b;
-            b = b_next;
-            len = len_next;
+// sim_passes::length_and_colliders, one iteration, item k: the pair (k, k + 1), then vertex k is final.
+void length_item(uint s, uint k, inout SweepLane lane) {
+    if (k == 0u) lane.a = X(at(s, 0u));
+    uint i = at(s, k);
+    vec4 done = lane.a;
+    if (k + 1u < N) {
+        SimPair r = sim_length_pair(lane.a, X(at(s, k + 1u)), s_len[i]);
+        done = r.a;
+        lane.a = r.b;
+    }
+    set_x(i, collide_vertex(done, XP(i), 1.0));
+}
+
+// sim_passes::length_and_colliders' follow-the-leader pass, item k: vertex k + 1 follows vertex k (lane.a),
+// vertex k's previous position takes the correction, then vertex k meets the colliders without friction.
+void ftl_item(uint s, uint k, inout SweepLane lane) {
+    if (k == 0u) lane.a = X(at(s, 0u));
+    uint i = at(s, k);
+    vec4 next = lane.a;
+    if (k + 1u < N) {
+        vec4 b = X(at(s, k + 1u));
+        vec3 d = sim_ftl_correction(lane.a, b, s_len[i]);
+        next = with_w(b.xyz + d, b.w);
+        if (lane.a.w > 0.0) set_xp(i, XP(i) + d * kSimFtlVelocityCorrection);
+    }
+    set_x(i, collide_vertex(lane.a, XP(i), 0.0));
+    lane.a = next;
+}
+
+// Every sweep of the step for the workgroup's strands; called by every thread (it holds barriers).
+void sweeps(uint t, uint strands_here) {
+    uint local_n = p.local_stiffness_iter > 0.0 ? p.local_iterations : 0u;
+    uint length_end = local_n + p.length_iterations;
+    uint stages = length_end + 1u;  // + follow-the-leader
+    uint s = t % S;
+    // The lane's stage within a round, later stages on lower lanes: a device that runs a step's lanes in
+    // index order (the CPU driver does) then meets every missed dependency between stages - a read before
+    // the earlier stage's write, a write before the earlier stage's read - so the tests see it.
+    uint r = R - 1u - t / S;
+    for (uint first = 0u; first < stages; first += R) {
+        uint in_round = min(R, stages - first);
+        uint j = first + r;
+        bool busy = r < in_round && s < strands_here;
+        SweepLane lane;
+        lane.a = vec4(0.0);
+        lane.frame = vec4(0.0, 0.0, 0.0, 1.0);
+        uint steps = kSweepLag * (in_round - 1u) + N;
+        for (uint step = 0u; step < steps; ++step) {
+            uint k = step - kSweepLag * r;  // wraps below the lane's first step
+            if (busy && k < N) {
+                if (j < local_n) local_shape_item(s, k, j + 1u == local_n, lane);
+                else if (j < length_end) length_item(s, k, lane);
+                else ftl_item(s, k, lane);
+            }
+            barrier();
         }
-        set_x(at(s, N - 1u), a);
-        collide_primitives(p, s, 1.0);
     }
-    vec4 a = X(at(s, 0u));
-    vec4 b = X(at(s, 1u));
-    float len = s_len[at(s, 0u)];
-    for (uint k = 0u; k + 1u < N; ++k) {
-        uint i = at(s, k);
-        uint ahead = at(s, min(k + 2u, N - 1u));
-        vec4 b_next = X(ahead);
-        float len_next = s_len[at(s, min(k + 1u, N - 1u))];
-        vec3 d = sim_ftl_correction(a, b, len);
-        b = with_w(b.xyz + d, b.w);
-        set_x(at(s, k + 1u), b);
-        if (a.w > 0.0) set_xp(i, XP(i) + d * kSimFtlVelocityCorrection);
-        a = b;
-        b = b_next;
-        len = len_next;
-    }
-    collide_primitives(p, s, 0.0);
 }
 
 // sim_passes::clamp_delta then sim_passes::sdf_vertex (SDF `sdf`) for vertex k of slot s (in place; the
 // pinned neighbour it may read does not move in this phase).
-void sdf_vertex(SimGroupParams p, uint s, uint k, SdfGridParams g, SimSdfFrame f) {
+void sdf_vertex(uint s, uint k) {
     uint i = at(s, k);
     vec4 x = X(i);
     if (x.w <= 0.0) return;
     vec3 xp = XP(i);
-    SimPair r = sim_sdf_collide_vertex(g, f, x.xyz, xp);
+    SimPair r = sim_sdf_collide_vertex(G, F, x.xyz, xp);
     vec3 moved = r.a.xyz;
     if (moved == x.xyz) return;
     if (k > 0u) {
@@ -212,18 +259,18 @@ void sdf_vertex(SimGroupParams p, uint s, uint k, SdfGridParams g, SimSdfFrame f
 }
 
 // sim_passes::sdf_midpoint for the segment from vertex k of slot s.
-void sdf_midpoint(uint s, uint k, SdfGridParams g, SimSdfFrame f) {
+void sdf_midpoint(uint s, uint k) {
     uint ia = at(s, k);
     uint ib = at(s, k + 1u);
     vec4 a = X(ia);
     vec4 b = X(ib);
     if (a.w <= 0.0 || b.w <= 0.0) return;
     vec3 mid = (a.xyz + b.xyz) * 0.5;
-    vec3 push = sim_sdf_displacement(g, f, mid);
+    vec3 push = sim_sdf_displacement(G, F, mid);
     if (push == vec3(0.0)) return;
     vec3 pa = XP(ia);
     vec3 pb = XP(ib);
-    vec3 dep = sim_sdf_depenetration(push, mid - sim_transform_point(f.step_motion, (pa + pb) * 0.5));
+    vec3 dep = sim_sdf_depenetration(push, mid - sim_transform_point(F.step_motion, (pa + pb) * 0.5));
     vec3 moved_a = a.xyz + push;
     if (k > 0u) {
         vec4 before = X(at(s, k - 1u));
@@ -242,7 +289,6 @@ void main() {
     uint strands_here = min(S, pc.count - first);
     uint items = strands_here * N;
     uint base_all = first * N;
-    SimGroupParams p = P();
 
     // In: positions, previous positions, reference vectors and rest lengths, coalesced; the rest positions
     // (pinned vertices, global shape) into registers, so that no phase after a barrier waits on memory.
@@ -261,7 +307,7 @@ void main() {
         s_rz[j] = r.z;
         s_len[j] = rest_lengths[base_all + i];
     }
-    if (t < strands_here) strand_setup(p, first + t, t);
+    if (t < strands_here) strand_setup(first + t, t);
     barrier();
 
     // Integration: each thread's new positions go to its own vertices' previous-position slots (which
@@ -271,7 +317,7 @@ void main() {
         uint i = t + v * T;
         if (i >= items) break;
         uint s = i / N, k = i % N;
-        vec4 x = integrate_vertex(p, first + s, s, k, root_now(first + s, p.strand_count), rest[v]);
+        vec4 x = integrate_vertex(first + s, s, k, root_now(first + s, p.strand_count), rest[v]);
         set_xp(at(s, k), x.xyz);
     }
     barrier();
@@ -283,22 +329,16 @@ void main() {
         vec4 x = X(a);
         set_x(a, with_w(XP(a), x.w));
         set_xp(a, x.xyz);
-        shape_and_vsp_vertex(p, s, k, root_now(first + s, p.strand_count), rest[v]);
+        shape_and_vsp_vertex(s, k, root_now(first + s, p.strand_count), rest[v]);
     }
     barrier();
 
-    // Sequential sweeps, one thread per strand, with the local shape reaction around the first.
-    bool shape = p.local_stiffness_iter > 0.0;
-    if (shape) {
+    // The sweeps (local shape, length, follow-the-leader), after the first half of the local shape reaction.
+    if (p.local_stiffness_iter > 0.0) {
         for (uint i = t; i < items; i += T) shape_reaction(i / N, i % N, -kSimShapeVelocityCorrection);
         barrier();
-        if (t < strands_here) local_shape_strand(p, t);
-        barrier();
-        for (uint i = t; i < items; i += T) shape_reaction(i / N, i % N, kSimShapeVelocityCorrection);
-        barrier();
     }
-    if (t < strands_here) length_strand(p, t);
-    barrier();
+    sweeps(t, strands_here);
 
     // Clamp, then per SDF: vertices, even segments, odd segments.
     for (uint i = t; i < items; i += T) {
@@ -307,15 +347,14 @@ void main() {
         if (x.w > 0.0) set_x(a, with_w(sim_clamp_delta(x.xyz, XP(a), p.max_delta_m), x.w));
     }
     for (uint sdf = 0u; sdf < p.sdf_count; ++sdf) {
-        SdfGridParams g = sdf_grids[sdf];
-        SimSdfFrame f = sdf_frames[pc.slot * 2u * pc.max_sdfs + sdf];
+        g_sdf = sdf;
         g_field_offset = sdf_offsets[sdf];
-        for (uint i = t; i < items; i += T) sdf_vertex(p, i / N, i % N, g, f);
+        for (uint i = t; i < items; i += T) sdf_vertex(i / N, i % N);
         barrier();
         for (uint parity = 0u; parity < 2u; ++parity) {
             for (uint i = t; i < items; i += T) {
                 uint k = i % N;
-                if ((k & 1u) == parity && k + 1u < N) sdf_midpoint(i / N, k, g, f);
+                if ((k & 1u) == parity && k + 1u < N) sdf_midpoint(i / N, k);
             }
             barrier();
         }
