@@ -222,7 +222,10 @@ Status LiveScene::build_simulation(const Scene& scene) {
     auto world = build_sim_world(in);
     if (!world) return world.error();
     world_ = std::move(*world);
-    auto sim = SimGpu::create(*device_, *pipelines_, *world_, 128);
+    // The fused step's sweeps take a workgroup barrier per vertex; on the CPU driver every barrier switches
+    // each invocation out and back, and the split passes run faster (Rat Boy: 174 vs 537 ms a step).
+    const SimGpuMode mode = device_->info().is_cpu() ? SimGpuMode::Split : SimGpuMode::Fused;
+    auto sim = SimGpu::create(*device_, *pipelines_, *world_, 128, mode);
     if (!sim) return sim.error();
     sim_ = std::move(*sim);
 

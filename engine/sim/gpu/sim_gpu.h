@@ -2,9 +2,10 @@
 // compute shaders (shaders/sim/*.comp) over the same shared formulas.
 //
 // Two ways to run a step (SimGpuMode): Fused (default) runs every guide pass of a group in one dispatch
-// (strands.comp: one thread per strand, the strand in shared memory) and the follow hairs with their SDF
+// (strands.comp: a workgroup's strands in shared memory, the sweeps pipelined one lane per iteration) and the follow hairs with their SDF
 // pushes in a second (follow_all.comp); groups do not wait for each other. Split runs one dispatch and
-// one timestamp per pass, for profiling. Both compute the same step (every pass stays within a strand).
+// one timestamp per pass, for profiling, and is the faster one on the CPU driver (lavapipe), where the fused
+// step's barrier per swept vertex is costly. Both compute the same step (every pass stays within a strand).
 //
 //   auto pipelines = SimGpuPipelines::create(device);
 //   auto sim = SimGpu::create(device, *pipelines, world);       // uploads the world's state (rest or current)
