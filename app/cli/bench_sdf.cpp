@@ -78,6 +78,22 @@ int bench_sdf(const Args& args, nlohmann::json& out) {
     out["device"] = ctx->device->info().name;
     out["device_type"] = gpu::to_string(ctx->device->info().type);
     out["results"] = results;
+    // The compiler's figures per pass (registers per thread, shared memory, spills) where the driver gives
+    // them: what decides how many workgroups of a latency-bound pass an SM keeps in flight.
+    nlohmann::json stats = nlohmann::json::object();
+    const std::pair<const char*, const gpu::ComputePipeline*> named[] = {
+        {"sdf/band.comp", &pipelines->band},         {"sdf/coarse_seed.comp", &pipelines->coarse_seed},
+        {"sdf/jfa.comp", &pipelines->jfa},           {"sdf/parity_triangle.comp", &pipelines->parity_triangle},
+        {"sdf/parity_prefix.comp", &pipelines->parity_prefix}, {"sdf/finalize.comp", &pipelines->finalize}};
+    for (auto& [name, pipe] : named) {
+        nlohmann::json one = nlohmann::json::object();
+        for (auto& [k, v] : ctx->device->pipeline_statistics(*pipe)) one[k] = v;
+        if (!one.empty()) stats[name] = one;
+    }
+    out["pipeline_statistics"] = stats;
+    const SdfGpuTuning& t = pipelines->tuning;
+    out["tuning"] = {{"band_lanes", t.band_lanes}, {"band_triangles", t.band_triangles},
+                     {"finalize_blocks", t.finalize_blocks}, {"jfa_workgroup", t.jfa_workgroup}};
     if (int e = ctx->validation_errors()) return fail(std::to_string(e) + " Vulkan validation errors", 3);
     return 0;
 }

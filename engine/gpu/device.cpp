@@ -469,6 +469,7 @@ Status Device::init(const DeviceDesc& desc) {
     info_.timestamp_period_ns = chosen->props.limits.timestampPeriod;
     for (int i = 0; i < 3; ++i) info_.max_workgroup_count[i] = chosen->props.limits.maxComputeWorkGroupCount[i];
     info_.max_shared_memory_bytes = chosen->props.limits.maxComputeSharedMemorySize;
+    info_.max_workgroup_invocations = chosen->props.limits.maxComputeWorkGroupInvocations;
     {
         uint32_t nf = 0;
         vkGetPhysicalDeviceQueueFamilyProperties(physical_, &nf, nullptr);

@@ -43,6 +43,7 @@ struct DeviceInfo {
     uint32_t timestamp_valid_bits = 0;      // 0 = the queue has no timestamps
     uint32_t max_workgroup_count[3] = {0, 0, 0};
     uint32_t max_shared_memory_bytes = 16384;  // maxComputeSharedMemorySize
+    uint32_t max_workgroup_invocations = 128;  // maxComputeWorkGroupInvocations
     uint64_t device_local_bytes = 0;        // size of the largest device-local heap
     bool int64_atomics = false;             // shaderInt64 + shaderBufferInt64Atomics enabled
     bool pipeline_statistics = false;       // VK_KHR_pipeline_executable_properties: compiler statistics

@@ -1,8 +1,8 @@
 #version 450
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
-// Passes 5c, 4 and 8 fused. One workgroup per coarse cell, one thread per fine cell of its block:
+// Passes 5c, 4 and 8 fused. kBlocks coarse cells per workgroup, one thread per fine cell of each block:
 //  - nearest triangle: the band triangle in band cells, else the best of the triangles held by the
-//    3 x 3 x 3 coarse cells around the block, deduplicated once per workgroup, sorted by distance to the
+//    3 x 3 x 3 coarse cells around the block, deduplicated once per block, sorted by distance to the
 //    block centre and kept with their geometry in shared memory, so every thread runs the same short
 //    candidate loop without global loads; near the band also the band triangles of the cells
 //    around; then the mesh walk (sdf_passes::fine_nearest_cell);
@@ -10,19 +10,21 @@
 //  - exact distance to the nearest triangle, signed by pc.mode (kSdfSign*; sdf_passes::finalize_cell).
 #include "shared/sdf_gpu.h"
 #include "shared/sdf.h"
-layout(local_size_x = kSdfFinalizeWorkgroupSize) in;
+layout(constant_id = 0) const uint kBlocks = kSdfFinalizeBlocks;  // coarse blocks per workgroup
+layout(local_size_x_id = 1) in;  // kSdfFinalizeBlockThreads x kBlocks
 #include "sdf/sdf_common.glsl"
 
-shared uint s_cand[kSdfCoarseNeighbours];
-shared uint s_unique[kSdfCoarseNeighbours];
-shared float s_key[kSdfCoarseNeighbours];
-shared uint s_count;
-// The block's distinct coarse candidates, nearest to the block centre first, with their geometry.
-shared uint s_tri[kSdfCoarseNeighbours];
-shared vec4 s_sphere[kSdfCoarseNeighbours];
-shared vec4 s_a[kSdfCoarseNeighbours];
-shared vec4 s_b[kSdfCoarseNeighbours];
-shared vec4 s_c[kSdfCoarseNeighbours];
+const uint NB = uint(kSdfCoarseNeighbours);
+shared uint s_cand[NB * kBlocks];
+shared uint s_unique[NB * kBlocks];
+shared float s_key[NB * kBlocks];
+shared uint s_count[kBlocks];
+// Each block's distinct coarse candidates, nearest to the block centre first, with their geometry.
+shared uint s_tri[NB * kBlocks];
+shared vec4 s_sphere[NB * kBlocks];
+shared vec4 s_a[NB * kBlocks];
+shared vec4 s_b[NB * kBlocks];
+shared vec4 s_c[NB * kBlocks];
 
 uint parity_bit(int axis, ivec3 cell) {
     return (parity[sdf_parity_word_index(g, axis, cell)] >> uint(cell[axis] % 32)) & 1u;
@@ -39,14 +41,18 @@ void consider_shared(uint i, vec3 p, inout uint best, inout float best_d, inout 
         best = cand;
         best_d = d;
         best_feature = q.feature;
+        g_best_offset = off;
     }
 }
 
 void main() {
-    uint block = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
-    uint l = gl_LocalInvocationIndex;
+    uint group = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
+    uint bl = gl_LocalInvocationIndex / kSdfFinalizeBlockThreads;  // this thread's block in the workgroup
+    uint l = gl_LocalInvocationIndex % kSdfFinalizeBlockThreads;
+    uint block = group * kBlocks + bl;
+    uint so = bl * NB;  // the block's slice of the shared arrays
     ivec3 cd = sdf_coarse_dims(g);
-    bool block_ok = block < pc.count;  // uniform over the workgroup
+    bool block_ok = block < pc.count;  // uniform over the block's threads
     ivec3 c = ivec3(int(block % uint(cd.x)), int((block / uint(cd.x)) % uint(cd.y)), int(block / uint(cd.x * cd.y)));
     // This thread's fine cell; its band triangle and parity words are loaded before the shared set-up
     // below so that their latency overlaps it.
@@ -58,54 +64,55 @@ void main() {
     uint bits = 0u;
     if (cell_ok && (pc.mode == kSdfSignParity || pc.mode == kSdfSignPseudonormalBandParityElsewhere))
         bits = parity_bit(0, cell3) | (parity_bit(1, cell3) << 1) | (parity_bit(2, cell3) << 2);
-    if (l == 0u) s_count = 0u;
-    if (l < uint(kSdfCoarseNeighbours)) {
+    if (l == 0u) s_count[bl] = 0u;
+    if (l < NB) {
         ivec3 q = c + ivec3(int(l % 3u) - 1, int((l / 3u) % 3u) - 1, int(l / 9u) - 1);
         bool in_grid = block_ok && all(greaterThanEqual(q, ivec3(0))) && all(lessThan(q, cd));
-        s_cand[l] = in_grid ? jfa_in[sdf_coarse_index(cd, q)] : kSdfNoTriangle;
+        s_cand[so + l] = in_grid ? jfa_in[sdf_coarse_index(cd, q)] : kSdfNoTriangle;
     }
     barrier();
-    if (l < uint(kSdfCoarseNeighbours)) {
-        uint cand = s_cand[l];
+    if (l < NB) {
+        uint cand = s_cand[so + l];
         bool keep = cand != kSdfNoTriangle;
-        for (uint j = 0u; j < l; ++j) keep = keep && s_cand[j] != cand;
-        if (keep) s_unique[atomicAdd(s_count, 1u)] = cand;
+        for (uint j = 0u; j < l; ++j) keep = keep && s_cand[so + j] != cand;
+        if (keep) s_unique[so + atomicAdd(s_count[bl], 1u)] = cand;
     }
     barrier();
-    uint n = s_count;
+    uint n = s_count[bl];
     // Sort the candidates by their distance to the block centre: a cell then meets its nearest one
     // first, and the bounding-sphere test rejects most of the others without an exact distance. The
     // order changes no result (the best under a total order), only how much is evaluated.
     uint u = kSdfNoTriangle;
     vec4 ua, ub, uc, us;
     if (l < n) {
-        u = s_unique[l];
+        u = s_unique[so + l];
         ua = tri_vertices[3u * u];
         ub = tri_vertices[3u * u + 1u];
         uc = tri_vertices[3u * u + 2u];
         us = tri_spheres[u];
-        s_key[l] = sdf_triangle_distance_m(sdf_coarse_sample_m(g, c), ua.xyz, ub.xyz, uc.xyz);
+        s_key[so + l] = sdf_triangle_distance_m(sdf_coarse_sample_m(g, c), ua.xyz, ub.xyz, uc.xyz);
     }
     barrier();
     if (l < n) {
-        float k = s_key[l];
+        float k = s_key[so + l];
         uint rank = 0u;
-        for (uint j = 0u; j < n; ++j) rank += (s_key[j] < k || (s_key[j] == k && s_unique[j] < u)) ? 1u : 0u;
-        s_tri[rank] = u;
-        s_sphere[rank] = us;
-        s_a[rank] = ua;
-        s_b[rank] = ub;
-        s_c[rank] = uc;
+        for (uint j = 0u; j < n; ++j)
+            rank += (s_key[so + j] < k || (s_key[so + j] == k && s_unique[so + j] < u)) ? 1u : 0u;
+        s_tri[so + rank] = u;
+        s_sphere[so + rank] = us;
+        s_a[so + rank] = ua;
+        s_b[so + rank] = ub;
+        s_c[so + rank] = uc;
     }
     barrier();
     if (!cell_ok) return;
     vec3 p = sdf_cell_centre_m(g, cell3);
 
     bool band = t != kSdfNoTriangle;
+    uint feature = 0u;
     if (!band) {
         float best_d = kSdfInf;
-        uint best_f = 0u;
-        for (uint i = 0u; i < n; ++i) consider_shared(i, p, t, best_d, best_f);
+        for (uint i = 0u; i < n; ++i) consider_shared(so + i, p, t, best_d, feature);
         if (best_d <= sdf_near_limit_m(g)) {
             uint last = kSdfNoTriangle;
             for (int j = 0; j < 3 * kSdfCoarseNeighbours; ++j) {
@@ -116,10 +123,10 @@ void main() {
                 uint cand = band_tri[sdf_cell_index(g, q)];
                 if (cand == last) continue;  // evaluated just before: same result
                 last = cand;
-                consider(cand, p, t, best_d, best_f);
+                consider(cand, p, t, best_d, feature);
             }
         }
-        walk(p, t, best_d, best_f);
+        walk(p, t, best_d, feature);
     }
     uint f = band ? (kSdfFlagWritten | kSdfFlagBand) : 0u;
     if (t == kSdfNoTriangle) {
@@ -127,13 +134,18 @@ void main() {
         flags[cell] = f;
         return;
     }
-    SdfClosest q = sdf_closest_on_triangle(p, tri_a(t), tri_b(t), tri_c(t));
-    vec3 off = p - q.point_m;
+    // The search kept its best's closest point; a band cell has only the scatter's triangle.
+    vec3 off = g_best_offset;
+    if (band) {
+        SdfClosest q = sdf_closest_on_triangle(p, tri_a(t), tri_b(t), tri_c(t));
+        off = p - q.point_m;
+        feature = q.feature;
+    }
     float d = sqrt(dot(off, off));
     vec4 nrm;
-    if (q.feature == kSdfFeatureFace) nrm = face_normals[t];
-    else if (q.feature <= kSdfFeatureVertex2) nrm = vertex_pseudonormals[indices[3u * t + q.feature]];
-    else nrm = edge_pseudonormals[tri_edges[3u * t + (q.feature - kSdfFeatureEdge01)]];
+    if (feature == kSdfFeatureFace) nrm = face_normals[t];
+    else if (feature <= kSdfFeatureVertex2) nrm = vertex_pseudonormals[indices[3u * t + feature]];
+    else nrm = edge_pseudonormals[tri_edges[3u * t + (feature - kSdfFeatureEdge01)]];
     bool pn_inside = dot(off, nrm.xyz) * pc.orientation < 0.0;
     bool face_inside = dot(off, face_normals[t].xyz) * pc.orientation < 0.0;
     float w = pc.mode == kSdfSignWinding ? winding[cell] : 0.0;

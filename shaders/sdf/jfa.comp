@@ -13,7 +13,7 @@
 // that total order does not depend on who evaluates which member, so the result is the reference's.
 #include "shared/sdf_gpu.h"
 #include "shared/sdf.h"
-layout(local_size_x = kSdfJfaWorkgroupSize) in;
+layout(local_size_x_id = 0) in;  // kSdfJfaWorkgroupSize unless specialized
 #include "sdf/sdf_common.glsl"
 
 // Every lane of the cell ends with the cell's best (distance, id) and its closest feature.
@@ -35,7 +35,7 @@ void main() {
     // Lanes of one cell are consecutive invocations of one subgroup (the subgroup size is a multiple of
     // kSdfJfaLanes: checked when the pipelines are created).
     uint group = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
-    uint inv = group * kSdfJfaWorkgroupSize + gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
+    uint inv = group * gl_WorkGroupSize.x + gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
     uint item = inv / kSdfJfaLanes;
     uint lane = inv % kSdfJfaLanes;
     if (item >= pc.count) return;  // uniform over the cell's lanes

@@ -57,7 +57,8 @@ void band_cell_range(vec3 a, vec3 b, vec3 c, out ivec3 lo, out ivec3 hi) {
 }
 
 // Better of two candidates for point p: smaller exact distance, then smaller id; keeps the closest
-// feature of the best (sdf_passes consider()).
+// feature of the best (sdf_passes consider()), and in g_best_offset p minus its closest point.
+vec3 g_best_offset = vec3(0.0);
 void consider(uint cand, vec3 p, inout uint best, inout float best_d, inout uint best_feature) {
     if (cand == kSdfNoTriangle || cand == best) return;
     if (sdf_sphere_beyond(p, tri_spheres[cand], best_d)) return;
@@ -68,6 +69,7 @@ void consider(uint cand, vec3 p, inout uint best, inout float best_d, inout uint
         best = cand;
         best_d = d;
         best_feature = q.feature;
+        g_best_offset = off;
     }
 }
 

@@ -32,11 +32,14 @@ TRESSEL_CONST(uint, kSdfBindBandTri, 20u);          // uint per cell: the band c
 TRESSEL_CONST(uint, kSdfBindTriSpheres, 21u);       // vec4 per triangle: bounding sphere (candidate pruning)
 TRESSEL_CONST(uint, kSdfBindingCount, 22u);
 
-// Threads of the per-triangle band workgroup (one workgroup per triangle, threads stride over its cells).
-TRESSEL_CONST(uint, kSdfBandWorkgroupSize, 64u);
-// Finalize: one workgroup per coarse cell, one thread per fine cell of its block (kSdfCoarseFactor^3), so
-// the block's 27 coarse candidates are loaded and deduplicated once, in shared memory.
-TRESSEL_CONST(uint, kSdfFinalizeWorkgroupSize, 64u);
+// Band scatter: kSdfBandLanes invocations per triangle stride over its cells, kSdfBandTriangles triangles
+// per workgroup.
+TRESSEL_CONST(uint, kSdfBandLanes, 16u);
+TRESSEL_CONST(uint, kSdfBandTriangles, 16u);
+// Finalize: one thread per fine cell of a coarse block (kSdfCoarseFactor^3), so the block's 27 coarse
+// candidates are loaded and deduplicated once, in shared memory; kSdfFinalizeBlocks blocks per workgroup.
+TRESSEL_CONST(uint, kSdfFinalizeBlockThreads, 64u);
+TRESSEL_CONST(uint, kSdfFinalizeBlocks, 2u);
 
 // Coarse seed: one workgroup per coarse cell, one thread per fine cell of its block (unpack, clear, one
 // exact distance each), the seed by a workgroup min.

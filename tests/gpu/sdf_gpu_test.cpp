@@ -135,6 +135,39 @@ TEST_F(SdfGpu, RepeatedBuildsOnOneFieldAreIdentical) {
     }
 }
 
+// How the band scatter, jump flooding and finalize group their work into workgroups (lanes per
+// triangle, triangles and blocks per workgroup) changes no cell: the same field bit for bit, on a mesh of
+// few large triangles (long row spans) and one of many small ones.
+TEST_F(SdfGpu, WorkgroupGroupingChangesNoCell) {
+    const SdfGpuTuning tunings[] = {{1, 1, 1, 64}, {64, 1, 1, 64}, {7, 3, 1, 128}, {32, 8, 2, 256}};
+    for (const char* file : {"meshes/torus.obj", "meshes/coarser_bunny.obj"}) {
+        Mesh mesh = load(file);
+        SdfBuildDesc desc;
+        desc.mesh = &mesh;
+        desc.cells_x = 28;
+        Diagnostics diag;
+        auto ref_field = build_sdf_gpu(device(), pipelines(), desc, diag);
+        ASSERT_TRUE(ref_field.ok()) << ref_field.error().message;
+        auto ref = read_back_sdf(device(), *ref_field);
+        ASSERT_TRUE(ref.ok());
+        EXPECT_GT(ref->stats.band_cells, 0u);
+        for (const SdfGpuTuning& t : tunings) {
+            auto p = SdfGpuPipelines::create(device(), t);
+            ASSERT_TRUE(p.ok()) << p.error().message;
+            EXPECT_EQ(p->tuning.band_lanes, t.band_lanes);
+            auto field = build_sdf_gpu(device(), *p, desc, diag);
+            ASSERT_TRUE(field.ok()) << field.error().message;
+            auto got = read_back_sdf(device(), *field);
+            ASSERT_TRUE(got.ok());
+            const std::string what = std::string(file) + " with " + std::to_string(t.band_lanes) + " lanes x " +
+                                     std::to_string(t.band_triangles) + " triangles, " +
+                                     std::to_string(t.finalize_blocks) + " blocks";
+            EXPECT_EQ(ref->distance_m, got->distance_m) << what;
+            EXPECT_EQ(ref->flags, got->flags) << what;
+        }
+    }
+}
+
 TEST_F(SdfGpu, BadParametersAreErrorsBeforeAnyGpuWork) {
     Mesh mesh = load("meshes/icosphere.obj");
     SdfBuildDesc desc;

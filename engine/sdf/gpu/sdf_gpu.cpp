@@ -11,16 +11,15 @@ namespace tressel {
 namespace sp = sdf_passes;
 using gpu_shared::SdfPush;
 
-static_assert(gpu_shared::kSdfFinalizeWorkgroupSize ==
+static_assert(gpu_shared::kSdfFinalizeBlockThreads ==
                   uint32_t(gpu_shared::kSdfCoarseFactor * gpu_shared::kSdfCoarseFactor * gpu_shared::kSdfCoarseFactor),
               "finalize runs one thread per fine cell of a coarse block");
 static_assert(gpu_shared::kSdfCoarseSeedWorkgroupSize ==
                   uint32_t(gpu_shared::kSdfCoarseFactor * gpu_shared::kSdfCoarseFactor * gpu_shared::kSdfCoarseFactor),
               "the coarse seed runs one thread per fine cell of a coarse block");
-static_assert(gpu_shared::kSdfJfaWorkgroupSize == gpu_shared::kSdfWorkgroupSize &&
-                  gpu_shared::kSdfJfaWorkgroupSize % gpu_shared::kSdfJfaLanes == 0,
-              "jump flooding is dispatched in groups of kSdfWorkgroupSize invocations, kSdfJfaLanes per cell");
-static_assert(gpu_shared::kSdfFinalizeWorkgroupSize >= uint32_t(gpu_shared::kSdfCoarseNeighbours),
+static_assert(gpu_shared::kSdfJfaWorkgroupSize % gpu_shared::kSdfJfaLanes == 0,
+              "jump flooding runs kSdfJfaLanes invocations per cell");
+static_assert(gpu_shared::kSdfFinalizeBlockThreads >= uint32_t(gpu_shared::kSdfCoarseNeighbours),
               "finalize loads the 27 coarse candidates with one thread each");
 
 namespace {
@@ -28,9 +27,10 @@ namespace {
 constexpr VkBufferUsageFlags kStorage =
     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
 
-Result<gpu::ComputePipeline> make(gpu::Device& device, const char* shader) {
+Result<gpu::ComputePipeline> make(gpu::Device& device, const char* shader, std::vector<uint32_t> specialization) {
     std::vector<VkDescriptorType> bindings(gpu_shared::kSdfBindingCount, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
-    return device.create_compute_pipeline({embedded_spirv(shader), bindings, sizeof(SdfPush), shader});
+    return device.create_compute_pipeline(
+        {embedded_spirv(shader), bindings, sizeof(SdfPush), shader, std::move(specialization)});
 }
 
 template <class T>
@@ -50,20 +50,19 @@ struct Recorder {
     const gpu::Device& device;
 
     void dispatch(const gpu::ComputePipeline& p, const gpu::DescriptorSet& set, const SdfPush& push,
-                  uint32_t invocations_per_item = 1) {
+                  uint32_t invocations_per_item = 1, uint32_t workgroup_size = gpu_shared::kSdfWorkgroupSize) {
         cmd.bind(p, set);
         cmd.push(p, push);
-        gpu::DispatchSize d =
-            gpu::dispatch_size(device, uint64_t(push.count) * invocations_per_item, gpu_shared::kSdfWorkgroupSize);
+        gpu::DispatchSize d = gpu::dispatch_size(device, uint64_t(push.count) * invocations_per_item, workgroup_size);
         cmd.dispatch(d.x, d.y, d.z);
         cmd.compute_barrier();
     }
-    // One workgroup per item (split over y past the x limit).
+    // `per_group` items per workgroup (split over y past the x limit).
     void dispatch_groups(const gpu::ComputePipeline& p, const gpu::DescriptorSet& set, const SdfPush& push,
-                         uint32_t groups) {
+                         uint32_t items, uint32_t per_group = 1) {
         cmd.bind(p, set);
         cmd.push(p, push);
-        gpu::DispatchSize d = gpu::dispatch_size(device, groups, 1);
+        gpu::DispatchSize d = gpu::dispatch_size(device, items, per_group);
         cmd.dispatch(d.x, d.y, d.z);
         cmd.compute_barrier();
     }
@@ -77,7 +76,14 @@ struct Recorder {
 
 }  // namespace
 
-Result<SdfGpuPipelines> SdfGpuPipelines::create(gpu::Device& device) {
+Result<SdfGpuPipelines> SdfGpuPipelines::create(gpu::Device& device, SdfGpuTuning tuning) {
+    // Within the device's limits: fewer triangles or blocks per workgroup (same results) where it is small.
+    const uint32_t max_inv = std::max(device.info().max_workgroup_invocations, 64u);
+    tuning.band_lanes = std::clamp(tuning.band_lanes, 1u, max_inv);
+    tuning.band_triangles = std::clamp(tuning.band_triangles, 1u, max_inv / tuning.band_lanes);
+    tuning.finalize_blocks =
+        std::clamp(tuning.finalize_blocks, 1u, max_inv / gpu_shared::kSdfFinalizeBlockThreads);
+    tuning.jfa_workgroup = std::clamp(tuning.jfa_workgroup, 1u, max_inv);
     if (!device.info().int64_atomics)
         return make_error(ErrorCode::Unsupported, "the GPU SDF build needs 64-bit buffer atomics (shaderBufferInt64Atomics), which " +
                                                       device.info().name + " lacks; use the CPU build");
@@ -87,26 +93,30 @@ Result<SdfGpuPipelines> SdfGpuPipelines::create(gpu::Device& device) {
     vkGetPhysicalDeviceProperties2(device.physical_device(), &props);
     const uint32_t lanes = gpu_shared::kSdfJfaLanes;
     if (!(sub.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) || !(sub.supportedOperations & VK_SUBGROUP_FEATURE_SHUFFLE_BIT) ||
-        sub.subgroupSize < lanes || sub.subgroupSize % lanes != 0 || gpu_shared::kSdfJfaWorkgroupSize % sub.subgroupSize != 0)
+        sub.subgroupSize < lanes || sub.subgroupSize % lanes != 0 || tuning.jfa_workgroup % sub.subgroupSize != 0)
         return make_error(ErrorCode::Unsupported, "the GPU SDF build needs compute subgroups of a multiple of " +
                                                       std::to_string(lanes) + " invocations (dividing " +
-                                                      std::to_string(gpu_shared::kSdfJfaWorkgroupSize) +
+                                                      std::to_string(tuning.jfa_workgroup) +
                                                       ") with shuffles; " + device.info().name + " has " +
                                                       std::to_string(sub.subgroupSize) + "; use the CPU build");
     SdfGpuPipelines p;
+    p.tuning = tuning;
     struct Item {
         gpu::ComputePipeline* out;
         const char* shader;
-    } items[] = {{&p.init, "sdf/init.comp"},
-                 {&p.band, "sdf/band.comp"},
-                 {&p.coarse_seed, "sdf/coarse_seed.comp"},
-                 {&p.jfa, "sdf/jfa.comp"},
-                 {&p.parity_triangle, "sdf/parity_triangle.comp"},
-                 {&p.parity_prefix, "sdf/parity_prefix.comp"},
-                 {&p.winding, "sdf/winding.comp"},
-                 {&p.finalize, "sdf/finalize.comp"}};
+        std::vector<uint32_t> specialization;
+    } items[] = {{&p.init, "sdf/init.comp", {}},
+                 {&p.band, "sdf/band.comp",
+                  {tuning.band_lanes, tuning.band_triangles, tuning.band_lanes * tuning.band_triangles}},
+                 {&p.coarse_seed, "sdf/coarse_seed.comp", {}},
+                 {&p.jfa, "sdf/jfa.comp", {tuning.jfa_workgroup}},
+                 {&p.parity_triangle, "sdf/parity_triangle.comp", {}},
+                 {&p.parity_prefix, "sdf/parity_prefix.comp", {}},
+                 {&p.winding, "sdf/winding.comp", {}},
+                 {&p.finalize, "sdf/finalize.comp",
+                  {tuning.finalize_blocks, gpu_shared::kSdfFinalizeBlockThreads * tuning.finalize_blocks}}};
     for (auto& it : items) {
-        auto pipe = make(device, it.shader);
+        auto pipe = make(device, it.shader, it.specialization);
         if (!pipe) return pipe.error();
         *it.out = std::move(*pipe);
     }
@@ -216,7 +226,7 @@ bool record_sdf_build(gpu::CommandBuffer& cmd, const SdfGpuPipelines& P, SdfGpuF
         if (ts) ts->reset(cmd);
         push.count = tris;
         r.begin("sdf band");
-        r.dispatch_groups(P.band, f.set_ab, push, tris);
+        r.dispatch_groups(P.band, f.set_ab, push, tris, P.tuning.band_triangles);
         r.end();
 
         push.count = sp::coarse_cell_count(g);
@@ -228,7 +238,7 @@ bool record_sdf_build(gpu::CommandBuffer& cmd, const SdfGpuPipelines& P, SdfGpuF
         bool in_a = true;
         for (int step : sp::jfa_steps(sp::coarse_dims(g))) {
             push.step = step;
-            r.dispatch(P.jfa, in_a ? f.set_ab : f.set_ba, push, gpu_shared::kSdfJfaLanes);
+            r.dispatch(P.jfa, in_a ? f.set_ab : f.set_ba, push, gpu_shared::kSdfJfaLanes, P.tuning.jfa_workgroup);
             in_a = !in_a;
         }
         f.result_in_a = in_a;
@@ -260,7 +270,7 @@ bool record_sdf_build(gpu::CommandBuffer& cmd, const SdfGpuPipelines& P, SdfGpuF
     push.mode = sign_mode(f.plan.cell_sign);
     push.count = sp::coarse_cell_count(g);
     r.begin("sdf finalize");
-    r.dispatch_groups(P.finalize, final_set, push, push.count);
+    r.dispatch_groups(P.finalize, final_set, push, push.count, P.tuning.finalize_blocks);
     r.end();
     return true;
 }

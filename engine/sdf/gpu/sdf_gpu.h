@@ -19,14 +19,26 @@
 #include "gpu/timestamps.h"
 #include "sdf/sdf.h"
 #include "sdf/sdf_passes.h"
+#include "shared/sdf_gpu.h"
 
 namespace tressel {
 
+// How the band scatter, jump flooding and finalize group their work into workgroups (specialization
+// constants; no result depends on it). The defaults are the fastest measured on an H100 (engine/sdf/README.md);
+// create() lowers them where the device's workgroups are smaller.
+struct SdfGpuTuning {
+    uint32_t band_lanes = gpu_shared::kSdfBandLanes;            // invocations per triangle in the band scatter
+    uint32_t band_triangles = gpu_shared::kSdfBandTriangles;    // triangles per band workgroup
+    uint32_t finalize_blocks = gpu_shared::kSdfFinalizeBlocks;  // coarse blocks per finalize workgroup
+    uint32_t jfa_workgroup = gpu_shared::kSdfJfaWorkgroupSize;  // jump flooding invocations per workgroup
+};
+
 class SdfGpuPipelines {
 public:
-    static Result<SdfGpuPipelines> create(gpu::Device& device);
+    static Result<SdfGpuPipelines> create(gpu::Device& device, SdfGpuTuning tuning = {});
 
     gpu::ComputePipeline init, band, coarse_seed, jfa, parity_triangle, parity_prefix, winding, finalize;
+    SdfGpuTuning tuning;
 };
 
 struct SdfGpuField {
