@@ -83,7 +83,7 @@ int bench_sdf(const Args& args, nlohmann::json& out) {
     nlohmann::json stats = nlohmann::json::object();
     const std::pair<const char*, const gpu::ComputePipeline*> named[] = {
         {"sdf/band.comp", &pipelines->band},         {"sdf/coarse_seed.comp", &pipelines->coarse_seed},
-        {"sdf/jfa.comp", &pipelines->jfa},           {"sdf/parity_triangle.comp", &pipelines->parity_triangle},
+        {"sdf/jfa.comp (2 lanes)", &pipelines->jfa[0]},           {"sdf/parity_triangle.comp", &pipelines->parity_triangle},
         {"sdf/parity_prefix.comp", &pipelines->parity_prefix}, {"sdf/finalize.comp", &pipelines->finalize}};
     for (auto& [name, pipe] : named) {
         nlohmann::json one = nlohmann::json::object();
@@ -93,7 +93,8 @@ int bench_sdf(const Args& args, nlohmann::json& out) {
     out["pipeline_statistics"] = stats;
     const SdfGpuTuning& t = pipelines->tuning;
     out["tuning"] = {{"band_lanes", t.band_lanes}, {"band_triangles", t.band_triangles},
-                     {"finalize_blocks", t.finalize_blocks}, {"jfa_workgroup", t.jfa_workgroup}};
+                     {"finalize_blocks", t.finalize_blocks}, {"jfa_workgroup", t.jfa_workgroup},
+                     {"jfa_lanes", t.jfa_lanes}};
     if (int e = ctx->validation_errors()) return fail(std::to_string(e) + " Vulkan validation errors", 3);
     return 0;
 }

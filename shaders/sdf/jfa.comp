@@ -14,11 +14,12 @@
 #include "shared/sdf_gpu.h"
 #include "shared/sdf.h"
 layout(local_size_x_id = 0) in;  // kSdfJfaWorkgroupSize unless specialized
+layout(constant_id = 1) const uint kLanes = kSdfJfaLanes;  // invocations per coarse cell
 #include "sdf/sdf_common.glsl"
 
 // Every lane of the cell ends with the cell's best (distance, id) and its closest feature.
 void lanes_best(inout uint best, inout float best_d, inout uint best_f) {
-    for (uint m = 1u; m < kSdfJfaLanes; m <<= 1) {
+    for (uint m = 1u; m < kLanes; m <<= 1) {
         uint o_t = subgroupShuffleXor(best, m);
         float o_d = subgroupShuffleXor(best_d, m);
         uint o_f = subgroupShuffleXor(best_f, m);
@@ -33,11 +34,11 @@ void lanes_best(inout uint best, inout float best_d, inout uint best_f) {
 
 void main() {
     // Lanes of one cell are consecutive invocations of one subgroup (the subgroup size is a multiple of
-    // kSdfJfaLanes: checked when the pipelines are created).
+    // kLanes: checked when the pipelines are created).
     uint group = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
     uint inv = group * gl_WorkGroupSize.x + gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
-    uint item = inv / kSdfJfaLanes;
-    uint lane = inv % kSdfJfaLanes;
+    uint item = inv / kLanes;
+    uint lane = inv % kLanes;
     if (item >= pc.count) return;  // uniform over the cell's lanes
     ivec3 cd = sdf_coarse_dims(g);
     ivec3 c = ivec3(int(item % uint(cd.x)), int((item / uint(cd.x)) % uint(cd.y)), int(item / uint(cd.x * cd.y)));
@@ -48,7 +49,7 @@ void main() {
     // Every lane first takes the cell's own triangle (one broadcast load), so that the bounding-sphere
     // test rejects most of the other candidates on every lane without an exact distance.
     consider(jfa_in[item], p, best, best_d, best_f);
-    for (uint n = lane; n < uint(kSdfCoarseNeighbours); n += kSdfJfaLanes) {
+    for (uint n = lane; n < uint(kSdfCoarseNeighbours); n += kLanes) {
         if (n == uint(kSdfCoarseNeighbours / 2)) continue;  // (0,0,0): the cell itself, taken above
         ivec3 q = c + ivec3(int(n % 3u) - 1, int((n / 3u) % 3u) - 1, int(n / 9u) - 1) * pc.step;
         if (any(lessThan(q, ivec3(0))) || any(greaterThanEqual(q, cd))) continue;
@@ -64,7 +65,7 @@ void main() {
         if (feature <= kSdfFeatureVertex2) {
             uint v = indices[3u * from + feature];
             uint end = vertex_tri_offsets[v + 1u];
-            for (uint i = vertex_tri_offsets[v] + lane; i < end; i += kSdfJfaLanes)
+            for (uint i = vertex_tri_offsets[v] + lane; i < end; i += kLanes)
                 consider(vertex_tris[i], p, best, best_d, best_f);
         } else if (lane == 0u) {
             consider(tri_neighbours[3u * from + (feature - kSdfFeatureEdge01)], p, best, best_d, best_f);

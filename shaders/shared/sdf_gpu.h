@@ -46,7 +46,8 @@ TRESSEL_CONST(uint, kSdfFinalizeBlocks, 2u);
 TRESSEL_CONST(uint, kSdfCoarseSeedWorkgroupSize, 64u);
 // Jump flooding: kSdfJfaLanes invocations of one subgroup per coarse cell share its 27 candidates and the
 // triangles around a vertex in each walk step, then take the min of (distance, id) by subgroup shuffles.
-// Needs subgroups of a multiple of kSdfJfaLanes invocations with shuffles in compute shaders.
+// Needs subgroups of a multiple of kSdfJfaLanes invocations with shuffles in compute shaders. The most
+// lanes per cell; a large coarse grid takes fewer (SdfGpuPipelines::jfa_for).
 TRESSEL_CONST(uint, kSdfJfaLanes, 8u);
 TRESSEL_CONST(uint, kSdfJfaWorkgroupSize, 64u);
 

@@ -135,11 +135,11 @@ TEST_F(SdfGpu, RepeatedBuildsOnOneFieldAreIdentical) {
     }
 }
 
-// How the band scatter, jump flooding and finalize group their work into workgroups (lanes per
-// triangle, triangles and blocks per workgroup) changes no cell: the same field bit for bit, on a mesh of
+// How the band scatter, jump flooding and finalize group their work (lanes per triangle and per coarse
+// cell, triangles and blocks per workgroup) changes no cell: the same field bit for bit, on a mesh of
 // few large triangles (long row spans) and one of many small ones.
 TEST_F(SdfGpu, WorkgroupGroupingChangesNoCell) {
-    const SdfGpuTuning tunings[] = {{1, 1, 1, 64}, {64, 1, 1, 64}, {7, 3, 1, 128}, {32, 8, 2, 256}};
+    const SdfGpuTuning tunings[] = {{1, 1, 1, 64, 1}, {64, 1, 1, 64, 2}, {7, 3, 1, 128, 4}, {32, 8, 2, 256, 8}};
     for (const char* file : {"meshes/torus.obj", "meshes/coarser_bunny.obj"}) {
         Mesh mesh = load(file);
         SdfBuildDesc desc;
@@ -161,7 +161,8 @@ TEST_F(SdfGpu, WorkgroupGroupingChangesNoCell) {
             ASSERT_TRUE(got.ok());
             const std::string what = std::string(file) + " with " + std::to_string(t.band_lanes) + " lanes x " +
                                      std::to_string(t.band_triangles) + " triangles, " +
-                                     std::to_string(t.finalize_blocks) + " blocks";
+                                     std::to_string(t.finalize_blocks) + " blocks, " + std::to_string(t.jfa_lanes) +
+                                     " lanes per coarse cell";
             EXPECT_EQ(ref->distance_m, got->distance_m) << what;
             EXPECT_EQ(ref->flags, got->flags) << what;
         }

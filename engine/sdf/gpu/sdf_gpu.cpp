@@ -91,11 +91,11 @@ Result<SdfGpuPipelines> SdfGpuPipelines::create(gpu::Device& device, SdfGpuTunin
     VkPhysicalDeviceSubgroupProperties sub{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
     VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &sub};
     vkGetPhysicalDeviceProperties2(device.physical_device(), &props);
-    const uint32_t lanes = gpu_shared::kSdfJfaLanes;
+    const uint32_t widest = tuning.jfa_lanes ? tuning.jfa_lanes : gpu_shared::kSdfJfaLanes;
     if (!(sub.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) || !(sub.supportedOperations & VK_SUBGROUP_FEATURE_SHUFFLE_BIT) ||
-        sub.subgroupSize < lanes || sub.subgroupSize % lanes != 0 || tuning.jfa_workgroup % sub.subgroupSize != 0)
+        sub.subgroupSize < widest || sub.subgroupSize % widest != 0 || tuning.jfa_workgroup % sub.subgroupSize != 0)
         return make_error(ErrorCode::Unsupported, "the GPU SDF build needs compute subgroups of a multiple of " +
-                                                      std::to_string(lanes) + " invocations (dividing " +
+                                                      std::to_string(widest) + " invocations (dividing " +
                                                       std::to_string(tuning.jfa_workgroup) +
                                                       ") with shuffles; " + device.info().name + " has " +
                                                       std::to_string(sub.subgroupSize) + "; use the CPU build");
@@ -109,7 +109,6 @@ Result<SdfGpuPipelines> SdfGpuPipelines::create(gpu::Device& device, SdfGpuTunin
                  {&p.band, "sdf/band.comp",
                   {tuning.band_lanes, tuning.band_triangles, tuning.band_lanes * tuning.band_triangles}},
                  {&p.coarse_seed, "sdf/coarse_seed.comp", {}},
-                 {&p.jfa, "sdf/jfa.comp", {tuning.jfa_workgroup}},
                  {&p.parity_triangle, "sdf/parity_triangle.comp", {}},
                  {&p.parity_prefix, "sdf/parity_prefix.comp", {}},
                  {&p.winding, "sdf/winding.comp", {}},
@@ -120,7 +119,30 @@ Result<SdfGpuPipelines> SdfGpuPipelines::create(gpu::Device& device, SdfGpuTunin
         if (!pipe) return pipe.error();
         *it.out = std::move(*pipe);
     }
+    const uint32_t lanes_choice[3] = {2, 4, 8};
+    for (int i = 0; i < 3; ++i) {
+        p.jfa_lanes[i] = tuning.jfa_lanes ? tuning.jfa_lanes : lanes_choice[i];
+        if (i > 0 && tuning.jfa_lanes) {  // one pipeline when forced
+            p.jfa_lanes[i] = 0;
+            continue;
+        }
+        auto pipe = make(device, "sdf/jfa.comp", {tuning.jfa_workgroup, p.jfa_lanes[i]});
+        if (!pipe) return pipe.error();
+        p.jfa[i] = std::move(*pipe);
+    }
     return p;
+}
+
+const gpu::ComputePipeline& SdfGpuPipelines::jfa_for(uint32_t coarse_cells, uint32_t& lanes) const {
+    int pick = 0;
+    if (jfa_lanes[1] != 0)  // automatic: the most invocations per cell within about 400,000 in all
+        for (int i = 2; i > 0; --i)
+            if (uint64_t(coarse_cells) * jfa_lanes[i] <= 400'000) {
+                pick = i;
+                break;
+            }
+    lanes = jfa_lanes[pick];
+    return jfa[pick];
 }
 
 Result<SdfGpuField> prepare_sdf_gpu(gpu::Device& device, const SdfGpuPipelines& pipelines, const SdfBuildDesc& desc,
@@ -235,10 +257,12 @@ bool record_sdf_build(gpu::CommandBuffer& cmd, const SdfGpuPipelines& P, SdfGpuF
         r.end();
 
         r.begin("sdf jump flooding");
+        uint32_t jfa_lanes = 1;
+        const gpu::ComputePipeline& jfa = P.jfa_for(push.count, jfa_lanes);
         bool in_a = true;
         for (int step : sp::jfa_steps(sp::coarse_dims(g))) {
             push.step = step;
-            r.dispatch(P.jfa, in_a ? f.set_ab : f.set_ba, push, gpu_shared::kSdfJfaLanes, P.tuning.jfa_workgroup);
+            r.dispatch(jfa, in_a ? f.set_ab : f.set_ba, push, jfa_lanes, P.tuning.jfa_workgroup);
             in_a = !in_a;
         }
         f.result_in_a = in_a;

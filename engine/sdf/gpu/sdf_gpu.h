@@ -31,14 +31,24 @@ struct SdfGpuTuning {
     uint32_t band_triangles = gpu_shared::kSdfBandTriangles;    // triangles per band workgroup
     uint32_t finalize_blocks = gpu_shared::kSdfFinalizeBlocks;  // coarse blocks per finalize workgroup
     uint32_t jfa_workgroup = gpu_shared::kSdfJfaWorkgroupSize;  // jump flooding invocations per workgroup
+    // Jump flooding invocations per coarse cell: 0 picks per build, by the coarse grid's size (below).
+    uint32_t jfa_lanes = 0;
 };
 
 class SdfGpuPipelines {
 public:
     static Result<SdfGpuPipelines> create(gpu::Device& device, SdfGpuTuning tuning = {});
 
-    gpu::ComputePipeline init, band, coarse_seed, jfa, parity_triangle, parity_prefix, winding, finalize;
+    gpu::ComputePipeline init, band, coarse_seed, parity_triangle, parity_prefix, winding, finalize;
+    // Jump flooding with 2, 4 and 8 invocations per coarse cell (or only tuning.jfa_lanes when set). The
+    // passes are a chain of dependent loads per cell: on a small coarse grid more invocations per cell
+    // shorten it, on a large one they only add instructions. jfa_lanes_for() aims at about 400,000
+    // invocations per pass, the best measured on an H100 (engine/sdf/README.md).
+    gpu::ComputePipeline jfa[3];
+    uint32_t jfa_lanes[3] = {0, 0, 0};
     SdfGpuTuning tuning;
+    // The jump flooding pipeline for a coarse grid of `coarse_cells` cells, and its invocations per cell.
+    const gpu::ComputePipeline& jfa_for(uint32_t coarse_cells, uint32_t& lanes) const;
 };
 
 struct SdfGpuField {
