@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "gpu/warm_up.h"
 #include "render/hair_data.h"
 #include "render/renderer.h"
 
@@ -11,19 +12,27 @@ namespace tressel::render {
 namespace {
 
 Result<RenderBenchRun> run_one(gpu::Device& device, Renderer& renderer, gpu::TimestampQueries& ts, const FrameDesc& frame,
-                               int frames) {
+                               int frames, double warm_up_seconds) {
     std::map<std::string, std::vector<double>> samples;
     std::vector<std::string> order;
-    for (int f = -1; f < frames; ++f) {
+    auto render_once = [&]() -> Result<std::vector<gpu::PassTime>> {
         auto cmd = device.begin_commands();
         if (!cmd) return cmd.error();
         TRESSEL_TRY(renderer.record(*cmd, frame, &ts));
         auto serial = device.submit(std::move(*cmd));
         if (!serial) return serial.error();
         TRESSEL_TRY(device.wait(*serial));
-        auto passes = ts.read();
+        return ts.read();
+    };
+    Status warm = gpu::warm_up([&]() -> Status {
+        auto passes = render_once();
         if (!passes) return passes.error();
-        if (f < 0) continue;  // warm-up
+        return {};
+    }, warm_up_seconds);
+    if (!warm) return warm.error();
+    for (int f = 0; f < frames; ++f) {
+        auto passes = render_once();
+        if (!passes) return passes.error();
         for (auto& p : *passes) {
             if (!samples.count(p.name)) order.push_back(p.name);
             samples[p.name].push_back(p.ms);
@@ -75,7 +84,7 @@ Result<std::vector<RenderBenchRun>> bench_render(gpu::Device& device, const Rend
         for (ShadingModel m : models) {
             shading.model = m;
             (*renderer)->set_hair_shading(*id, shading);
-            auto run = run_one(device, **renderer, *ts, frame, desc.frames);
+            auto run = run_one(device, **renderer, *ts, frame, desc.frames, desc.warm_up_seconds);
             if (!run) return run.error();
             run->strands = count;
             run->vertices_per_strand = desc.vertices_per_strand;

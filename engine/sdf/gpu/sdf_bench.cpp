@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/stats.h"
+#include "gpu/warm_up.h"
 
 namespace tressel {
 
@@ -26,17 +27,24 @@ Result<SdfBenchResult> bench_sdf_gpu(gpu::Device& device, const SdfGpuPipelines&
 
     std::map<std::string, std::vector<double>> per_pass;
     std::vector<double> totals;
-    const int warmup = 2;
-    for (int f = 0; f < frames + warmup; ++f) {
+    auto build_once = [&]() -> Result<std::vector<gpu::PassTime>> {
         auto cmd = device.begin_commands();
         if (!cmd) return cmd.error();
         record_sdf_build(*cmd, pipelines, *field, &*ts);
         auto serial = device.submit(std::move(*cmd));
         if (!serial) return serial.error();
         TRESSEL_TRY(device.wait(*serial));
-        auto times = ts->read();
+        return ts->read();
+    };
+    Status warm = gpu::warm_up([&]() -> Status {
+        auto times = build_once();
         if (!times) return times.error();
-        if (f < warmup) continue;
+        return {};
+    });
+    if (!warm) return warm.error();
+    for (int f = 0; f < frames; ++f) {
+        auto times = build_once();
+        if (!times) return times.error();
         double sum = 0.0;
         for (auto& t : *times) {
             per_pass[t.name].push_back(t.ms);

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "core/stats.h"
+#include "gpu/warm_up.h"
 
 namespace tressel {
 
@@ -23,13 +24,21 @@ Result<SimBenchModeResult> bench_mode(gpu::Device& device, const SimGpuPipelines
     if (!whole->supported()) return make_error(ErrorCode::Unsupported, "the GPU has no timestamp queries");
 
     SimBenchModeResult r;
-    const int warmup = 2;  // submissions
     const int submits = (steps + kStepsPerSubmit - 1) / kStepsPerSubmit;
     std::vector<double> totals;
     std::map<std::string, std::vector<double>> per_pass;
+    Status warm = gpu::warm_up([&]() -> Status {
+        auto cmd = device.begin_commands();
+        if (!cmd) return cmd.error();
+        TRESSEL_TRY(sim->record_steps(*cmd, world, kStepsPerSubmit, nullptr));
+        auto serial = device.submit(std::move(*cmd));
+        if (!serial) return serial.error();
+        return device.wait(*serial);
+    });
+    if (!warm) return warm.error();
     for (int run = 0; run < 2; ++run) {
         const bool detailed = run == 1;
-        for (int s = 0; s < submits + warmup; ++s) {
+        for (int s = 0; s < submits; ++s) {
             auto cmd = device.begin_commands();
             if (!cmd) return cmd.error();
             gpu::TimestampQueries& ts = detailed ? *passes : *whole;
@@ -42,7 +51,6 @@ Result<SimBenchModeResult> bench_mode(gpu::Device& device, const SimGpuPipelines
             TRESSEL_TRY(device.wait(*serial));
             auto times = ts.read();
             if (!times) return times.error();
-            if (s < warmup) continue;
             if (!detailed) {
                 totals.push_back(times->front().ms / kStepsPerSubmit);
             } else {

@@ -252,6 +252,7 @@ TEST_F(RenderTest, BenchmarkReportsEveryPass) {
     d.strand_counts = {50, 120};
     d.vertices_per_strand = 8;
     d.frames = 2;
+    d.warm_up_seconds = 0.0;  // two untimed frames
     auto runs = bench_render(device(), d);
     ASSERT_TRUE(runs.ok()) << runs.error().describe();
     ASSERT_EQ(runs->size(), 3u);  // Kajiya-Kay for each count, Marschner for the first
