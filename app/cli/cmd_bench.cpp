@@ -23,7 +23,9 @@ const char* const kBenchUsage =
     "       4M and 16M guide vertices: median GPU ms of a whole step and per pass over --frames N (100)\n"
     "       steps; --only NAME runs one case (ratboy, 1M_guide_vertices, ...)\n"
     "render: synthetic hair of 20K, 100K and 300K strands x 32 vertices at 1920 x 1080 (4x MSAA, shadows):\n"
-    "       median GPU ms per render pass over --frames N (20), --device NAME\n";
+    "       median GPU ms per render pass over --frames N (20), --device NAME\n"
+    "The GPU workloads time their frames after two seconds of untimed work, when the GPU's clocks have\n"
+    "settled.\n";
 
 std::string bench_testdata_dir() {
     const char* env = std::getenv("TRESSEL_TESTDATA");
