@@ -1089,7 +1089,8 @@ int EditorApp::run() {
         ctx_.stats.strands = ctx_.stats.guides + ctx_.stats.follows;
         ctx_.stats.vertices = live_->vertex_count();
         ctx_.gpu_bytes = device_->allocated_bytes(gpu::MemoryIntent::DeviceLocal);
-        ctx_.upload_bytes = device_->allocated_bytes(gpu::MemoryIntent::Upload);
+        ctx_.upload_bytes = device_->allocated_bytes(gpu::MemoryIntent::Upload) +
+                            device_->allocated_bytes(gpu::MemoryIntent::Constants);
         ctx_.readback_bytes = device_->allocated_bytes(gpu::MemoryIntent::Readback);
         ctx_.meshes = live_->content() ? live_->content()->meshes.get() : nullptr;
         ctx_.sdf_info.clear();

@@ -65,6 +65,7 @@ const char* to_string(MemoryIntent intent) {
         case MemoryIntent::DeviceLocal: return "device-local";
         case MemoryIntent::Upload: return "upload";
         case MemoryIntent::Readback: return "readback";
+        case MemoryIntent::Constants: return "constants";
     }
     return "?";
 }
@@ -616,6 +617,13 @@ Result<uint32_t> Device::find_memory_type(uint32_t type_bits, MemoryIntent inten
             required = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
             preferred = VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
             break;
+        case MemoryIntent::Constants:
+            // Read by every workgroup of a dispatch, often after each barrier: in host memory each miss is a
+            // bus round trip (on an H100 that made the fused simulation step latency-bound and its time
+            // depend on where the host placed the pages).
+            required = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+            preferred = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+            break;
     }
     int best = -1, best_score = -1;
     for (uint32_t i = 0; i < memory_props_.memoryTypeCount; ++i) {
@@ -642,6 +650,12 @@ Result<VkDeviceMemory> Device::allocate(const VkMemoryRequirements& req, MemoryI
     mai.allocationSize = req.size;
     mai.memoryTypeIndex = *type;
     VkDeviceMemory mem = VK_NULL_HANDLE;
+    if (intent == MemoryIntent::Constants) {
+        // The mappable device-local heap can be small (256 MiB without resizable BAR): when it is full,
+        // host memory still works, only slower to read.
+        if (vkAllocateMemory(device_, &mai, nullptr, &mem) == VK_SUCCESS) return mem;
+        return allocate(req, MemoryIntent::Upload, image, what);
+    }
     char size_text[32];
     std::snprintf(size_text, sizeof(size_text), "%.1f MiB", static_cast<double>(req.size) / (1024.0 * 1024.0));
     TRESSEL_VK_TRY(vkAllocateMemory(device_, &mai, nullptr, &mem),

@@ -29,6 +29,8 @@ enum class MemoryIntent {
     DeviceLocal,  // GPU-only storage; filled by copies or shaders
     Upload,       // host-visible, written sequentially by the CPU, read by the GPU (staging, per-frame constants)
     Readback,     // host-visible and cached, written by the GPU, read by the CPU
+    Constants,    // host-visible, written by the CPU every step or frame and read by many shader invocations:
+                  // device-local where the device can map such memory (falls back to Upload's memory)
 };
 
 const char* to_string(MemoryIntent intent);
@@ -350,7 +352,7 @@ private:
     };
     std::deque<Retired> retired_;
     int64_t live_objects_ = 0;
-    VkDeviceSize allocated_[3] = {0, 0, 0};
+    VkDeviceSize allocated_[4] = {0, 0, 0, 0};
 
     std::atomic<uint32_t> validation_errors_{0};
     std::mutex messages_mutex_;

@@ -307,7 +307,7 @@ Status Renderer::init(gpu::Device& device, const RendererDesc& desc) {
     gpu::BufferDesc ub;
     ub.size = sizeof(FrameUniforms);
     ub.usage = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT;
-    ub.intent = gpu::MemoryIntent::Upload;
+    ub.intent = gpu::MemoryIntent::Constants;
     ub.name = "frame uniforms";
     auto ubo = device.create_buffer(ub);
     if (!ubo) return ubo.error();

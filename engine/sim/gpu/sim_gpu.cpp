@@ -22,7 +22,7 @@ Result<gpu::Buffer> device_buffer(gpu::Device& device, const std::vector<T>& dat
 
 Result<gpu::Buffer> host_buffer(gpu::Device& device, VkDeviceSize bytes, const std::string& name) {
     return device.create_buffer({std::max<VkDeviceSize>(bytes, 16), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                 gpu::MemoryIntent::Upload, name});
+                                 gpu::MemoryIntent::Constants, name});
 }
 
 void bind_sets(SimGpuGroup& g) {
