@@ -72,10 +72,10 @@ vec3 REF(uint i) { return vec3(s_rx[i], s_ry[i], s_rz[i]); }
 // The per-strand values of this step for slot s, from the strand data pass (strand_data.comp, the
 // dispatch before this one): a long dependent chain for one thread per strand, which here would hold up
 // every thread of the workgroup.
-void strand_setup(uint strand, uint s) {
-    SimStrandData d = strand_data[strand];
+// `d` and `rest_q` were loaded before the staging loads, so that their latency overlaps it.
+void strand_setup(uint strand, uint s, SimStrandData d, vec4 rest_q) {
     vec3 r0 = rest_os[strand * N].xyz;
-    s_frame0[s] = sim_quat_normalize(sim_quat_mul(d.root_frame_q, rest_root_frame_q[strand]));
+    s_frame0[s] = sim_quat_normalize(sim_quat_mul(d.root_frame_q, rest_q));
     s_vsp_q[s] = d.vsp_q;
     s_root_old[s] = with_w(sim_transform_point(root_before(strand, p.strand_count), r0), d.vsp_t_m.w);
     s_root_new[s] = with_w(sim_transform_point(root_now(strand, p.strand_count), r0), 0.0);
@@ -115,15 +115,6 @@ void shape_and_vsp_vertex(uint s, uint k, mat4 now, vec3 rest) {
     set_x(i, x);
 }
 
-// One half of the joints' reaction to the local shape corrections (sim_shape_reaction) for vertex k of
-// slot s, by every thread before and after the local shape sweep rather than by the strand's sweeping
-// thread: that thread's instructions are the step's critical path.
-void shape_reaction(uint s, uint k, float scale) {
-    if (k == 0u || k + 1u >= N) return;
-    uint ia = at(s, k);
-    set_xp(ia, sim_shape_reaction(vec4(XP(ia), 0.0), X(ia), X(at(s, k + 1u)), scale).xyz);
-}
-
 // ---- The sequential sweeps as a pipeline ----
 // The CPU sweeps each strand Gauss-Seidel, root to tip: every local shape iteration, then every length
 // iteration (each followed by the sphere and capsule colliders), then follow-the-leader. Iteration i + 1
@@ -142,8 +133,9 @@ void shape_reaction(uint s, uint k, float scale) {
 //    vertex k + 1 as the previous stage left it (its item k + 1, one step earlier);
 //  - follow-the-leader item k reads vertex k + 1 (final in the last length stage since its item k + 1);
 //  - no stage ever reads a vertex a later stage has already written.
-// The colliders apply per vertex once its stage is done with it, and the local shape reaction's second
-// half (sim_shape_reaction) is the last local shape stage's, as each joint's child settles.
+// The colliders apply per vertex once its stage is done with it. The local shape reaction
+// (sim_shape_reaction) is written in two halves: the first local shape stage's, from each child before it
+// moves, and the last one's, as it settles.
 const uint kSweepLag = 2u;
 const uint R = T / S;  // stages in flight per round
 
@@ -162,21 +154,24 @@ struct SweepLane {
     vec4 frame;
 };
 
-// sim_passes::local_shape, one iteration, item k: joint k + 1 (lane.a) places child k + 2.
-void local_shape_item(uint s, uint k, bool last, inout SweepLane lane) {
+// sim_passes::local_shape, one iteration, item k: joint k + 1 (lane.a) places child k + 2. The first
+// iteration is the first to touch the child, so it writes the joint's reaction's - half from the child as
+// it was before the sweeps (no other item reads or writes that joint's previous position until the last
+// iteration adds the + half).
+void local_shape_item(uint s, uint k, bool first, bool last, inout SweepLane lane) {
     if (k == 0u) {
         lane.frame = s_frame0[s];
         lane.a = X(at(s, 1u));
     }
     if (k + 2u >= N) return;
+    uint ia = at(s, k + 1u);
     uint ib = at(s, k + 2u);
+    vec4 before = X(ib);
     vec3 target = lane.a.xyz + sim_quat_rotate(lane.frame, REF(ib));
-    vec4 moved = sim_shape_child(X(ib), target, p.local_stiffness_iter);
+    vec4 moved = sim_shape_child(before, target, p.local_stiffness_iter);
     set_x(ib, moved);
-    if (last) {  // the joint's reaction, + half (the - half ran before the sweeps)
-        uint ia = at(s, k + 1u);
-        set_xp(ia, sim_shape_reaction(vec4(XP(ia), 0.0), lane.a, moved, kSimShapeVelocityCorrection).xyz);
-    }
+    if (first) set_xp(ia, sim_shape_reaction(vec4(XP(ia), 0.0), lane.a, before, -kSimShapeVelocityCorrection).xyz);
+    if (last) set_xp(ia, sim_shape_reaction(vec4(XP(ia), 0.0), lane.a, moved, kSimShapeVelocityCorrection).xyz);
     lane.frame = sim_frame_advance(lane.frame, moved.xyz - lane.a.xyz);
     lane.a = moved;
 }
@@ -231,7 +226,7 @@ void sweeps(uint t, uint strands_here) {
         for (uint step = 0u; step < steps; ++step) {
             uint k = step - kSweepLag * r;  // wraps below the lane's first step
             if (busy && k < N) {
-                if (j < local_n) local_shape_item(s, k, j + 1u == local_n, lane);
+                if (j < local_n) local_shape_item(s, k, j == 0u, j + 1u == local_n, lane);
                 else if (j < length_end) length_item(s, k, lane);
                 else ftl_item(s, k, lane);
             }
@@ -292,6 +287,12 @@ void main() {
 
     // In: positions, previous positions, reference vectors and rest lengths, coalesced; the rest positions
     // (pinned vertices, global shape) into registers, so that no phase after a barrier waits on memory.
+    SimStrandData d;
+    vec4 rest_q;
+    if (t < strands_here) {
+        d = strand_data[first + t];
+        rest_q = rest_root_frame_q[first + t];
+    }
     vec3 rest[V];
     for (uint v = 0u; v < V; ++v) {
         uint i = t + v * T;
@@ -307,7 +308,7 @@ void main() {
         s_rz[j] = r.z;
         s_len[j] = rest_lengths[base_all + i];
     }
-    if (t < strands_here) strand_setup(first + t, t);
+    if (t < strands_here) strand_setup(first + t, t, d, rest_q);
     barrier();
 
     // Integration: each thread's new positions go to its own vertices' previous-position slots (which
@@ -333,11 +334,7 @@ void main() {
     }
     barrier();
 
-    // The sweeps (local shape, length, follow-the-leader), after the first half of the local shape reaction.
-    if (p.local_stiffness_iter > 0.0) {
-        for (uint i = t; i < items; i += T) shape_reaction(i / N, i % N, -kSimShapeVelocityCorrection);
-        barrier();
-    }
+    // The sweeps (local shape with its reaction, length, follow-the-leader).
     sweeps(t, strands_here);
 
     // Clamp, then per SDF: vertices, even segments, odd segments.
