@@ -119,24 +119,33 @@ void shape_and_vsp_vertex(uint s, uint k, mat4 now, vec3 rest) {
 // The CPU sweeps each strand Gauss-Seidel, root to tip: every local shape iteration, then every length
 // iteration (each followed by the sphere and capsule colliders), then follow-the-leader. Iteration i + 1
 // only needs iteration i to have finished the vertices just ahead of it, so each iteration (a "stage") gets
-// its own lane and runs kSweepLag vertices behind the stage before it: a strand's stages all move at once,
-// one item per step and a barrier between steps. That gives the CPU's result (every item reads exactly
-// the values the sequential order gives it) in N + kSweepLag x (stages - 1) dependent steps instead of
-// stages x N, with S x stages lanes busy instead of S. Lanes are stage-major (S lanes per stage), so a
-// warp's lanes share the stage and the item, hit consecutive banks and do not diverge. Rounds of T / S
-// stages run one after another when there are more stages than that.
+// its own lane and runs a few vertices (its lag, sweep_lag()) behind the stage before it: a strand's stages
+// all move at once, one item per step and a barrier between steps. That gives the CPU's result (every item
+// reads exactly the values the sequential order gives it) in N + the sum of the lags dependent steps
+// instead of stages x N, with S x stages lanes busy instead of S. Lanes are stage-major (S lanes per
+// stage), so a warp's lanes share the stage and the item, hit consecutive banks and do not diverge. Rounds
+// of T / S stages run one after another when there are more stages than that.
 //
-// Why a lag of 2 suffices (stage j at item k, stage j - 1 at item k + 2 in the same step, k + 1 before):
-//  - local shape item k writes child k + 2 from its joint k + 1 (in a register since item k - 1) and
-//    child k + 2 as the previous stage left it (its item k, one step earlier);
-//  - length item k (pair k, k + 1) keeps vertex k + 1 in a register and writes vertex k, after reading
-//    vertex k + 1 as the previous stage left it (its item k + 1, one step earlier);
-//  - follow-the-leader item k reads vertex k + 1 (final in the last length stage since its item k + 1);
+// The lags (stage j at item k; "before" = in an earlier step):
+//  - local shape after local shape, 1: item k writes child k + 2 from its joint k + 1 (in a register
+//    since its item k - 1) and child k + 2 as the previous stage left it (its item k, a step before); the
+//    previous stage is at item k + 1, touching vertex k + 3 and its joint's previous position k + 2;
+//  - length after length, 2: item k (pair k, k + 1) keeps vertex k + 1 in a register and writes vertex k,
+//    after reading vertex k + 1 as the previous stage left it (its item k + 1, a step before);
+//  - follow-the-leader after length, 2: item k reads vertex k + 1 (final in the last length stage since its
+//    item k + 1);
+//  - length or follow-the-leader after the last local shape stage, 0: item k reads vertex k + 1 and the
+//    previous position of vertex k, which local shape finished at its item k - 1, a step before, while its
+//    item k in the same step touches only child k + 2 and joint k + 1;
 //  - no stage ever reads a vertex a later stage has already written.
 // The colliders apply per vertex once its stage is done with it. The local shape reaction
 // (sim_shape_reaction) is written in two halves: the first local shape stage's, from each child before it
 // moves, and the last one's, as it settles.
-const uint kSweepLag = 2u;
+uint sweep_lag(uint j, uint local_n) {
+    if (j < local_n) return 1u;   // local shape after local shape
+    if (j == local_n) return 0u;  // the first stage after local shape
+    return 2u;
+}
 const uint R = T / S;  // stages in flight per round
 
 vec4 collide_vertex(vec4 v, vec3 xp, float friction_scale) {
@@ -222,9 +231,15 @@ void sweeps(uint t, uint strands_here) {
         SweepLane lane;
         lane.a = vec4(0.0);
         lane.frame = vec4(0.0, 0.0, 0.0, 1.0);
-        uint steps = kSweepLag * (in_round - 1u) + N;
+        // Steps this lane's stage starts after the round's first, and steps the round takes.
+        uint offset = 0u, last_offset = 0u;
+        for (uint i = 1u; i < in_round; ++i) {
+            last_offset += sweep_lag(first + i, local_n);
+            if (i == r) offset = last_offset;
+        }
+        uint steps = last_offset + N;
         for (uint step = 0u; step < steps; ++step) {
-            uint k = step - kSweepLag * r;  // wraps below the lane's first step
+            uint k = step - offset;  // wraps below the lane's first step
             if (busy && k < N) {
                 if (j < local_n) local_shape_item(s, k, j == 0u, j + 1u == local_n, lane);
                 else if (j < length_end) length_item(s, k, lane);
