@@ -206,7 +206,7 @@ void follow_sdf_vertex(uint32_t vertex, uint32_t n, const SdfGridParams& g, cons
                        std::span<glm::vec4> follow_pos) {
     if (vertex % n < kSimPinnedVertices) return;
     glm::vec4& x = follow_pos[vertex];
-    x = with_w(sim_xyz(x) + sim_sdf_displacement(field, g, f, sim_xyz(x)), x.w);
+    x = with_w(sim_sdf_push_follow(field, g, f, sim_xyz(x)), x.w);
 }
 
 }  // namespace tressel::sim_passes

@@ -87,7 +87,8 @@ void follow_vertex(uint32_t vertex, uint32_t n, std::span<const gpu_shared::Foll
                    std::span<const gpu_shared::GuideFrame> frames_world, std::span<const glm::vec4> guides,
                    std::span<glm::vec4> out);
 
-// Per follow vertex with k >= 2: pushed out of one SDF (no friction: follows carry no velocity).
+// Per follow vertex with k >= 2: pushed out of one SDF, again while still inside (sim_sdf_push_follow; no
+// friction: follows carry no velocity).
 void follow_sdf_vertex(uint32_t vertex, uint32_t n, const gpu_shared::SdfGridParams& g, const float* field,
                        const SimSdfFrame& f, std::span<glm::vec4> follow_pos);
 

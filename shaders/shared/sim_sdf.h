@@ -33,6 +33,21 @@ SIM_FN vec3 sim_sdf_displacement(SDF_FIELD_PARAM SdfGridParams g, SimSdfFrame f,
     return sim_sdf_push(d, n, margin);
 }
 
+// A follow hair's vertex pushed out of the field: pushed again while it is still inside the margin, at
+// most kSimFollowSdfPushes times. Follows are blended from guides, and guides on both sides of a head
+// blend to a point centimetres inside it; from there one push along the sampled gradient can land short
+// (the trilinear field bends across the medial axis: a point on a box's diagonal gets a diagonal normal
+// and keeps 29% of its depth per push). Guides do not need it: pushed each step, they never get deep.
+TRESSEL_CONST(int, kSimFollowSdfPushes, 4);
+SIM_FN vec3 sim_sdf_push_follow(SDF_FIELD_PARAM SdfGridParams g, SimSdfFrame f, vec3 x) {
+    for (int i = 0; i < kSimFollowSdfPushes; ++i) {
+        vec3 push = sim_sdf_displacement(SDF_FIELD_ARG g, f, x);
+        if (push.x == 0.0f && push.y == 0.0f && push.z == 0.0f) break;
+        x = x + push;
+    }
+    return x;
+}
+
 // The part of an SDF push (world, metres) that is depenetration rather than collision response: what is
 // left after the point's inward travel over the step relative to the surface (`travel` = its position
 // minus its start-of-step position carried by the surface's motion). A point that arrived from outside

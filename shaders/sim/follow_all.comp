@@ -24,7 +24,7 @@ void main() {
         for (uint i = 0u; i < p.sdf_count; ++i) {
             g_field_offset = sdf_offsets[i];
             SimSdfFrame f = sdf_frames[pc.slot * 2u * pc.max_sdfs + pc.max_sdfs + i];
-            x = with_w(x.xyz + sim_sdf_displacement(sdf_grids[i], f, x.xyz), x.w);
+            x = with_w(sim_sdf_push_follow(sdf_grids[i], f, x.xyz), x.w);
         }
     }
     follow_pos[vertex] = x;

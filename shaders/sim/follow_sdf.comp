@@ -12,5 +12,5 @@ void main() {
     SdfGridParams g = sdf_grids[pc.sdf];
     SimSdfFrame f = sdf_frames[pc.slot * 2u * pc.max_sdfs + pc.max_sdfs + pc.sdf];
     vec4 x = follow_pos[vertex];
-    follow_pos[vertex] = with_w(x.xyz + sim_sdf_displacement(g, f, x.xyz), x.w);
+    follow_pos[vertex] = with_w(sim_sdf_push_follow(g, f, x.xyz), x.w);
 }

@@ -1,6 +1,7 @@
 // Simulation behaviour on hand-built strands: stiffness and iterations, hanging, wind, primitive colliders
 // and friction, determinism, degenerate strands, stability, time stepping, validation, motion.
 #include <gtest/gtest.h>
+#include <array>
 
 #include <cmath>
 #include <cstdio>
@@ -14,6 +15,8 @@
 #include "sim/motion.h"
 #include "sim/sim.h"
 #include "sim/sim_metrics.h"
+#include "sim/sim_passes.h"
+#include "shared/sim_sdf.h"
 #include "sim_test_util.h"
 
 namespace tressel {
@@ -500,6 +503,51 @@ TEST(SimSkinning, PerStrandRootTransformsMoveEachRoot) {
     EXPECT_NEAR(glm::length(vtx(w, 0, 0) - glm::vec3(0, 0, 0)), 0.0f, 1e-6f);
     EXPECT_NEAR(glm::length(vtx(w, 1, 0) - glm::vec3(0.1f, 0, 0.05f)), 0.0f, 1e-6f);
     EXPECT_NEAR(glm::length(vtx(w, 1, 15) - glm::vec3(0.1f, 0.1f, 0.05f)), 0.0f, 1e-5f) << "global stiffness 1 carries the strand";
+}
+
+// Follow hairs are blended from guides, so a follow vertex can start deep inside a head (guides on both
+// sides of it). A box's field bends across its diagonal, where one push along the sampled gradient keeps
+// 29% of the depth; the follow pass pushes again while the vertex is inside.
+TEST(SimFollows, DeepFollowVerticesEndOutsideTheMesh) {
+    const float h = 0.1f;
+    Mesh box;
+    for (int i = 0; i < 8; ++i) box.positions.push_back({i & 1 ? h : -h, i & 2 ? h : -h, i & 4 ? h : -h});
+    const int quads[6][4] = {{0, 2, 6, 4}, {1, 3, 7, 5}, {0, 1, 5, 4}, {2, 3, 7, 6}, {0, 1, 3, 2}, {4, 5, 7, 6}};
+    for (const auto& q : quads) {
+        for (const std::array<int, 3>& t : {std::array<int, 3>{q[0], q[1], q[2]}, std::array<int, 3>{q[0], q[2], q[3]}}) {
+            const glm::vec3 a = box.positions[t[0]], b = box.positions[t[1]], c = box.positions[t[2]];
+            const bool outward = glm::dot(glm::cross(b - a, c - a), a + b + c) > 0.0f;
+            box.indices.insert(box.indices.end(), {uint32_t(t[0]), uint32_t(outward ? t[1] : t[2]), uint32_t(outward ? t[2] : t[1])});
+        }
+    }
+    SdfBuildDesc d;
+    d.mesh = &box;
+    d.cells_x = 40;
+    d.padding = 0.3;
+    Diagnostics diag;
+    auto field = build_sdf_cpu(d, diag);
+    ASSERT_TRUE(field.ok()) << field.error().describe();
+    const gpu_shared::SdfGridParams g = field->gpu_params();
+    const float margin = 0.004f;
+    gpu_shared::SimSdfFrame f{};
+    f.world_to_rest = f.rest_to_world = f.step_motion = glm::mat4(1.0f);
+    f.params = glm::vec4(margin, gpu_shared::kSimSdfGradientStepCells * g.origin_m.w, 0.0f, 0.0f);
+    auto box_distance = [&](glm::vec3 p) {
+        const glm::vec3 q = glm::abs(p) - glm::vec3(h);
+        return glm::length(glm::max(q, glm::vec3(0.0f))) + std::min(std::max(q.x, std::max(q.y, q.z)), 0.0f);
+    };
+    float worst_single = 0.0f;
+    for (const glm::vec3 start : {glm::vec3(0.06f, 0.06f, 0.0f), glm::vec3(0.05f, 0.05f, 0.05f), glm::vec3(-0.07f, 0.0f, 0.07f),
+                                  glm::vec3(0.0f, 0.0f, 0.03f), glm::vec3(0.02f, -0.09f, 0.01f)}) {
+        const glm::vec3 once = start + gpu_shared::sim_sdf_displacement(field->distance_m.data(), g, f, start);
+        worst_single = std::min(worst_single, box_distance(once));
+        std::vector<glm::vec4> follow(4, glm::vec4(start, 1.0f));
+        sim_passes::follow_sdf_vertex(2, 4, g, field->distance_m.data(), f, follow);
+        const float after = box_distance(glm::vec3(follow[2]));
+        EXPECT_GE(after, -0.1f * margin) << "start " << start.x << " " << start.y << " " << start.z;
+        EXPECT_LE(after, margin + g.origin_m.w) << "pushed no farther than a cell past the margin";
+    }
+    EXPECT_LT(worst_single, -0.5f * margin) << "one push must leave a diagonal start inside, or this test shows nothing";
 }
 
 }  // namespace
