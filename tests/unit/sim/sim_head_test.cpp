@@ -16,6 +16,7 @@
 #include "sim/sim.h"
 #include "real_head.h"
 #include "sim/sim_metrics.h"
+#include "sim_test_util.h"
 #include "test_paths.h"
 
 namespace tressel {
@@ -34,17 +35,6 @@ struct Oracle {
         return far_sign->sample_m(p) < 0.0f ? -d : d;
     }
 };
-
-SdfGrid build_field(const Mesh& mesh, int cells_x, double padding) {
-    SdfBuildDesc d;
-    d.mesh = &mesh;
-    d.cells_x = cells_x;
-    d.padding = padding;
-    Diagnostics diag;
-    auto r = build_sdf_cpu(d, diag);
-    EXPECT_TRUE(r.ok()) << r.error().describe();
-    return std::move(*r);
-}
 
 struct Head {
     Mesh mesh;
@@ -72,7 +62,7 @@ const Head& head() {
         EXPECT_TRUE(g.ok()) << g.error().describe();
         h->groom = std::move(*g);
         // 96 cells (9.4 mm) so the field resolves the ears the swinging hair reaches.
-        h->field = build_field(h->mesh, 96, 0.1);
+        h->field = test::build_test_field(h->mesh, 96, 0.1);
         h->oracle.mesh = &h->mesh;
         h->oracle.far_sign = &h->field;
         h->oracle.bvh = std::make_unique<TriangleBvh>(h->mesh.positions, h->mesh.indices);
@@ -289,7 +279,7 @@ TEST(SimRatboy, PinnedRootsInsideTheBodyAreExemptAndHarmless) {
     auto full = grow_group(gin);
     ASSERT_TRUE(full.ok()) << full.error().describe();
     const TriangleBvh bvh(mesh.positions, mesh.indices);
-    auto field = std::make_unique<SdfGrid>(build_field(mesh, 100, 0.05));
+    auto field = std::make_unique<SdfGrid>(test::build_test_field(mesh, 100, 0.05));
     auto signed_d = [&](glm::vec3 p) {
         const float d = bvh.closest(p).distance_m;
         return field->sample_m(p) < 0.0f ? -d : d;

@@ -237,16 +237,7 @@ enum class Surface { Log, SphereSdf };
 
 double sideways_slide(Surface surface, double friction) {
     static const Mesh ball = make_sphere_mesh(0.3f, 60, 80);
-    static const SdfGrid ball_field = [] {
-        SdfBuildDesc d;
-        d.mesh = &ball;
-        d.cells_x = 96;
-        d.padding = 0.2;
-        Diagnostics diag;
-        auto r = build_sdf_cpu(d, diag);
-        EXPECT_TRUE(r.ok()) << r.error().describe();
-        return r.ok() ? std::move(*r) : SdfGrid{};
-    }();
+    static const SdfGrid ball_field = test::build_test_field(ball, 96, 0.2);
     Collider log;
     log.name = "log";
     log.type = ColliderType::Capsule;
@@ -520,14 +511,9 @@ TEST(SimFollows, DeepFollowVerticesEndOutsideTheMesh) {
             box.indices.insert(box.indices.end(), {uint32_t(t[0]), uint32_t(outward ? t[1] : t[2]), uint32_t(outward ? t[2] : t[1])});
         }
     }
-    SdfBuildDesc d;
-    d.mesh = &box;
-    d.cells_x = 40;
-    d.padding = 0.3;
-    Diagnostics diag;
-    auto field = build_sdf_cpu(d, diag);
-    ASSERT_TRUE(field.ok()) << field.error().describe();
-    const gpu_shared::SdfGridParams g = field->gpu_params();
+    const SdfGrid field = test::build_test_field(box, 40, 0.3);
+    ASSERT_FALSE(field.distance_m.empty());
+    const gpu_shared::SdfGridParams g = field.gpu_params();
     const float margin = 0.004f;
     gpu_shared::SimSdfFrame f{};
     f.world_to_rest = f.rest_to_world = f.step_motion = glm::mat4(1.0f);
@@ -539,10 +525,10 @@ TEST(SimFollows, DeepFollowVerticesEndOutsideTheMesh) {
     float worst_single = 0.0f;
     for (const glm::vec3 start : {glm::vec3(0.06f, 0.06f, 0.0f), glm::vec3(0.05f, 0.05f, 0.05f), glm::vec3(-0.07f, 0.0f, 0.07f),
                                   glm::vec3(0.0f, 0.0f, 0.03f), glm::vec3(0.02f, -0.09f, 0.01f)}) {
-        const glm::vec3 once = start + gpu_shared::sim_sdf_displacement(field->distance_m.data(), g, f, start);
+        const glm::vec3 once = start + gpu_shared::sim_sdf_displacement(field.distance_m.data(), g, f, start);
         worst_single = std::min(worst_single, box_distance(once));
         std::vector<glm::vec4> follow(4, glm::vec4(start, 1.0f));
-        sim_passes::follow_sdf_vertex(2, 4, g, field->distance_m.data(), f, follow);
+        sim_passes::follow_sdf_vertex(2, 4, g, field.distance_m.data(), f, follow);
         const float after = box_distance(glm::vec3(follow[2]));
         EXPECT_GE(after, -0.1f * margin) << "start " << start.x << " " << start.y << " " << start.z;
         EXPECT_LE(after, margin + g.origin_m.w) << "pushed no farther than a cell past the margin";

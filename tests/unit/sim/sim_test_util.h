@@ -6,6 +6,7 @@
 #include <glm/glm.hpp>
 
 #include "groom/grow.h"
+#include "sdf/sdf.h"
 #include "sim/sim.h"
 
 namespace tressel::test {
@@ -40,6 +41,18 @@ inline SimWorldInputs world_inputs(const GroomResult& groom, const SimulationPar
     in.groups.push_back(g);
     in.environment.gravity_mps2 = glm::dvec3(0.0);
     return in;
+}
+
+// CPU-built field of a test mesh; empty (and a test failure) when the build fails.
+inline SdfGrid build_test_field(const Mesh& mesh, int cells_x, double padding) {
+    SdfBuildDesc d;
+    d.mesh = &mesh;
+    d.cells_x = cells_x;
+    d.padding = padding;
+    Diagnostics diag;
+    auto r = build_sdf_cpu(d, diag);
+    EXPECT_TRUE(r.ok()) << r.error().describe();
+    return r.ok() ? std::move(*r) : SdfGrid{};
 }
 
 inline SimulationParams soft_params() {
