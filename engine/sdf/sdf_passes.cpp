@@ -299,7 +299,7 @@ void coarse_jfa_cell(uint32_t coarse_cell, int step, const SdfGridParams& g, con
                 if (q.x < 0 || q.y < 0 || q.z < 0 || q.x >= cd.x || q.y >= cd.y || q.z >= cd.z) continue;
                 consider(in[gpu_shared::sdf_coarse_index(cd, q)], p, m, best);
             }
-    walk(p, m, best);
+    if (step <= gpu_shared::kSdfJfaWalkMaxStep) walk(p, m, best);
     out[coarse_cell] = best.tri;
 }
 

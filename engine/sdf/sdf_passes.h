@@ -92,7 +92,8 @@ std::vector<int> jfa_steps(glm::ivec3 dims);
 
 // Pass 5b, per coarse cell and per step: the best of the triangles of the 27 coarse cells at offsets
 // {-step, 0, step}^3 (smaller exact distance to the coarse sample point, then smaller id), improved by
-// the mesh walk of fine_nearest_cell, read from `in`, written to `out`.
+// the mesh walk of fine_nearest_cell in the rounds of step <= kSdfJfaWalkMaxStep, read from `in`,
+// written to `out`.
 void coarse_jfa_cell(uint32_t coarse_cell, int step, const SdfGridParams& g, const MeshData& m,
                      std::span<const uint32_t> in, std::span<uint32_t> out);
 

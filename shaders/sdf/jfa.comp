@@ -4,7 +4,7 @@
 #extension GL_KHR_shader_subgroup_shuffle : require
 // Pass 5b, per coarse cell and step: best triangle of the 27 coarse cells at {-step, 0, step}^3 (smaller
 // exact distance to the coarse sample point, then smaller id), read from jfa_in, written to jfa_out
-// (Rong & Tan 2006), improved by the mesh walk (sdf_passes::coarse_jfa_cell).
+// (Rong & Tan 2006), improved by the mesh walk in the short-range rounds (sdf_passes::coarse_jfa_cell).
 //
 // A round is a chain of dependent loads and exact distances per cell on a grid of few cells: latency,
 // not throughput. So kSdfJfaLanes invocations of one subgroup share a cell: each takes every
@@ -56,9 +56,11 @@ void main() {
         consider(jfa_in[sdf_coarse_index(cd, q)], p, best, best_d, best_f);
     }
     lanes_best(best, best_d, best_f);
-    // The walk (sdf_passes walk()): each step is the min over the triangles around the best one's closest
-    // vertex, or the triangle across its closest edge; stop inside a face or when nothing is better.
-    for (int s = 0; s < kSdfWalkSteps && best != kSdfNoTriangle; ++s) {
+    // The walk (sdf_passes walk()), in the rounds of step <= kSdfJfaWalkMaxStep: each step is the min
+    // over the triangles around the best one's closest vertex, or the triangle across its closest edge;
+    // stop inside a face or when nothing is better.
+    int walk_steps = pc.step <= kSdfJfaWalkMaxStep ? kSdfWalkSteps : 0;  // uniform over the dispatch
+    for (int s = 0; s < walk_steps && best != kSdfNoTriangle; ++s) {
         uint from = best;
         uint feature = best_f;
         if (feature == kSdfFeatureFace) break;

@@ -65,6 +65,10 @@ TRESSEL_CONST(int, kSdfCoarseFactor, 4);
 TRESSEL_CONST(int, kSdfCoarseNeighbours, 27);
 // Moves of the mesh walk that refines a far cell's nearest triangle (sdf_passes::fine_nearest_cell).
 TRESSEL_CONST(int, kSdfWalkSteps, 8);
+// Coarse jump flooding walks the mesh only in its rounds of step <= this (the last three): a walk in a
+// long-range round refines a candidate that the later rounds compare again anyway, and those walks were
+// half of the pass.
+TRESSEL_CONST(int, kSdfJfaWalkMaxStep, 2);
 
 // Per collision mesh (TressFX's "collidee"): one buffer per SDF, never shared with per-hair-group data
 // (TressFX's multi-object constant-buffer bug, seed 000).
