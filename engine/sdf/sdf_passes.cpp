@@ -318,9 +318,9 @@ uint32_t fine_nearest_cell(uint32_t cell, const SdfGridParams& g, const MeshData
         consider(coarse[gpu_shared::sdf_coarse_index(cd, q)], p, m, best);
     }
     if (best.d <= gpu_shared::sdf_near_limit_m(g)) {
-        // Near the band: the band triangles of the cells at {-r,0,r}^3 for r = 1, 2, 4.
-        for (int n = 0; n < 3 * gpu_shared::kSdfCoarseNeighbours; ++n) {
-            const int r = 1 << (n / gpu_shared::kSdfCoarseNeighbours);
+        // Near the band: the band triangles of the cells at {-r,0,r}^3 for r = 2, 4.
+        for (int n = 0; n < gpu_shared::kSdfNearRings * gpu_shared::kSdfCoarseNeighbours; ++n) {
+            const int r = gpu_shared::sdf_near_ring_radius(n / gpu_shared::kSdfCoarseNeighbours);
             const int o = n % gpu_shared::kSdfCoarseNeighbours;
             const glm::ivec3 q = f + glm::ivec3(o % 3 - 1, (o / 3) % 3 - 1, o / 9 - 1) * r;
             if (q.x < 0 || q.y < 0 || q.z < 0 || q.x >= g.dims.x || q.y >= g.dims.y || q.z >= g.dims.z) continue;

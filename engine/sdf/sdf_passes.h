@@ -100,7 +100,7 @@ void coarse_jfa_cell(uint32_t coarse_cell, int step, const SdfGridParams& g, con
 // Pass 5c, per fine cell (on the GPU fused into finalize): the band cell's own triangle, else the best
 // (smaller exact distance to the cell centre, then smaller id) of the triangles of the 3 x 3 x 3 coarse
 // cells around the cell's coarse cell; if that is within sdf_near_limit_m (band_cells + 4 cells), also
-// the band triangles of the cells at offsets {-r,0,r}^3, r = 1, 2, 4; then improved by walking the mesh
+// the band triangles of the cells at offsets {-r,0,r}^3, r = 2, 4; then improved by walking the mesh
 // from the best one's closest feature: at a vertex, every triangle around the vertex; on an edge, the
 // triangle across it; inside the face, stop. The walk moves while a triangle there is better (at most
 // kSdfWalkSteps moves). A coarse candidate is the nearest triangle of a sample point up to a few cells

@@ -115,8 +115,8 @@ void main() {
         for (uint i = 0u; i < n; ++i) consider_shared(so + i, p, t, best_d, feature);
         if (best_d <= sdf_near_limit_m(g)) {
             uint last = kSdfNoTriangle;
-            for (int j = 0; j < 3 * kSdfCoarseNeighbours; ++j) {
-                int r = 1 << (j / kSdfCoarseNeighbours);
+            for (int j = 0; j < kSdfNearRings * kSdfCoarseNeighbours; ++j) {
+                int r = sdf_near_ring_radius(j / kSdfCoarseNeighbours);
                 int o = j % kSdfCoarseNeighbours;
                 ivec3 q = cell3 + ivec3(o % 3 - 1, (o / 3) % 3 - 1, o / 9 - 1) * r;
                 if (any(lessThan(q, ivec3(0))) || any(greaterThanEqual(q, g.dims.xyz))) continue;
