@@ -220,7 +220,15 @@ Result<SdfGrid> build_sdf_cpu(const SdfBuildDesc& desc, Diagnostics& diag) {
         coarse_nearest.swap(coarse_next);
     }
     TRESSEL_TRY(check_cancel(desc.progress, 0.5f, "propagating distances"));
-    for (uint32_t c = 0; c < cells; ++c) nearest_final[c] = sp::fine_nearest_cell(c, g, m, dist_ordered, nearest, coarse_nearest);
+    std::vector<uint32_t> nearest_first(cells);
+    std::vector<float> first_d(cells, std::numeric_limits<float>::infinity());
+    for (uint32_t c = 0; c < cells; ++c) {
+        nearest_first[c] = sp::fine_nearest_cell(c, g, m, dist_ordered, nearest, coarse_nearest);
+        if (nearest_first[c] != gpu_shared::kSdfNoTriangle)
+            first_d[c] = sp::triangle_distance_m(m, nearest_first[c], gpu_shared::sdf_cell_centre_m(g, gpu_shared::sdf_cell_coords(g, c)));
+    }
+    for (uint32_t c = 0; c < cells; ++c)
+        nearest_final[c] = sp::block_consensus_cell(c, g, m, dist_ordered, nearest_first, first_d);
     // 6. ray parity along x, y, z
     if (cell_sign == sp::CellSign::Parity || cell_sign == sp::CellSign::PseudonormalBandParityElsewhere) {
         TRESSEL_TRY(check_cancel(desc.progress, 0.7f, "ray parity"));

@@ -173,6 +173,11 @@ Tri triangle(const MeshData& m, uint32_t t) {
 }
 }  // namespace
 
+float triangle_distance_m(const MeshData& m, uint32_t tri, glm::vec3 p_m) {
+    Tri t = triangle(m, tri);
+    return gpu_shared::sdf_triangle_distance_m(p_m, t.a, t.b, t.c);
+}
+
 void band_distance_triangle(uint32_t tri, const SdfGridParams& g, const MeshData& m, std::span<uint32_t> dist_ordered) {
     Tri t = triangle(m, tri);
     glm::ivec3 lo, hi;
@@ -329,6 +334,33 @@ uint32_t fine_nearest_cell(uint32_t cell, const SdfGridParams& g, const MeshData
         }
     }
     walk(p, m, best);
+    return best.tri;
+}
+
+uint32_t block_consensus_cell(uint32_t cell, const SdfGridParams& g, const MeshData& m,
+                              std::span<const uint32_t> dist_ordered, std::span<const uint32_t> first,
+                              std::span<const float> first_d) {
+    if (dist_ordered[cell] != kSdfUnwrittenOrdered) return first[cell];
+    const glm::ivec3 f = gpu_shared::sdf_cell_coords(g, cell);
+    const glm::vec3 p = gpu_shared::sdf_cell_centre_m(g, f);
+    const glm::ivec3 lo = f / 2 * 2;
+    const glm::ivec3 hi = glm::min(lo + 2, glm::ivec3(g.dims));
+    Best best;
+    consider(first[cell], p, m, best);
+    if (!(best.d <= gpu_shared::sdf_near_limit_m(g))) return best.tri;
+    const uint32_t own = best.tri;
+    const float own_d = best.d;  // the filter uses the cell's own distance: no result depends on the order
+    for (int k = lo.z; k < hi.z; ++k)
+        for (int j = lo.y; j < hi.y; ++j)
+            for (int i = lo.x; i < hi.x; ++i) {
+                const glm::ivec3 q(i, j, k);
+                const int axes = int(q.x != f.x) + int(q.y != f.y) + int(q.z != f.z);
+                if (axes == 0) continue;
+                const uint32_t idx = gpu_shared::sdf_cell_index(g, q);
+                const float limit = own_d + gpu_shared::sdf_consensus_margin_cells(axes) * g.origin_m.w;
+                if (first_d[idx] < limit) consider(first[idx], p, m, best);
+            }
+    if (best.tri != own) walk(p, m, best);
     return best.tri;
 }
 

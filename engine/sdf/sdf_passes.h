@@ -111,6 +111,23 @@ uint32_t fine_nearest_cell(uint32_t cell, const SdfGridParams& g, const MeshData
                            std::span<const uint32_t> dist_ordered, std::span<const uint32_t> nearest,
                            std::span<const uint32_t> coarse);
 
+// Exact distance from p to triangle `tri` (sdf_triangle_distance_m).
+float triangle_distance_m(const MeshData& m, uint32_t tri, glm::vec3 p_m);
+
+// Pass 5d, per fine cell (on the GPU fused into finalize, after 5c): consensus of 2 x 2 x 2 cells. A
+// far cell within sdf_near_limit_m of its `first` triangle also takes the triangles that the other
+// cells of its aligned 2 x 2 x 2 group (band cells included) found in pass 5c, where they may be nearer
+// (sdf_consensus_margin_cells); when one of them is better, it walks from there. Each cell looks up
+// the band triangles around it on rings of fixed offsets, so neighbouring cells see different ones: on
+// fandisk a cell 5.2 cells out missed its nearest triangle (0.55 cell off) that its neighbour's ring
+// found. Farther out no ring is looked up and the consensus changed no test mesh's worst cell. Band
+// cells keep their triangle.
+// `first_d`: the exact distance of each cell to its `first` triangle (the neighbours' side of the
+// filter).
+uint32_t block_consensus_cell(uint32_t cell, const SdfGridParams& g, const MeshData& m,
+                              std::span<const uint32_t> dist_ordered, std::span<const uint32_t> first,
+                              std::span<const float> first_d);
+
 // Pass 6a, per triangle and axis (0 x, 1 y, 2 z): for every grid line along `axis` whose centre line
 // crosses the triangle (watertight edge functions: shared edges evaluated identically from both sides,
 // a top-left rule for points on an edge), toggle the bit of the first cell whose centre lies past the
@@ -160,7 +177,7 @@ struct FinalizeInputs {
     const SdfGridParams* grid = nullptr;
     const MeshData* mesh = nullptr;
     CellSign sign = CellSign::PseudonormalBandParityElsewhere;
-    std::span<const uint32_t> nearest;     // per cell, from fine_nearest_cell
+    std::span<const uint32_t> nearest;     // per cell, from block_consensus_cell
     std::span<const uint32_t> parity;      // prefixed parity bit planes (parity sign modes only)
     std::span<const float> winding;        // per cell (winding sign only)
 };

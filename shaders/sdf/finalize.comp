@@ -1,13 +1,17 @@
 #version 450
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
-// Passes 5c, 4 and 8 fused. kBlocks coarse cells per workgroup, one thread per fine cell of each block:
+// Passes 5c, 5d, 4 and 8 fused. kBlocks coarse cells per workgroup, one thread per fine cell of each block:
 //  - nearest triangle: the band triangle in band cells, else the best of the triangles held by the
 //    3 x 3 x 3 coarse cells around the block, deduplicated once per block, sorted by distance to the
 //    block centre and kept with their geometry in shared memory, so every thread runs the same short
 //    candidate loop without global loads; near the band also the band triangles of the cells
-//    around; then the mesh walk (sdf_passes::fine_nearest_cell);
+//    around; then the mesh walk (sdf_passes::fine_nearest_cell); then the consensus of
+//    2 x 2 x 2 cells (sdf_passes::block_consensus_cell);
 //  - flags (written = band: the scatter writes only band distances);
 //  - exact distance to the nearest triangle, signed by pc.mode (kSdfSign*; sdf_passes::finalize_cell).
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#extension GL_KHR_shader_subgroup_vote : require
 #include "shared/sdf_gpu.h"
 #include "shared/sdf.h"
 layout(constant_id = 0) const uint kBlocks = kSdfFinalizeBlocks;  // coarse blocks per workgroup
@@ -47,8 +51,10 @@ void consider_shared(uint i, vec3 p, inout uint best, inout float best_d, inout 
 
 void main() {
     uint group = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
-    uint bl = gl_LocalInvocationIndex / kSdfFinalizeBlockThreads;  // this thread's block in the workgroup
-    uint l = gl_LocalInvocationIndex % kSdfFinalizeBlockThreads;
+    // The invocation's index in the workgroup, consecutive within a subgroup (the consensus shuffles).
+    uint lw = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
+    uint bl = lw / kSdfFinalizeBlockThreads;  // this thread's block in the workgroup
+    uint l = lw % kSdfFinalizeBlockThreads;
     uint block = group * kBlocks + bl;
     uint so = bl * NB;  // the block's slice of the shared arrays
     ivec3 cd = sdf_coarse_dims(g);
@@ -57,7 +63,7 @@ void main() {
     // This thread's fine cell; its band triangle and parity words are loaded before the shared set-up
     // below so that their latency overlaps it.
     const int K = kSdfCoarseFactor;
-    ivec3 cell3 = c * K + ivec3(int(l) % K, (int(l) / K) % K, int(l) / (K * K));
+    ivec3 cell3 = c * K + sdf_block_cell_offset(l);
     bool cell_ok = block_ok && all(lessThan(cell3, g.dims.xyz));
     uint cell = cell_ok ? sdf_cell_index(g, cell3) : 0u;
     uint t = cell_ok ? band_tri[cell] : kSdfNoTriangle;
@@ -105,13 +111,12 @@ void main() {
         s_c[so + rank] = uc;
     }
     barrier();
-    if (!cell_ok) return;
     vec3 p = sdf_cell_centre_m(g, cell3);
-
     bool band = t != kSdfNoTriangle;
+    bool far = cell_ok && !band;
     uint feature = 0u;
-    if (!band) {
-        float best_d = kSdfInf;
+    float best_d = kSdfInf;
+    if (far) {
         for (uint i = 0u; i < n; ++i) consider_shared(so + i, p, t, best_d, feature);
         if (best_d <= sdf_near_limit_m(g)) {
             uint last = kSdfNoTriangle;
@@ -127,21 +132,39 @@ void main() {
             }
         }
         walk(p, t, best_d, feature);
+    } else if (cell_ok) {
+        // A band cell has only the scatter's triangle.
+        SdfClosest q = sdf_closest_on_triangle(p, tri_a(t), tri_b(t), tri_c(t));
+        g_best_offset = p - q.point_m;
+        feature = q.feature;
+        best_d = sqrt(dot(g_best_offset, g_best_offset));
     }
+    // Consensus of 2 x 2 x 2 cells (sdf_passes::block_consensus_cell), within a subgroup (a group is 8
+    // consecutive invocations): a far cell near the band takes the triangles the other 7 cells of its
+    // group found where they may be nearer, and walks when one of them was better.
+    // Subgroups without such a cell (most of the grid) skip it.
+    bool near = far && best_d <= sdf_near_limit_m(g);
+    if (subgroupAny(near)) {
+        uint own = t;
+        float own_d = best_d;
+        for (uint o = 1u; o < 8u; ++o) {
+            uint cand = subgroupShuffleXor(own, o);
+            float cand_d = subgroupShuffleXor(own_d, o);
+            precise float limit = own_d + sdf_consensus_margin_cells(bitCount(o)) * g.origin_m.w;
+            if (near && cand_d < limit) consider(cand, p, t, best_d, feature);
+        }
+        if (near && t != own) walk(p, t, best_d, feature);
+    }
+    if (!cell_ok) return;
     uint f = band ? (kSdfFlagWritten | kSdfFlagBand) : 0u;
     if (t == kSdfNoTriangle) {
         distance_m[cell] = kSdfInf;
         flags[cell] = f;
         return;
     }
-    // The search kept its best's closest point; a band cell has only the scatter's triangle.
+    // The search kept its best's closest point.
     vec3 off = g_best_offset;
-    if (band) {
-        SdfClosest q = sdf_closest_on_triangle(p, tri_a(t), tri_b(t), tri_c(t));
-        off = p - q.point_m;
-        feature = q.feature;
-    }
-    float d = sqrt(dot(off, off));
+    float d = best_d;
     vec4 nrm;
     if (feature == kSdfFeatureFace) nrm = face_normals[t];
     else if (feature <= kSdfFeatureVertex2) nrm = vertex_pseudonormals[indices[3u * t + feature]];

@@ -65,16 +65,36 @@ TRESSEL_CONST(int, kSdfCoarseFactor, 4);
 TRESSEL_CONST(int, kSdfCoarseNeighbours, 27);
 // Moves of the mesh walk that refines a far cell's nearest triangle (sdf_passes::fine_nearest_cell).
 TRESSEL_CONST(int, kSdfWalkSteps, 8);
-// Coarse jump flooding walks the mesh only in its rounds of step <= this (the last three): a walk in a
-// long-range round refines a candidate that the later rounds compare again anyway, and those walks were
-// half of the pass.
-TRESSEL_CONST(int, kSdfJfaWalkMaxStep, 2);
+// Coarse jump flooding walks the mesh only in its rounds of step <= this (the last two, both of step
+// 1): a walk in a longer-range round refines a candidate that the later rounds compare again anyway.
+// Walking in all rounds was half of the pass; in the round of step 2 as well, 12% of it (0.04 ms of
+// 0.33 at 221 x 256 x 204 on an H100), which pays for the consensus of 2 x 2 x 2 cells in finalize;
+// without that round the armadillo's worst far cell goes 0.74 -> 0.83 cell at 111 x 128 x 102, and no
+// test mesh's above 0.36.
+TRESSEL_CONST(int, kSdfJfaWalkMaxStep, 1);
 // Far cells near the band also take the band triangles of the cells at {-r,0,r}^3 for r = 2 and 4
 // (sdf_passes::fine_nearest_cell). Not r = 1: the walk reaches those triangles anyway (on the test meshes
 // and the armadillo the ring changed the worst far-field error by under 0.01 cell), and they were a
 // third of the lookups.
 TRESSEL_CONST(int, kSdfNearRings, 2);
 SDF_FN int sdf_near_ring_radius(int ring) { return 2 << ring; }
+// Consensus of 2 x 2 x 2 cells (sdf_passes::block_consensus_cell): a far cell within
+// sdf_near_limit_m evaluates the triangle a
+// group neighbour found only if the neighbour's distance plus their separation is below its own
+// distance plus kSdfConsensusSlack cells (the triangle is at most that distance plus the separation
+// away, so it may be nearer). sdf_consensus_margin_cells: kSdfConsensusSlack minus the separation in
+// cells of neighbours that differ in `axes` (1-3) coordinates (exact in float: the same in C++ and GLSL).
+TRESSEL_CONST(float, kSdfConsensusSlack, 0.5f);
+SDF_FN float sdf_consensus_margin_cells(int axes) {
+    return kSdfConsensusSlack - (axes == 1 ? 1.0f : (axes == 2 ? 1.41421356f : 1.73205081f));
+}
+// Offset of the block's fine cell l (0-63) from the block's first cell. Morton order (bits of l: x0, y0,
+// z0, x1, y1, z1), so that each consensus group of 2 x 2 x 2 cells is 8 consecutive invocations (l ^ o
+// is the group neighbour o, 1-7) and half a block (32 invocations) is 4 x 4 x 2 cells.
+SDF_FN ivec3 sdf_block_cell_offset(uint l) {
+    return ivec3(int((l & 1u) | ((l >> 2u) & 2u)), int(((l >> 1u) & 1u) | ((l >> 3u) & 2u)),
+                 int(((l >> 2u) & 1u) | ((l >> 4u) & 2u)));
+}
 
 // Per collision mesh (TressFX's "collidee"): one buffer per SDF, never shared with per-hair-group data
 // (TressFX's multi-object constant-buffer bug, seed 000).

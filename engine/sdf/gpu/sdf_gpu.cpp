@@ -21,6 +21,7 @@ static_assert(gpu_shared::kSdfJfaWorkgroupSize % gpu_shared::kSdfJfaLanes == 0,
               "jump flooding runs kSdfJfaLanes invocations per cell");
 static_assert(gpu_shared::kSdfFinalizeBlockThreads >= uint32_t(gpu_shared::kSdfCoarseNeighbours),
               "finalize loads the 27 coarse candidates with one thread each");
+static_assert(gpu_shared::kSdfCoarseFactor == 4, "sdf_block_cell_offset orders a block of 4^3 cells");
 
 namespace {
 
@@ -99,6 +100,14 @@ Result<SdfGpuPipelines> SdfGpuPipelines::create(gpu::Device& device, SdfGpuTunin
                                                       std::to_string(tuning.jfa_workgroup) +
                                                       ") with shuffles; " + device.info().name + " has " +
                                                       std::to_string(sub.subgroupSize) + "; use the CPU build");
+    // Finalize's consensus shuffles within groups of 8 consecutive invocations of a subgroup.
+    const uint32_t finalize_invocations = gpu_shared::kSdfFinalizeBlockThreads * tuning.finalize_blocks;
+    if (!(sub.supportedOperations & VK_SUBGROUP_FEATURE_VOTE_BIT) || sub.subgroupSize < 8 || sub.subgroupSize % 8 != 0 ||
+        finalize_invocations % sub.subgroupSize != 0)
+        return make_error(ErrorCode::Unsupported, "the GPU SDF build needs compute subgroups of a multiple of 8 invocations "
+                                                  "(dividing " + std::to_string(finalize_invocations) + ") with votes; " +
+                                                      device.info().name + " has " + std::to_string(sub.subgroupSize) +
+                                                      "; use the CPU build");
     SdfGpuPipelines p;
     p.tuning = tuning;
     struct Item {

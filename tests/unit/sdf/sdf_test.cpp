@@ -28,16 +28,18 @@ struct Accuracy {
     double agree_fraction() const { return compared ? double(sign_agree) / double(compared) : 0.0; }
 };
 
-// Compares a build with the exact oracle at every `stride`-th cell.
-Accuracy compare_with_oracle(const SdfGrid& g, const Mesh& mesh, size_t stride) {
+// Compares a build with the exact oracle's field of the same grid (exact_signed_distance_grid) at every
+// `stride`-th cell.
+Accuracy compare_with_oracle(const SdfGrid& g, const std::vector<float>& oracle, size_t stride) {
     Accuracy a;
     const double h = g.grid.cell_size_m;
     for (float d : g.distance_m) a.unwritten += std::isfinite(d) ? 0 : 1;
-    std::vector<float> oracle = exact_signed_distance_grid(mesh, g.grid, stride);
     for (size_t c = 0; c < oracle.size(); c += stride) {
         float o = oracle[c], b = g.distance_m[c];
         ++a.compared;
-        bool same = (o < 0) == (b < 0) || o == 0.0f || b == 0.0f;
+        // A cell centre on the surface (fandisk's flat faces lie on grid planes: the oracle gives 1e-14
+        // cells there) has no sign to agree on.
+        bool same = (o < 0) == (b < 0) || std::abs(o) < 1e-4 * h || b == 0.0f;
         a.sign_agree += same ? 1 : 0;
         if (!same && std::abs(o) > h) {
             ++a.far_sign_mismatch;
@@ -48,6 +50,10 @@ Accuracy compare_with_oracle(const SdfGrid& g, const Mesh& mesh, size_t stride) 
         if (g.flags[c] & gpu_shared::kSdfFlagBand) a.max_band_err_cells = std::max(a.max_band_err_cells, err);
     }
     return a;
+}
+
+Accuracy compare_with_oracle(const SdfGrid& g, const Mesh& mesh, size_t stride) {
+    return compare_with_oracle(g, exact_signed_distance_grid(mesh, g.grid, stride), stride);
 }
 
 void print(const char* what, const SdfGrid& g, const Accuracy& a) {
@@ -481,18 +487,19 @@ TEST_P(SdfClosedMeshes, SignAndDistanceMatchTheOracle) {
     SdfGrid g = build(*mesh, c.cells_x, c.padding);
     ASSERT_FALSE(g.distance_m.empty());
     EXPECT_TRUE(g.stats.closed_manifold) << c.file;
-    Accuracy a = compare_with_oracle(g, *mesh, c.oracle_stride);
+    const std::vector<float> oracle = exact_signed_distance_grid(*mesh, g.grid, c.oracle_stride);
+    Accuracy a = compare_with_oracle(g, oracle, c.oracle_stride);
     print(c.file, g, a);
     expect_accurate(a, c.file);
     // The same figures for TressFX's sign (nearest face normal), for comparison only.
     SdfGrid f = build(*mesh, c.cells_x, c.padding, SignMethod::FaceNormal);
-    print(c.file, f, compare_with_oracle(f, *mesh, c.oracle_stride));
+    print(c.file, f, compare_with_oracle(f, oracle, c.oracle_stride));
 }
 
 INSTANTIATE_TEST_SUITE_P(Meshes, SdfClosedMeshes,
-                         ::testing::Values(DataCase{"coarser_bunny.obj", 32, 0.25, 1}, DataCase{"spot.obj", 20, 0.2, 7},
+                         ::testing::Values(DataCase{"coarser_bunny.obj", 32, 0.25, 1}, DataCase{"spot.obj", 20, 0.2, 1},
                                            DataCase{"torus.obj", 32, 0.25, 1}, DataCase{"bob.obj", 32, 0.25, 1},
-                                           DataCase{"fandisk.obj", 24, 0.2, 9}),
+                                           DataCase{"fandisk.obj", 24, 0.2, 1}),
                          [](const auto& param_info) { return case_name(param_info.param.file); });
 
 struct OpenCase {
