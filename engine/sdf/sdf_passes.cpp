@@ -347,7 +347,7 @@ uint32_t block_consensus_cell(uint32_t cell, const SdfGridParams& g, const MeshD
     const glm::ivec3 hi = glm::min(lo + 2, glm::ivec3(g.dims));
     Best best;
     consider(first[cell], p, m, best);
-    if (!(best.d <= gpu_shared::sdf_near_limit_m(g))) return best.tri;
+    if (!gpu_shared::sdf_consensus_applies(g, best.d)) return best.tri;
     const uint32_t own = best.tri;
     const float own_d = best.d;  // the filter uses the cell's own distance: no result depends on the order
     for (int k = lo.z; k < hi.z; ++k)

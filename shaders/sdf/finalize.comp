@@ -143,7 +143,7 @@ void main() {
     // consecutive invocations): a far cell near the band takes the triangles the other 7 cells of its
     // group found where they may be nearer, and walks when one of them was better.
     // Subgroups without such a cell (most of the grid) skip it.
-    bool near = far && best_d <= sdf_near_limit_m(g);
+    bool near = far && sdf_consensus_applies(g, best_d);
     if (subgroupAny(near)) {
         uint own = t;
         float own_d = best_d;

@@ -65,21 +65,18 @@ TRESSEL_CONST(int, kSdfCoarseFactor, 4);
 TRESSEL_CONST(int, kSdfCoarseNeighbours, 27);
 // Moves of the mesh walk that refines a far cell's nearest triangle (sdf_passes::fine_nearest_cell).
 TRESSEL_CONST(int, kSdfWalkSteps, 8);
-// Coarse jump flooding walks the mesh only in its rounds of step <= this (the last two, both of step
-// 1): a walk in a longer-range round refines a candidate that the later rounds compare again anyway.
-// Walking in all rounds was half of the pass; in the round of step 2 as well, 12% of it (0.04 ms of
-// 0.33 at 221 x 256 x 204 on an H100), which pays for the consensus of 2 x 2 x 2 cells in finalize;
-// without that round the armadillo's worst far cell goes 0.74 -> 0.83 cell at 111 x 128 x 102, and no
-// test mesh's above 0.36.
-TRESSEL_CONST(int, kSdfJfaWalkMaxStep, 1);
+// Coarse jump flooding walks the mesh only in its rounds of step <= this (the last three): a walk in a
+// long-range round refines a candidate that the later rounds compare again anyway, and those walks were
+// half of the pass.
+TRESSEL_CONST(int, kSdfJfaWalkMaxStep, 2);
 // Far cells near the band also take the band triangles of the cells at {-r,0,r}^3 for r = 2 and 4
 // (sdf_passes::fine_nearest_cell). Not r = 1: the walk reaches those triangles anyway (on the test meshes
 // and the armadillo the ring changed the worst far-field error by under 0.01 cell), and they were a
 // third of the lookups.
 TRESSEL_CONST(int, kSdfNearRings, 2);
 SDF_FN int sdf_near_ring_radius(int ring) { return 2 << ring; }
-// Consensus of 2 x 2 x 2 cells (sdf_passes::block_consensus_cell): a far cell within
-// sdf_near_limit_m evaluates the triangle a
+// Consensus of 2 x 2 x 2 cells (sdf_passes::block_consensus_cell): a far cell (sdf_consensus_applies)
+// evaluates the triangle a
 // group neighbour found only if the neighbour's distance plus their separation is below its own
 // distance plus kSdfConsensusSlack cells (the triangle is at most that distance plus the separation
 // away, so it may be nearer). sdf_consensus_margin_cells: kSdfConsensusSlack minus the separation in
@@ -161,6 +158,14 @@ SDF_FN float sdf_band_limit_m(SdfGridParams g) { return float(g.dims.w) * g.orig
 // Far cells up to this distance (metres; band_cells + 2 cells) also take the band triangles of the fine
 // cells around them as candidates (sdf_passes::fine_nearest_cell).
 SDF_FN float sdf_near_limit_m(SdfGridParams g) { return float(g.dims.w + 4) * g.origin_m.w; }
+
+// Consensus of 2 x 2 x 2 cells: only far cells between band_cells + 2 and band_cells + 4 cells
+// (sdf_near_limit_m) from their triangle take part. Nearer, the rings of band lookups overlap enough (on
+// the test meshes the consensus there changed no worst cell by more than 0.003 cell); farther, no ring
+// is looked up.
+SDF_FN bool sdf_consensus_applies(SdfGridParams g, float d_m) {
+    return d_m <= sdf_near_limit_m(g) && d_m > float(g.dims.w + 2) * g.origin_m.w;
+}
 
 // Ray-parity bit planes: for each axis a, one line of bits per grid line along a (line index over the
 // other two axes, (a+1)%3 fastest), ceil(dims[a] / 32) words per line, planes x, y, z one after another.
