@@ -115,13 +115,12 @@ uint32_t fine_nearest_cell(uint32_t cell, const SdfGridParams& g, const MeshData
 float triangle_distance_m(const MeshData& m, uint32_t tri, glm::vec3 p_m);
 
 // Pass 5d, per fine cell (on the GPU fused into finalize, after 5c): consensus of 2 x 2 x 2 cells. A
-// far cell within sdf_near_limit_m of its `first` triangle also takes the triangles that the other
-// cells of its aligned 2 x 2 x 2 group (band cells included) found in pass 5c, where they may be nearer
-// (sdf_consensus_margin_cells); when one of them is better, it walks from there. Each cell looks up
-// the band triangles around it on rings of fixed offsets, so neighbouring cells see different ones: on
-// fandisk a cell 5.2 cells out missed its nearest triangle (0.55 cell off) that its neighbour's ring
-// found. Farther out no ring is looked up and the consensus changed no test mesh's worst cell. Band
-// cells keep their triangle.
+// far cell between band_cells + 2 and band_cells + 4 cells from its `first` triangle
+// (sdf_consensus_applies) also takes the triangles that the other cells of its aligned 2 x 2 x 2 group
+// (band cells included) found in pass 5c, where they may be nearer (sdf_consensus_margin_cells); when
+// one of them is better, it walks from there. Each cell looks up the band triangles around it on rings
+// of fixed offsets, so neighbouring cells see different ones: on fandisk a cell 5.2 cells out missed
+// its nearest triangle (0.55 cell off) that its neighbour had found. Band cells keep their triangle.
 // `first_d`: the exact distance of each cell to its `first` triangle (the neighbours' side of the
 // filter).
 uint32_t block_consensus_cell(uint32_t cell, const SdfGridParams& g, const MeshData& m,

@@ -76,11 +76,11 @@ TRESSEL_CONST(int, kSdfJfaWalkMaxStep, 2);
 TRESSEL_CONST(int, kSdfNearRings, 2);
 SDF_FN int sdf_near_ring_radius(int ring) { return 2 << ring; }
 // Consensus of 2 x 2 x 2 cells (sdf_passes::block_consensus_cell): a far cell (sdf_consensus_applies)
-// evaluates the triangle a
-// group neighbour found only if the neighbour's distance plus their separation is below its own
-// distance plus kSdfConsensusSlack cells (the triangle is at most that distance plus the separation
-// away, so it may be nearer). sdf_consensus_margin_cells: kSdfConsensusSlack minus the separation in
-// cells of neighbours that differ in `axes` (1-3) coordinates (exact in float: the same in C++ and GLSL).
+// evaluates the triangle a group neighbour found only if the neighbour's distance plus their separation
+// is below its own distance plus kSdfConsensusSlack cells (the triangle is at most that distance plus
+// the separation away, so it may be nearer). sdf_consensus_margin_cells: kSdfConsensusSlack minus the
+// separation in cells of neighbours that differ in `axes` (1-3) coordinates (exact in float: the same
+// in C++ and GLSL).
 TRESSEL_CONST(float, kSdfConsensusSlack, 0.5f);
 SDF_FN float sdf_consensus_margin_cells(int axes) {
     return kSdfConsensusSlack - (axes == 1 ? 1.0f : (axes == 2 ? 1.41421356f : 1.73205081f));
