@@ -61,7 +61,7 @@ bool all_finite(const std::vector<glm::vec4>& v) {
 
 void place_at_rest(SimGroupState& g) {
     for (size_t i = 0; i < g.positions.size(); ++i) {
-        const glm::vec3 p = gpu_shared::sim_transform_point(g.root_transforms[i / g.n], gpu_shared::sim_xyz(g.rest_positions_os[i]));
+        const glm::vec3 p = gpu_shared::sim_transform_point(sim_passes::root_of(g.root_transforms, uint32_t(i / g.n)), gpu_shared::sim_xyz(g.rest_positions_os[i]));
         g.positions[i] = glm::vec4(p, g.rest_positions_os[i].w);
     }
     g.prev_positions = g.positions;
@@ -186,7 +186,7 @@ Result<SimGroupState> build_sim_group(const SimGroupInputs& in, const glm::mat4&
             frame = gpu_shared::sim_frame_advance(frame, seg);
         }
     }
-    g.root_transforms.assign(g.strand_count, root_transform);
+    g.root_transforms.assign(1, root_transform);
     g.root_transforms_prev = g.root_transforms;
     g.strand_data.resize(g.strand_count);
     g.positions.resize(count);
@@ -304,11 +304,12 @@ StepFrame begin_step(SimWorld& world) {
             // From the transform reached at substep `sub` toward the target: 1 / (substeps - sub) of the way,
             // so substep s ends at (s + 1) / substeps of the frame's motion.
             const float t = 1.0f / float(substeps - sub);
+            g.root_transforms.resize(g.strand_count);
             for (uint32_t st = 0; st < g.strand_count; ++st)
-                g.root_transforms[st] = blend_mat(g.root_transforms_prev[st], g.external_root_targets[st], t);
+                g.root_transforms[st] = blend_mat(sim_passes::root_of(g.root_transforms_prev, st), g.external_root_targets[st], t);
             if (sub + 1 == substeps) g.external_root_targets.clear();
         } else {
-            g.root_transforms.assign(g.strand_count, rigid_now(world, motion_moves_mesh(world.motion, g.scalp_mesh), t_now));
+            g.root_transforms.assign(1, rigid_now(world, motion_moves_mesh(world.motion, g.scalp_mesh), t_now));
         }
         StepFrame::Group& fg = frame.groups[gi];
         fg.params = make_group_params(world, g, t_now);
@@ -413,7 +414,7 @@ void reset_to_rest(SimWorld& world) {
     for (SimColliderState& c : world.colliders) set_collider_gpu(c, glm::mat4(1.0f), glm::mat4(1.0f));
     for (SimGroupState& g : world.groups) {
         g.external_root_targets.clear();
-        g.root_transforms.assign(g.strand_count, rigid_now(world, motion_moves_mesh(world.motion, g.scalp_mesh), 0.0));
+        g.root_transforms.assign(1, rigid_now(world, motion_moves_mesh(world.motion, g.scalp_mesh), 0.0));
         place_at_rest(g);
     }
 }

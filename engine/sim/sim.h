@@ -41,8 +41,9 @@ struct SimGroupState {
     std::vector<glm::vec4> rest_root_frame_q;   // per strand: frame of segment 0 in scalp space (x along it)
     std::vector<uint32_t> strand_flags;         // per strand: StrandFlags (kStrandDegenerate kept, simulated)
 
-    // Root transforms per strand (scalp rest -> world): rigid motion fills all with the scalp's transform;
-    // skinning fills them per strand (set_root_transforms).
+    // Root transforms (scalp rest -> world), sim_passes::root_of: rigid motion keeps one, the scalp's, for
+    // every strand; skinning one per strand (set_root_transforms). One step of rigid motion at 16M guide
+    // vertices used to copy 64 MB of identical matrices here, which kept the GPU waiting on the host.
     std::vector<glm::mat4> root_transforms;
     std::vector<glm::mat4> root_transforms_prev;
     std::vector<gpu_shared::SimStrandData> strand_data;

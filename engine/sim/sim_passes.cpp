@@ -16,8 +16,8 @@ void strand_data(uint32_t strand, const SimGroupParams& p, std::span<const glm::
                  std::span<const glm::mat4> root_prev, std::span<const glm::vec4> rest_os,
                  std::span<SimStrandData> data, std::span<const GuideFrame> frames_rest, std::span<GuideFrame> frames_world) {
     const uint32_t n = p.vertices_per_strand;
-    const glm::mat4& now = root_now[strand];
-    const glm::mat4& before = root_prev[strand];
+    const glm::mat4& now = root_of(root_now, strand);
+    const glm::mat4& before = root_of(root_prev, strand);
     const glm::vec4 q_now = sim_quat_from_mat(now);
     const glm::vec4 q_before = sim_quat_from_mat(before);
     const glm::vec3 r0 = sim_xyz(rest_os[size_t(strand) * n]);
@@ -47,7 +47,7 @@ void integrate(uint32_t vertex, const SimGroupParams& p, std::span<const glm::ve
     const uint32_t k = vertex % n;
     const glm::vec4 x = pos[vertex];
     if (x.w <= 0.0f) {
-        out[vertex] = with_w(sim_transform_point(root_now[strand], sim_xyz(rest_os[vertex])), x.w);
+        out[vertex] = with_w(sim_transform_point(root_of(root_now, strand), sim_xyz(rest_os[vertex])), x.w);
         return;
     }
     const float dt = p.gravity_mps2.w;
@@ -65,7 +65,7 @@ void global_shape(uint32_t vertex, const SimGroupParams& p, std::span<glm::vec4>
     const uint32_t n = p.vertices_per_strand;
     glm::vec4& x = pos[vertex];
     if (x.w <= 0.0f || p.global_stiffness <= 0.0f || !sim_in_global_range(vertex % n, n, p.global_range)) return;
-    const glm::vec3 target = sim_transform_point(root_now[vertex / n], sim_xyz(rest_os[vertex]));
+    const glm::vec3 target = sim_transform_point(root_of(root_now, vertex / n), sim_xyz(rest_os[vertex]));
     x = with_w(sim_global_shape(sim_xyz(x), target, p.global_stiffness), x.w);
 }
 
@@ -78,8 +78,8 @@ void vsp(uint32_t vertex, const SimGroupParams& p, std::span<const SimStrandData
     const float blend = d.vsp_t_m.w;
     if (pos[vertex].w <= 0.0f || blend <= 0.0f) return;
     const glm::vec3 r0 = sim_xyz(rest_os[size_t(strand) * n]);
-    const glm::vec3 root_old = sim_transform_point(root_prev[strand], r0);
-    const glm::vec3 root_new = sim_transform_point(root_now[strand], r0);
+    const glm::vec3 root_old = sim_transform_point(root_of(root_prev, strand), r0);
+    const glm::vec3 root_new = sim_transform_point(root_of(root_now, strand), r0);
     pos[vertex] = with_w(sim_vsp_apply(sim_xyz(pos[vertex]), d.vsp_q, root_old, root_new, blend), pos[vertex].w);
     prev[vertex] = with_w(sim_vsp_apply(sim_xyz(prev[vertex]), d.vsp_q, root_old, root_new, blend), prev[vertex].w);
 }

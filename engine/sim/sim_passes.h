@@ -24,6 +24,12 @@ using gpu_shared::SimGroupParams;
 using gpu_shared::SimSdfFrame;
 using gpu_shared::SimStrandData;
 
+// The root transform of `strand` in a group's `roots`: one transform for every strand (rigid motion), or one
+// per strand (skinning).
+inline const glm::mat4& root_of(std::span<const glm::mat4> roots, uint32_t strand) {
+    return roots[roots.size() == 1 ? 0 : strand];
+}
+
 // Per strand: root rotation and VSP motion over the step from the root transforms (previous -> now) and
 // the rest root vertices; updates root_disp_m for the next step's acceleration test. Also turns the
 // guide's rest frame into the world (for follow hairs).

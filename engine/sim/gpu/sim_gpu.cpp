@@ -5,6 +5,7 @@
 
 #include "shared/embedded_shaders.h"
 #include "shared/sim_gpu.h"
+#include "sim/sim_passes.h"
 
 namespace tressel {
 
@@ -214,8 +215,8 @@ Status SimGpu::record_steps(gpu::CommandBuffer& cmd, SimWorld& world, uint32_t s
             const uint32_t per = skinned[gi] ? g.strands : 1u;
             glm::mat4* roots = static_cast<glm::mat4*>(g.roots.mapped()) + size_t(step) * 2 * per;
             for (uint32_t s = 0; s < per; ++s) {
-                roots[s] = w.root_transforms[s];
-                roots[per + s] = w.root_transforms_prev[s];
+                roots[s] = sim_passes::root_of(w.root_transforms, s);
+                roots[per + s] = sim_passes::root_of(w.root_transforms_prev, s);
             }
             auto* col = static_cast<gpu_shared::SimCollider*>(g.colliders.mapped()) + size_t(step) * g.max_colliders;
             for (size_t c = 0; c < fg.colliders.size(); ++c) col[c] = fg.colliders[c];
