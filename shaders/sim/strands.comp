@@ -23,15 +23,20 @@ layout(constant_id = 2) const uint T = 256u;  // threads per workgroup (>= S)
 layout(local_size_x_id = 2) in;
 
 uint g_field_offset = 0u;  // first float of the SDF being collided with
-uint g_sdf = 0u;           // index of the SDF being collided with
 #define SDF_FETCH(i) sdf_fields[g_field_offset + (i)]
 #include "sim/sim_common.glsl"
 
 // The group's and the SDF's parameters are read where they are used rather than copied into registers at
 // the top: they are the same for the whole workgroup, and held live they took registers from every phase.
-#define p (step_params[pc.slot])
-#define G (sdf_grids[g_sdf])
-#define F (sdf_frames[pc.slot * 2u * pc.max_sdfs + g_sdf])
+// The step's parameters and the SDF being collided with, copied to shared memory once per workgroup (and
+// per SDF). Every phase reads them; from their buffers each read was a round trip to L1, or to L2 once the
+// staging and the SDF fetches had evicted them (H100, 16M guide vertices: 3.6% of the step).
+shared SimGroupParams s_params;
+shared SdfGridParams s_grid;
+shared SimSdfFrame s_sdf_frame;
+#define p s_params
+#define G s_grid
+#define F s_sdf_frame
 
 const uint V = (S * N + T - 1u) / T;  // vertices per thread in the per-vertex phases
 const uint SP = S + 1u;
@@ -73,12 +78,14 @@ vec3 REF(uint i) { return vec3(s_rx[i], s_ry[i], s_rz[i]); }
 // dispatch before this one): a long dependent chain for one thread per strand, which here would hold up
 // every thread of the workgroup.
 // `d` and `rest_q` were loaded before the staging loads, so that their latency overlaps it.
+// It runs before the barrier that publishes the shared copy of the parameters, so it reads them from their
+// buffer.
 void strand_setup(uint strand, uint s, SimStrandData d, vec4 rest_q) {
     vec3 r0 = rest_os[strand * N].xyz;
     s_frame0[s] = sim_quat_normalize(sim_quat_mul(d.root_frame_q, rest_q));
     s_vsp_q[s] = d.vsp_q;
-    s_root_old[s] = with_w(sim_transform_point(root_before(strand, p.strand_count), r0), d.vsp_t_m.w);
-    s_root_new[s] = with_w(sim_transform_point(root_now(strand, p.strand_count), r0), 0.0);
+    s_root_old[s] = with_w(sim_transform_point(root_before(strand, step_params[pc.slot].strand_count), r0), d.vsp_t_m.w);
+    s_root_new[s] = with_w(sim_transform_point(root_now(strand, step_params[pc.slot].strand_count), r0), 0.0);
 }
 
 // sim_passes::integrate for vertex k of slot s (rest: its object-space rest position): the new position (the tangent from the neighbours'
@@ -323,6 +330,13 @@ void main() {
         s_rz[j] = r.z;
         s_len[j] = rest_lengths[base_all + i];
     }
+    // Three threads of three warps that take no part in strand_setup copy the parameters and the first
+    // SDF's grid and frame (one thread doing all three put its round trips on the set-up's path).
+    if (t == S % T) s_params = step_params[pc.slot];
+    if (step_params[pc.slot].sdf_count > 0u) {
+        if (t == (S + 32u) % T) s_grid = sdf_grids[0];
+        if (t == (S + 64u) % T) s_sdf_frame = sdf_frames[pc.slot * 2u * pc.max_sdfs];
+    }
     if (t < strands_here) strand_setup(first + t, t, d, rest_q);
     barrier();
 
@@ -359,15 +373,20 @@ void main() {
         if (x.w > 0.0) set_x(a, with_w(sim_clamp_delta(x.xyz, XP(a), p.max_delta_m), x.w));
     }
     for (uint sdf = 0u; sdf < p.sdf_count; ++sdf) {
-        g_sdf = sdf;
         g_field_offset = sdf_offsets[sdf];
+        if (sdf > 0u) {  // every thread is done with the previous SDF (the barrier after its odd segments)
+            if (t == 0u) s_grid = sdf_grids[sdf];
+            if (t == 32u % T) s_sdf_frame = sdf_frames[pc.slot * 2u * pc.max_sdfs + sdf];
+            barrier();
+        }
         for (uint i = t; i < items; i += T) sdf_vertex(i / N, i % N);
         barrier();
         for (uint parity = 0u; parity < 2u; ++parity) {
-            for (uint i = t; i < items; i += T) {
-                uint k = i % N;
-                if ((k & 1u) == parity && k + 1u < N) sdf_midpoint(i / N, k);
-            }
+            // Only the segments of this parity, on consecutive threads for consecutive strands: every
+            // thread has one segment (32 strands of 32 vertices, 512 threads), where striding over all
+            // vertices left every other lane idle and gave each working lane two, one after the other.
+            uint segments = strands_here * ((N - parity) / 2u);
+            for (uint i = t; i < segments; i += T) sdf_midpoint(i % strands_here, parity + 2u * (i / strands_here));
             barrier();
         }
     }

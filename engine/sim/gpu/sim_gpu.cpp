@@ -77,9 +77,13 @@ Result<SimGpuPipelines> SimGpuPipelines::create(gpu::Device& device) {
 
 namespace {
 
+static_assert(gpu_shared::kSimStrandsSharedBytesFixed ==
+                  sizeof(gpu_shared::SimGroupParams) + sizeof(gpu_shared::SdfGridParams) + sizeof(gpu_shared::SimSdfFrame),
+              "strands.comp keeps one SimGroupParams, SdfGridParams and SimSdfFrame in shared memory");
+
 uint64_t strands_shared_bytes(uint32_t strands, uint32_t n) {
     return uint64_t(strands + 1) * n * gpu_shared::kSimStrandsSharedBytesPerVertex +
-           uint64_t(strands) * gpu_shared::kSimStrandsSharedBytesPerStrand;
+           uint64_t(strands) * gpu_shared::kSimStrandsSharedBytesPerStrand + gpu_shared::kSimStrandsSharedBytesFixed;
 }
 
 }  // namespace
