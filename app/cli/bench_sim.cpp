@@ -79,6 +79,9 @@ int bench_sim(const Args& args, nlohmann::json& out) {
         s.hair_groups.push_back(make_group("fur", 37747, 8, 0.03, FollowMode::TressFX, 1));
         cases.push_back({"ratboy", s});
     }
+    const bool phases = args.has("phases");
+    if (phases && !device.info().shader_clock)
+        return fail("--phases needs a GPU with shader clock reads (VK_KHR_shader_clock); " + device.info().name + " has none");
     std::vector<std::string> only;
     if (auto o = args.get("only")) only.push_back(*o);
     for (int millions : {1, 4, 16}) {
@@ -102,7 +105,7 @@ int bench_sim(const Args& args, nlohmann::json& out) {
         };
         auto ss = build_scene_sim(desc);
         if (!ss) return fail(c.name + ": " + ss.error().message);
-        auto r = bench_sim_gpu(device, *sim_pipelines, (*ss)->world, int(*steps));
+        auto r = bench_sim_gpu(device, *sim_pipelines, (*ss)->world, int(*steps), phases);
         if (!r) return fail(c.name + ": " + r.error().message);
         nlohmann::json passes = nlohmann::json::object(), split_passes = nlohmann::json::object();
         for (auto& [k, v] : r->fused.pass_ms) passes[k] = v;
@@ -113,8 +116,14 @@ int bench_sim(const Args& args, nlohmann::json& out) {
             nlohmann::json stats = nlohmann::json::object();
             if (gi < r->strands_pipeline_statistics.size())
                 for (auto& [k, v] : r->strands_pipeline_statistics[gi]) stats[k] = v;
-            groups.push_back({{"name", g.name}, {"guides", g.strand_count}, {"vertices_per_strand", g.n},
-                              {"follows", g.follow_count()}, {"strands_pipeline_statistics", stats}});
+            nlohmann::json group = {{"name", g.name}, {"guides", g.strand_count}, {"vertices_per_strand", g.n},
+                                    {"follows", g.follow_count()}, {"strands_pipeline_statistics", stats}};
+            if (gi < r->phase_cycles.size()) {
+                nlohmann::json cycles = nlohmann::json::object();
+                for (uint32_t i = 0; i < gpu_shared::kSimPhaseCount; ++i) cycles[sim_phase_name(i)] = r->phase_cycles[gi][i];
+                group["strands_phase_cycles"] = cycles;
+            }
+            groups.push_back(group);
         }
         results.push_back({{"name", c.name},
                            {"groups", groups},

@@ -21,7 +21,8 @@ const char* const kBenchUsage =
     "sim:   GPU simulation step at Rat Boy scale (Ratboy_mohawk.tfx 2,228 x 32 with 2 follows each, plus\n"
     "       37,747 x 8 fur guides with 1 follow each, SDF collision with Ratboy_body.tfxmesh) and at 1M,\n"
     "       4M and 16M guide vertices: median GPU ms of a whole step and per pass over --frames N (100)\n"
-    "       steps; --only NAME runs one case (ratboy, 1M_guide_vertices, ...)\n"
+    "       steps; --only NAME runs one case (ratboy, 1M_guide_vertices, ...); --phases adds the SM\n"
+    "       cycles per workgroup of each phase of the fused strand pass (needs VK_KHR_shader_clock)\n"
     "render: synthetic hair of 20K, 100K and 300K strands x 32 vertices at 1920 x 1080 (4x MSAA, shadows):\n"
     "       median GPU ms per render pass over --frames N (20), --device NAME\n"
     "The GPU workloads time their frames after two seconds of untimed work, when the GPU's clocks have\n"
@@ -38,7 +39,7 @@ int run_bench(const std::vector<std::string>& argv) {
     const std::string workload = argv[0];
     if (workload == "groom") return run_bench_groom(argv);
     auto args = Args::parse(std::vector<std::string>(argv.begin() + 1, argv.end()),
-                            {{"out", true}, {"frames", true}, {"testdata", true}, {"device", true}, {"only", true}});
+                            {{"out", true}, {"frames", true}, {"testdata", true}, {"device", true}, {"only", true}, {"phases", false}});
     if (!args) return fail(args.error().message, 2);
     nlohmann::json out = nlohmann::json::object();
     int rc = 0;

@@ -509,6 +509,20 @@ Status Device::init(const DeviceDesc& desc) {
         if (pexec.pipelineExecutableInfo) en12.pNext = &pexec;
     }
     info_.pipeline_statistics = has_pexec && pexec.pipelineExecutableInfo;
+    // Clock reads in shaders, for the simulation's per-phase cycle counts (bench sim --phases), where offered.
+    VkPhysicalDeviceShaderClockFeaturesKHR clock{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR};
+    if (has_device_extension(physical_, VK_KHR_SHADER_CLOCK_EXTENSION_NAME)) {
+        VkPhysicalDeviceFeatures2 q{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+        q.pNext = &clock;
+        vkGetPhysicalDeviceFeatures2(physical_, &q);
+        clock.pNext = nullptr;
+        clock.shaderDeviceClock = VK_FALSE;
+        if (clock.shaderSubgroupClock) {
+            clock.pNext = en12.pNext;
+            en12.pNext = &clock;
+            info_.shader_clock = true;
+        }
+    }
     en2.features.fillModeNonSolid = f2.features.fillModeNonSolid;
     en2.features.wideLines = f2.features.wideLines;
     en2.features.sampleRateShading = f2.features.sampleRateShading;
@@ -519,6 +533,7 @@ Status Device::init(const DeviceDesc& desc) {
 
     std::vector<const char*> dev_exts;
     if (info_.pipeline_statistics) dev_exts.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    if (info_.shader_clock) dev_exts.push_back(VK_KHR_SHADER_CLOCK_EXTENSION_NAME);
     if (surface_) {
         if (!has_device_extension(physical_, VK_KHR_SWAPCHAIN_EXTENSION_NAME))
             return make_error(ErrorCode::Unsupported, info_.name + " cannot present (no VK_KHR_swapchain)");

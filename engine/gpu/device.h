@@ -49,6 +49,7 @@ struct DeviceInfo {
     uint64_t device_local_bytes = 0;        // size of the largest device-local heap
     bool int64_atomics = false;             // shaderInt64 + shaderBufferInt64Atomics enabled
     bool pipeline_statistics = false;       // VK_KHR_pipeline_executable_properties: compiler statistics
+    bool shader_clock = false;              // VK_KHR_shader_clock with shaderSubgroupClock (SM cycle reads)
     bool is_cpu() const { return type == VK_PHYSICAL_DEVICE_TYPE_CPU; }
 };
 

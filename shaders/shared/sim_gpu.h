@@ -28,7 +28,13 @@ TRESSEL_CONST(uint, kSimBindFramesWorld, 15u);    // GuideFrame per strand, worl
 TRESSEL_CONST(uint, kSimBindFollowDesc, 16u);     // FollowDescriptor per follow hair
 TRESSEL_CONST(uint, kSimBindFollowPos, 17u);      // vec4 per follow vertex
 TRESSEL_CONST(uint, kSimBindSdfOffsets, 18u);     // uint per SDF of the group: its first float in the fields
-TRESSEL_CONST(uint, kSimBindingCount, 19u);
+TRESSEL_CONST(uint, kSimBindPhaseClocks, 19u);    // uint per workgroup and phase: SM cycles (strands_phases.comp)
+TRESSEL_CONST(uint, kSimBindingCount, 20u);
+// Phases of the fused strand pass whose SM cycles the sim/strands_phases.comp variant records, per
+// workgroup, each ending at a barrier: staging in with the per-strand set-up; integration; the swap with
+// global shape and VSP; the sweeps; per SDF (summed over SDFs) the vertices (with the clamp before the
+// first), the even and the odd segment midpoints; staging out (with the clamp when there is no SDF).
+TRESSEL_CONST(uint, kSimPhaseCount, 8u);
 // The fused strand pass (shaders/sim/strands.comp): a workgroup's strands staged in shared memory, 11
 // floats per vertex (position with inverse mass, previous position, reference vector, rest length) with a
 // row stride of strands + 1, 16 floats per strand, and one copy each of the step's SimGroupParams, the

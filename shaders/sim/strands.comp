@@ -1,4 +1,7 @@
 #version 450
+#ifdef TRESSEL_SIM_PHASE_CLOCKS
+#extension GL_ARB_shader_clock : require
+#endif
 // The guide step of a hair group after the strand data pass (strand_data.comp) in one dispatch:
 // integration, global shape, VSP, local shape, length constraints with colliders, clamp, and per SDF the
 // vertex and midpoint pushes - the passes of sim_passes in the CPU reference's order, with the same
@@ -15,7 +18,8 @@
 //    (reference vectors and rest lengths staged too).
 // Shared arrays are vertex-major with a stride of S + 1, so a warp's lanes at one vertex of consecutive
 // strands and a warp's run of consecutive vertices both hit distinct banks. The split passes (integrate.comp ... sdf_midpoint.comp)
-// stay for per-pass timing.
+// stay for per-pass timing. Built a second time with TRESSEL_SIM_PHASE_CLOCKS as sim/strands_phases.comp,
+// which also records the SM cycles each phase of each workgroup takes (phase_mark).
 #include "shared/sim_gpu.h"
 layout(constant_id = 0) const uint S = 32u;   // strands per workgroup
 layout(constant_id = 1) const uint N = 16u;   // vertices per strand of the group
@@ -28,6 +32,31 @@ uint g_field_offset = 0u;  // first float of the SDF being collided with
 
 // The group's and the SDF's parameters are read where they are used rather than copied into registers at
 // the top: they are the same for the whole workgroup, and held live they took registers from every phase.
+// ---- Phase clocks (sim/strands_phases.comp only) ----
+// Thread 0 reads the SM clock after each phase's closing barrier, when every thread is done with it, and
+// adds the cycles since the previous reading to the workgroup's slot of that phase (kSimPhaseCount per
+// workgroup; the slots of one step, overwritten by the next).
+#ifdef TRESSEL_SIM_PHASE_CLOCKS
+layout(std430, binding = kSimBindPhaseClocks) buffer PhaseClocksBuf { uint phase_cycles[]; };
+uint g_clock = 0u;
+uint g_phase_base = 0u;
+void phase_start(uint workgroup) {
+    if (gl_LocalInvocationIndex != 0u) return;
+    g_phase_base = workgroup * kSimPhaseCount;
+    for (uint i = 0u; i < kSimPhaseCount; ++i) phase_cycles[g_phase_base + i] = 0u;
+    g_clock = clock2x32ARB().x;
+}
+void phase_mark(uint phase) {
+    if (gl_LocalInvocationIndex != 0u) return;
+    uint c = clock2x32ARB().x;
+    phase_cycles[g_phase_base + phase] += c - g_clock;
+    g_clock = c;
+}
+#else
+void phase_start(uint workgroup) {}
+void phase_mark(uint phase) {}
+#endif
+
 // The step's parameters and the SDF being collided with, copied to shared memory once per workgroup (and
 // per SDF). Every phase reads them; from their buffers each read was a round trip to L1, or to L2 once the
 // staging and the SDF fetches had evicted them (H100, 16M guide vertices: 3.6% of the step).
@@ -304,6 +333,7 @@ void main() {
     uint first = (gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x) * S;
     if (first >= pc.count) return;  // the whole workgroup: no barrier is skipped by part of it
     uint strands_here = min(S, pc.count - first);
+    phase_start(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
     uint items = strands_here * N;
     uint base_all = first * N;
 
@@ -339,6 +369,7 @@ void main() {
     }
     if (t < strands_here) strand_setup(first + t, t, d, rest_q);
     barrier();
+    phase_mark(0u);
 
     // Integration: each thread's new positions go to its own vertices' previous-position slots (which
     // only it reads), while every thread can still read the current ones; then the two swap - the CPU's
@@ -351,6 +382,7 @@ void main() {
         set_xp(at(s, k), x.xyz);
     }
     barrier();
+    phase_mark(1u);
     for (uint v = 0u; v < V; ++v) {
         uint i = t + v * T;
         if (i >= items) break;
@@ -362,9 +394,11 @@ void main() {
         shape_and_vsp_vertex(s, k, root_now(first + s, p.strand_count), rest[v]);
     }
     barrier();
+    phase_mark(2u);
 
     // The sweeps (local shape with its reaction, length, follow-the-leader).
     sweeps(t, strands_here);
+    phase_mark(3u);
 
     // Clamp, then per SDF: vertices, even segments, odd segments.
     for (uint i = t; i < items; i += T) {
@@ -381,6 +415,7 @@ void main() {
         }
         for (uint i = t; i < items; i += T) sdf_vertex(i / N, i % N);
         barrier();
+        phase_mark(4u);
         for (uint parity = 0u; parity < 2u; ++parity) {
             // Only the segments of this parity, on consecutive threads for consecutive strands: every
             // thread has one segment (32 strands of 32 vertices, 512 threads), where striding over all
@@ -388,6 +423,7 @@ void main() {
             uint segments = strands_here * ((N - parity) / 2u);
             for (uint i = t; i < segments; i += T) sdf_midpoint(i % strands_here, parity + 2u * (i / strands_here));
             barrier();
+            phase_mark(5u + parity);
         }
     }
     barrier();
@@ -400,4 +436,5 @@ void main() {
         scratch[base_all + i] = vec4(s_x[a], s_y[a], s_z[a], w);
         pos[base_all + i] = vec4(s_px[a], s_py[a], s_pz[a], w);
     }
+    phase_mark(7u);
 }

@@ -284,6 +284,37 @@ TEST_F(SimGpuTest, FusedStepMatchesTheCpuWithTwoSdfsAndSkinnedRoots) {
     EXPECT_GT(diff(one_sdf, gpu_world).guide_max_m, 1e-3) << "the second SDF and the skinned roots changed the result";
 }
 
+// The clock-reading variant of the fused pass (bench sim --phases) computes the same step and reports
+// every phase: the sweeps, 40-odd barrier steps, take longer than integration or staging in.
+TEST_F(SimGpuTest, PhaseClocksChangeNothingAndCountEveryPhase) {
+    if (!device().info().shader_clock) GTEST_SKIP() << device().info().name << " has no shader clock";
+    auto pipelines = SimGpuPipelines::create(device());
+    ASSERT_TRUE(pipelines.ok());
+    SimWorld plain = make_world(), clocked = make_world();
+    auto a = SimGpu::create(device(), *pipelines, plain, 8, SimGpuMode::Fused);
+    auto b = SimGpu::create(device(), *pipelines, clocked, 8, SimGpuMode::Fused, true);
+    ASSERT_TRUE(a.ok() && b.ok()) << (b.ok() ? "" : b.error().describe());
+    EXPECT_FALSE(a->phase_cycles(device()).ok()) << "no phase clocks without the variant";
+    EXPECT_FALSE(SimGpu::create(device(), *pipelines, plain, 8, SimGpuMode::Split, true).ok()) << "fused only";
+    run_gpu(device(), *a, plain, 3);
+    run_gpu(device(), *b, clocked, 3);
+    ASSERT_TRUE(a->download(device(), plain).ok());
+    ASSERT_TRUE(b->download(device(), clocked).ok());
+    Diff d = diff(plain, clocked);
+    EXPECT_EQ(d.guide_max_m, 0.0);
+    EXPECT_EQ(d.follow_max_m, 0.0);
+    auto cycles = b->phase_cycles(device());
+    ASSERT_TRUE(cycles.ok()) << cycles.error().describe();
+    ASSERT_EQ(cycles->size(), 1u);
+    const auto& c = (*cycles)[0];
+    for (uint32_t i = 0; i < gpu_shared::kSimPhaseCount; ++i) {
+        std::printf("[sim-gpu phases] %-20s %.0f\n", sim_phase_name(i), c[i]);
+        EXPECT_GT(c[i], 0.0) << sim_phase_name(i);
+    }
+    EXPECT_GT(c[3], c[0]) << "sweeps against staging in";
+    EXPECT_GT(c[3], c[1]) << "sweeps against integration";
+}
+
 TEST_F(SimGpuTest, TooManyStepsForTheSlotsIsAnError) {
     auto pipelines = SimGpuPipelines::create(device());
     ASSERT_TRUE(pipelines.ok());

@@ -67,7 +67,8 @@ Result<SimBenchModeResult> bench_mode(gpu::Device& device, const SimGpuPipelines
 
 }  // namespace
 
-Result<SimBenchResult> bench_sim_gpu(gpu::Device& device, const SimGpuPipelines& pipelines, SimWorld& world, int steps) {
+Result<SimBenchResult> bench_sim_gpu(gpu::Device& device, const SimGpuPipelines& pipelines, SimWorld& world, int steps,
+                                     bool phase_clocks) {
     SimBenchResult r;
     for (const SimGroupState& g : world.groups) {
         r.guide_vertices += g.positions.size();
@@ -86,6 +87,23 @@ Result<SimBenchResult> bench_sim_gpu(gpu::Device& device, const SimGpuPipelines&
     if (!split) return split.error();
     r.fused = std::move(*fused);
     r.split = std::move(*split);
+    if (phase_clocks) {
+        // Right after the timed runs, with the clocks still up: the cycles of memory-bound phases depend on
+        // the SM clock (memory keeps its own).
+        auto sim = SimGpu::create(device, pipelines, world, kStepsPerSubmit, SimGpuMode::Fused, true);
+        if (!sim) return sim.error();
+        for (int s = 0; s < 4; ++s) {
+            auto cmd = device.begin_commands();
+            if (!cmd) return cmd.error();
+            TRESSEL_TRY(sim->record_steps(*cmd, world, kStepsPerSubmit, nullptr));
+            auto serial = device.submit(std::move(*cmd));
+            if (!serial) return serial.error();
+            TRESSEL_TRY(device.wait(*serial));
+        }
+        auto cycles = sim->phase_cycles(device);
+        if (!cycles) return cycles.error();
+        r.phase_cycles = std::move(*cycles);
+    }
     r.step_ms = r.fused.step_ms;
     r.vertex_steps_per_ms = r.step_ms > 0.0 ? double(r.guide_vertices) / r.step_ms : 0.0;
     return r;

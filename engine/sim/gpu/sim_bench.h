@@ -26,8 +26,14 @@ struct SimBenchResult {
     // Per group: the driver's statistics of its fused strand pipeline (registers, spills...), if offered.
     std::vector<std::vector<std::pair<std::string, std::string>>> strands_pipeline_statistics;
     double vertex_steps_per_ms = 0.0;          // guide vertices / step_ms
+    // With phase clocks: per group, the mean SM cycles per workgroup of each phase of the fused strand pass
+    // (sim_phase_name), from the last of a run of steps after the timed ones.
+    std::vector<std::array<double, gpu_shared::kSimPhaseCount>> phase_cycles;
 };
 
-Result<SimBenchResult> bench_sim_gpu(gpu::Device& device, const SimGpuPipelines& pipelines, SimWorld& world, int steps);
+// `phase_clocks`: also runs the fused step's clock-reading variant (DeviceInfo::shader_clock) for
+// SimBenchResult::phase_cycles.
+Result<SimBenchResult> bench_sim_gpu(gpu::Device& device, const SimGpuPipelines& pipelines, SimWorld& world, int steps,
+                                     bool phase_clocks = false);
 
 }  // namespace tressel

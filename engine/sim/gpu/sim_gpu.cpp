@@ -48,6 +48,7 @@ void bind_sets(SimGpuGroup& g) {
         s.bind_buffer(gpu_shared::kSimBindFollowDesc, g.follow_desc);
         s.bind_buffer(gpu_shared::kSimBindFollowPos, g.follow_pos);
         s.bind_buffer(gpu_shared::kSimBindSdfOffsets, g.sdf_offsets);
+        s.bind_buffer(gpu_shared::kSimBindPhaseClocks, g.phase_clocks);
     }
 }
 
@@ -95,22 +96,24 @@ uint32_t SimGpuPipelines::strands_per_workgroup(uint32_t n) const {
     return s;
 }
 
-Result<const gpu::ComputePipeline*> SimGpuPipelines::strands(uint32_t n) const {
+Result<const gpu::ComputePipeline*> SimGpuPipelines::strands(uint32_t n, bool phase_clocks) const {
     TRESSEL_ASSERT(cache_ != nullptr, "SimGpuPipelines::strands: pipelines not created");
     if (n < gpu_shared::kSimMinVerticesPerStrand || n > gpu_shared::kSimMaxVerticesPerStrand)
         return make_error(ErrorCode::InvalidArgument, "the GPU simulation takes " + std::to_string(gpu_shared::kSimMinVerticesPerStrand) +
                                                           " to " + std::to_string(gpu_shared::kSimMaxVerticesPerStrand) +
                                                           " vertices per strand, not " + std::to_string(n));
+    if (phase_clocks && !device_->info().shader_clock)
+        return make_error(ErrorCode::Unsupported, device_->info().name + " offers no shader clock (VK_KHR_shader_clock) for phase cycle counts");
     std::lock_guard<std::mutex> lock(cache_->mutex);
-    auto& slot = cache_->strands_by_n[n];
+    auto& slot = cache_->strands_by_n[n * 2 + (phase_clocks ? 1 : 0)];
     if (!slot) {
         const uint32_t s = strands_per_workgroup(n);
         if (strands_shared_bytes(s, n) > device_->info().max_shared_memory_bytes)
             return make_error(ErrorCode::Unsupported, "the GPU's shared memory (" + std::to_string(device_->info().max_shared_memory_bytes) +
                                                           " bytes) cannot hold one strand of " + std::to_string(n) + " vertices");
         std::vector<VkDescriptorType> bindings(gpu_shared::kSimBindingCount, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
-        gpu::ComputePipelineDesc d{embedded_spirv("sim/strands.comp"), bindings, sizeof(SimPush),
-                                   "sim/strands.comp n=" + std::to_string(n)};
+        const char* shader = phase_clocks ? "sim/strands_phases.comp" : "sim/strands.comp";
+        gpu::ComputePipelineDesc d{embedded_spirv(shader), bindings, sizeof(SimPush), std::string(shader) + " n=" + std::to_string(n)};
         d.specialization = {s, n, std::max(s, std::min(gpu_shared::kSimStrandsMaxThreads, s * n))};
         auto pipe = device_->create_compute_pipeline(d);
         if (!pipe) return pipe.error();
@@ -120,10 +123,13 @@ Result<const gpu::ComputePipeline*> SimGpuPipelines::strands(uint32_t n) const {
 }
 
 Result<SimGpu> SimGpu::create(gpu::Device& device, const SimGpuPipelines& pipelines, const SimWorld& world,
-                              uint32_t max_steps_per_record, SimGpuMode mode) {
+                              uint32_t max_steps_per_record, SimGpuMode mode, bool phase_clocks) {
     TRESSEL_ASSERT(max_steps_per_record >= 1, "SimGpu::create: max_steps_per_record must be at least 1");
+    if (phase_clocks && mode != SimGpuMode::Fused)
+        return make_error(ErrorCode::InvalidArgument, "phase cycle counts are of the fused strand pass: create the simulation in Fused mode");
     SimGpu sim;
     sim.mode_ = mode;
+    sim.phase_clocks_ = phase_clocks;
     sim.device_ = &device;
     sim.pipelines_ = &pipelines;
     sim.slots_ = max_steps_per_record;
@@ -147,11 +153,13 @@ Result<SimGpu> SimGpu::create(gpu::Device& device, const SimGpuPipelines& pipeli
         std::vector<uint32_t> offsets = g.field_offsets;
         if (offsets.empty()) offsets.push_back(0);
         if (mode == SimGpuMode::Fused) {
-            auto pipe = pipelines.strands(w.n);
+            auto pipe = pipelines.strands(w.n, phase_clocks);
             if (!pipe) return pipe.error();
             g.strands_pipeline = *pipe;
             g.strands_per_workgroup = pipelines.strands_per_workgroup(w.n);
         }
+        const size_t workgroups = (size_t(g.strands) + g.strands_per_workgroup - 1) / g.strands_per_workgroup;
+        std::vector<uint32_t> clocks(phase_clocks ? std::max<size_t>(workgroups, 1) * gpu_shared::kSimPhaseCount : 4, 0u);
         struct Up {
             gpu::Buffer* out;
             Result<gpu::Buffer> r;
@@ -170,6 +178,7 @@ Result<SimGpu> SimGpu::create(gpu::Device& device, const SimGpuPipelines& pipeli
                    {&g.sdf_grids, device_buffer(device, grids, name + "sdf grids")},
                    {&g.sdf_fields, device_buffer(device, fields, name + "sdf fields")},
                    {&g.sdf_offsets, device_buffer(device, offsets, name + "sdf offsets")},
+                   {&g.phase_clocks, device_buffer(device, clocks, name + "phase clocks")},
                    {&g.params, host_buffer(device, sim.slots_ * sizeof(gpu_shared::SimGroupParams), name + "params")},
                    {&g.roots, host_buffer(device, sim.slots_ * 2 * sizeof(glm::mat4), name + "roots")},
                    {&g.colliders, host_buffer(device, sim.slots_ * g.max_colliders * sizeof(gpu_shared::SimCollider), name + "colliders")},
@@ -333,6 +342,29 @@ void SimGpu::record_fused(gpu::CommandBuffer& cmd, const SimWorld& world, uint32
         "sim follow hairs", [](const SimGpuGroup& g) { return g.follows * g.n; },
         [this](const SimGpuGroup&) -> const gpu::ComputePipeline& { return pipelines_->follow_all; },
         [](const SimGpuGroup&) { return gpu_shared::kSimWorkgroupSize; }, false);
+}
+
+const char* sim_phase_name(uint32_t phase) {
+    static const char* const names[gpu_shared::kSimPhaseCount] = {
+        "staging in", "integration", "global shape + vsp", "sweeps", "sdf vertices", "sdf midpoints even",
+        "sdf midpoints odd", "staging out"};
+    return phase < gpu_shared::kSimPhaseCount ? names[phase] : "?";
+}
+
+Result<std::vector<std::array<double, gpu_shared::kSimPhaseCount>>> SimGpu::phase_cycles(gpu::Device& device) const {
+    if (!phase_clocks_) return make_error(ErrorCode::InvalidArgument, "phase_cycles: the simulation was created without phase clocks");
+    std::vector<std::array<double, gpu_shared::kSimPhaseCount>> out;
+    for (const SimGpuGroup& g : groups_) {
+        const size_t workgroups = (size_t(g.strands) + g.strands_per_workgroup - 1) / g.strands_per_workgroup;
+        std::vector<uint32_t> raw(workgroups * gpu_shared::kSimPhaseCount);
+        if (!raw.empty()) TRESSEL_TRY(device.download(g.phase_clocks, raw.data(), raw.size() * sizeof(uint32_t)));
+        std::array<double, gpu_shared::kSimPhaseCount> mean{};
+        for (size_t w = 0; w < workgroups; ++w)
+            for (uint32_t i = 0; i < gpu_shared::kSimPhaseCount; ++i) mean[i] += raw[w * gpu_shared::kSimPhaseCount + i];
+        for (double& m : mean) m /= double(std::max<size_t>(workgroups, 1));
+        out.push_back(mean);
+    }
+    return out;
 }
 
 Status SimGpu::download(gpu::Device& device, SimWorld& world) const {

@@ -18,6 +18,7 @@
 // renderer draws straight from guide_positions() and follow_positions().
 #pragma once
 
+#include <array>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -32,12 +33,17 @@ namespace tressel {
 
 enum class SimGpuMode { Fused, Split };
 
+// Name of phase i of the fused strand pass (gpu_shared::kSimPhaseCount): "staging in", "integration", ...
+const char* sim_phase_name(uint32_t phase);
+
 class SimGpuPipelines {
 public:
     static Result<SimGpuPipelines> create(gpu::Device& device);
     // The fused strand pass for strands of n vertices: built on first use for each n (specialised on n and
-    // on strands_per_workgroup(n)), then kept; safe to call from several threads.
-    Result<const gpu::ComputePipeline*> strands(uint32_t n) const;
+    // on strands_per_workgroup(n)), then kept; safe to call from several threads. `phase_clocks`: the
+    // variant that also records each phase's SM cycles (sim/strands_phases.comp; needs
+    // DeviceInfo::shader_clock).
+    Result<const gpu::ComputePipeline*> strands(uint32_t n, bool phase_clocks = false) const;
     // Strands per workgroup of the fused pass: up to kSimStrandsMaxPerWorkgroup, halved while their
     // staging would exceed the device's shared memory.
     uint32_t strands_per_workgroup(uint32_t n) const;
@@ -65,6 +71,7 @@ struct SimGpuGroup {
     gpu::Buffer rest, rest_lengths, ref_vectors, rest_root_frame, strand_data, frames_rest, frames_world;
     gpu::Buffer follow_desc, follow_pos, sdf_grids, sdf_fields, sdf_offsets;
     gpu::Buffer params, roots, colliders, sdf_frames;  // host-visible, one slot per substep of a record
+    gpu::Buffer phase_clocks;          // kSimPhaseCount cycle counts per workgroup of the fused pass (a stub without)
     gpu::DescriptorSet sets[3];        // set r: positions[r] current, [r+1] previous, [r+2] output
     uint32_t rotation = 0;
 };
@@ -72,8 +79,11 @@ struct SimGpuGroup {
 class SimGpu {
 public:
     // `max_steps_per_record`: the most substeps one record_steps call may record (slots of constants).
+    // `phase_clocks` (Fused only, DeviceInfo::shader_clock): runs the strand pass variant that records the
+    // SM cycles of each of its phases (phase_cycles()); it computes the same step.
     static Result<SimGpu> create(gpu::Device& device, const SimGpuPipelines& pipelines, const SimWorld& world,
-                                 uint32_t max_steps_per_record = 16, SimGpuMode mode = SimGpuMode::Fused);
+                                 uint32_t max_steps_per_record = 16, SimGpuMode mode = SimGpuMode::Fused,
+                                 bool phase_clocks = false);
 
     // Records `steps` substeps for every enabled group, taking each step's constants from begin_step(world)
     // and advancing world.clock as step_once does. The constants are written to host-visible memory now:
@@ -84,6 +94,10 @@ public:
 
     // Copies current / previous guide positions and follow positions into the world's groups (CPU layout).
     Status download(gpu::Device& device, SimWorld& world) const;
+    // Per group: the SM cycles each phase of the fused strand pass (gpu_shared::kSimPhaseCount, named by
+    // sim_phase_name) took in the last recorded step, averaged over the group's workgroups. Needs a
+    // simulation created with phase_clocks; the last submission must have completed.
+    Result<std::vector<std::array<double, gpu_shared::kSimPhaseCount>>> phase_cycles(gpu::Device& device) const;
     // Uploads the world's current positions (e.g. after reset_to_rest(world)).
     Status upload_state(gpu::Device& device, const SimWorld& world);
 
@@ -104,6 +118,7 @@ private:
     const SimGpuPipelines* pipelines_ = nullptr;
     uint32_t slots_ = 0;
     SimGpuMode mode_ = SimGpuMode::Fused;
+    bool phase_clocks_ = false;
     std::vector<SimGpuGroup> groups_;
 };
 
