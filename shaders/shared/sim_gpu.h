@@ -37,13 +37,13 @@ TRESSEL_CONST(uint, kSimBindingCount, 20u);
 TRESSEL_CONST(uint, kSimPhaseCount, 8u);
 // The fused strand pass (shaders/sim/strands.comp): a workgroup's strands staged in shared memory, 11
 // floats per vertex (position with inverse mass, previous position, reference vector, rest length) with a
-// row stride of strands + 1, 16 floats per strand, and one copy each of the step's SimGroupParams, the
-// current SDF's SdfGridParams and its SimSdfFrame.
+// row stride of strands + 1, 16 floats per strand, one copy each of the step's SimGroupParams, the
+// current SDF's SdfGridParams and its SimSdfFrame, and the phase clock counts (strands_phases.comp).
 TRESSEL_CONST(uint, kSimStrandsMaxPerWorkgroup, 32u);
 TRESSEL_CONST(uint, kSimStrandsMaxThreads, 512u);  // H100: 512 and 1024 beat 256 by 8% at 16M vertices
 TRESSEL_CONST(uint, kSimStrandsSharedBytesPerVertex, 44u);
 TRESSEL_CONST(uint, kSimStrandsSharedBytesPerStrand, 64u);
-TRESSEL_CONST(uint, kSimStrandsSharedBytesFixed, 352u);
+TRESSEL_CONST(uint, kSimStrandsSharedBytesFixed, 384u);
 
 struct SimPush {
     uint count;          // items of this dispatch

@@ -33,28 +33,33 @@ uint g_field_offset = 0u;  // first float of the SDF being collided with
 // The group's and the SDF's parameters are read where they are used rather than copied into registers at
 // the top: they are the same for the whole workgroup, and held live they took registers from every phase.
 // ---- Phase clocks (sim/strands_phases.comp only) ----
-// Thread 0 reads the SM clock after each phase's closing barrier, when every thread is done with it, and
-// adds the cycles since the previous reading to the workgroup's slot of that phase (kSimPhaseCount per
-// workgroup; the slots of one step, overwritten by the next).
+// Thread 0 reads the SM clock after each phase's closing barrier, when every thread is done with it, adds
+// the cycles since its previous reading to the phase's count in shared memory (a global read-modify-write
+// there put an L2 round trip on thread 0's path into the next phase), and writes the counts to the
+// workgroup's kSimPhaseCount slots at the end (a step's counts, overwritten by the next step's).
 #ifdef TRESSEL_SIM_PHASE_CLOCKS
-layout(std430, binding = kSimBindPhaseClocks) buffer PhaseClocksBuf { uint phase_cycles[]; };
+layout(std430, binding = kSimBindPhaseClocks) writeonly buffer PhaseClocksBuf { uint phase_cycles[]; };
+shared uint s_phase_cycles[kSimPhaseCount];
 uint g_clock = 0u;
-uint g_phase_base = 0u;
-void phase_start(uint workgroup) {
+void phase_start() {
     if (gl_LocalInvocationIndex != 0u) return;
-    g_phase_base = workgroup * kSimPhaseCount;
-    for (uint i = 0u; i < kSimPhaseCount; ++i) phase_cycles[g_phase_base + i] = 0u;
+    for (uint i = 0u; i < kSimPhaseCount; ++i) s_phase_cycles[i] = 0u;
     g_clock = clock2x32ARB().x;
 }
 void phase_mark(uint phase) {
     if (gl_LocalInvocationIndex != 0u) return;
     uint c = clock2x32ARB().x;
-    phase_cycles[g_phase_base + phase] += c - g_clock;
+    s_phase_cycles[phase] += c - g_clock;
     g_clock = c;
 }
+void phase_end(uint workgroup) {
+    if (gl_LocalInvocationIndex != 0u) return;
+    for (uint i = 0u; i < kSimPhaseCount; ++i) phase_cycles[workgroup * kSimPhaseCount + i] = s_phase_cycles[i];
+}
 #else
-void phase_start(uint workgroup) {}
+void phase_start() {}
 void phase_mark(uint phase) {}
+void phase_end(uint workgroup) {}
 #endif
 
 // The step's parameters and the SDF being collided with, copied to shared memory once per workgroup (and
@@ -333,7 +338,7 @@ void main() {
     uint first = (gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x) * S;
     if (first >= pc.count) return;  // the whole workgroup: no barrier is skipped by part of it
     uint strands_here = min(S, pc.count - first);
-    phase_start(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
+    phase_start();
     uint items = strands_here * N;
     uint base_all = first * N;
 
@@ -437,4 +442,5 @@ void main() {
         pos[base_all + i] = vec4(s_px[a], s_py[a], s_pz[a], w);
     }
     phase_mark(7u);
+    phase_end(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
 }

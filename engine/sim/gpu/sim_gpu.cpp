@@ -78,9 +78,9 @@ Result<SimGpuPipelines> SimGpuPipelines::create(gpu::Device& device) {
 
 namespace {
 
-static_assert(gpu_shared::kSimStrandsSharedBytesFixed ==
-                  sizeof(gpu_shared::SimGroupParams) + sizeof(gpu_shared::SdfGridParams) + sizeof(gpu_shared::SimSdfFrame),
-              "strands.comp keeps one SimGroupParams, SdfGridParams and SimSdfFrame in shared memory");
+static_assert(gpu_shared::kSimStrandsSharedBytesFixed == sizeof(gpu_shared::SimGroupParams) + sizeof(gpu_shared::SdfGridParams) +
+                                                            sizeof(gpu_shared::SimSdfFrame) + 4 * gpu_shared::kSimPhaseCount,
+              "strands.comp keeps one SimGroupParams, SdfGridParams and SimSdfFrame and the phase counts in shared memory");
 
 uint64_t strands_shared_bytes(uint32_t strands, uint32_t n) {
     return uint64_t(strands + 1) * n * gpu_shared::kSimStrandsSharedBytesPerVertex +
