@@ -55,7 +55,7 @@ struct SimPush {
     uint max_colliders;
     uint max_sdfs;
     uint has_frames;     // strand pass: the group has guide frames to turn into the world (follow hairs)
-    uint pad0;
+    uint root_slot_stride; // root transforms per slot: now, then before (1 or strands each), then unused
     uint pad1;
     uint pad2;
 };

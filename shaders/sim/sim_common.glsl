@@ -35,16 +35,16 @@ layout(std430, binding = kSimBindSdfOffsets) readonly buffer SdfOffsetsBuf { uin
 
 SimGroupParams P() { return step_params[pc.slot]; }
 
-// Root transform of `strand` now / at the previous step (rigid motion: one for all strands).
+// Root transform of `strand` now / at the previous step (rigid motion: one for all strands). A slot holds
+// pc.root_slot_stride transforms: now, then before.
 mat4 root_now(uint strand, uint strands) {
-    uint per = pc.per_strand_roots != 0u ? strands : 1u;
     uint i = pc.per_strand_roots != 0u ? strand : 0u;
-    return roots[pc.slot * 2u * per + i];
+    return roots[pc.slot * pc.root_slot_stride + i];
 }
 mat4 root_before(uint strand, uint strands) {
     uint per = pc.per_strand_roots != 0u ? strands : 1u;
     uint i = pc.per_strand_roots != 0u ? strand : 0u;
-    return roots[pc.slot * 2u * per + per + i];
+    return roots[pc.slot * pc.root_slot_stride + per + i];
 }
 
 vec4 with_w(vec3 v, float w) { return vec4(v, w); }

@@ -205,7 +205,9 @@ Status SimGpu::record_steps(gpu::CommandBuffer& cmd, SimWorld& world, uint32_t s
     // Skinned roots (one transform per strand) need a larger roots buffer: grow it before writing slots.
     for (size_t gi = 0; gi < groups_.size(); ++gi) {
         SimGpuGroup& g = groups_[gi];
-        const uint32_t need = world.groups[gi].external_root_targets.empty() ? 1u : g.strands;
+        // Per strand while the roots are skinned, and for the step after (its previous transforms are).
+        const SimGroupState& w = world.groups[gi];
+        const uint32_t need = w.external_root_targets.empty() && w.root_transforms.size() <= 1 ? 1u : g.strands;
         if (need > g.root_capacity) {
             auto roots = host_buffer(*device_, VkDeviceSize(slots_) * 2 * need * sizeof(glm::mat4), "sim roots");
             if (!roots) return roots.error();
@@ -215,18 +217,22 @@ Status SimGpu::record_steps(gpu::CommandBuffer& cmd, SimWorld& world, uint32_t s
         }
     }
     for (uint32_t step = 0; step < steps; ++step) {
-        std::vector<bool> skinned(groups_.size());
-        for (size_t gi = 0; gi < groups_.size(); ++gi) skinned[gi] = !world.groups[gi].external_root_targets.empty();
         const StepFrame frame = begin_step(world);
+        // Per-strand roots where the step's transforms or the previous step's are per strand (skinned now,
+        // or the first step after skinning); one transform for every strand otherwise.
+        std::vector<bool> skinned(groups_.size());
+        for (size_t gi = 0; gi < groups_.size(); ++gi)
+            skinned[gi] = world.groups[gi].root_transforms.size() > 1 || world.groups[gi].root_transforms_prev.size() > 1;
         for (size_t gi = 0; gi < groups_.size(); ++gi) {
             const SimGroupState& w = world.groups[gi];
             if (!w.params.enabled) continue;
             SimGpuGroup& g = groups_[gi];
             const StepFrame::Group& fg = frame.groups[gi];
-            // Constants of this slot.
+            // Constants of this slot. A slot of roots holds 2 x root_capacity transforms whatever this step
+            // uses, so that steps of one record never overlap.
             std::memcpy(static_cast<gpu_shared::SimGroupParams*>(g.params.mapped()) + step, &fg.params, sizeof(fg.params));
             const uint32_t per = skinned[gi] ? g.strands : 1u;
-            glm::mat4* roots = static_cast<glm::mat4*>(g.roots.mapped()) + size_t(step) * 2 * per;
+            glm::mat4* roots = static_cast<glm::mat4*>(g.roots.mapped()) + size_t(step) * 2 * g.root_capacity;
             for (uint32_t s = 0; s < per; ++s) {
                 roots[s] = sim_passes::root_of(w.root_transforms, s);
                 roots[per + s] = sim_passes::root_of(w.root_transforms_prev, s);
@@ -251,6 +257,7 @@ SimPush SimGpu::base_push(const SimGpuGroup& g, const SimGroupState& w, uint32_t
     SimPush push{};
     push.slot = step;
     push.per_strand_roots = skinned ? 1u : 0u;
+    push.root_slot_stride = 2 * g.root_capacity;
     push.max_colliders = g.max_colliders;
     push.max_sdfs = g.max_sdfs;
     push.has_frames = w.guide_frames_rest.size() >= g.strands ? 1u : 0u;
