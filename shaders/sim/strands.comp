@@ -30,8 +30,6 @@ uint g_field_offset = 0u;  // first float of the SDF being collided with
 #define SDF_FETCH(i) sdf_fields[g_field_offset + (i)]
 #include "sim/sim_common.glsl"
 
-// The group's and the SDF's parameters are read where they are used rather than copied into registers at
-// the top: they are the same for the whole workgroup, and held live they took registers from every phase.
 // ---- Phase clocks (sim/strands_phases.comp only) ----
 // Thread 0 reads the SM clock after each phase's closing barrier, when every thread is done with it, adds
 // the cycles since its previous reading to the phase's count in shared memory (a global read-modify-write
@@ -64,7 +62,8 @@ void phase_end(uint workgroup) {}
 
 // The step's parameters and the SDF being collided with, copied to shared memory once per workgroup (and
 // per SDF). Every phase reads them; from their buffers each read was a round trip to L1, or to L2 once the
-// staging and the SDF fetches had evicted them (H100, 16M guide vertices: 3.6% of the step).
+// staging and the SDF fetches had evicted them (H100, 16M guide vertices: 3.6% of the step). Not copied
+// into registers: held live there, they took registers from every phase.
 shared SimGroupParams s_params;
 shared SdfGridParams s_grid;
 shared SimSdfFrame s_sdf_frame;
@@ -365,8 +364,9 @@ void main() {
         s_rz[j] = r.z;
         s_len[j] = rest_lengths[base_all + i];
     }
-    // Three threads of three warps that take no part in strand_setup copy the parameters and the first
-    // SDF's grid and frame (one thread doing all three put its round trips on the set-up's path).
+    // Three threads copy the parameters and the first SDF's grid and frame: at 32 strands per workgroup,
+    // one in each of three warps that take no part in strand_setup (one thread doing all three put its
+    // round trips on the set-up's path).
     if (t == S % T) s_params = step_params[pc.slot];
     if (step_params[pc.slot].sdf_count > 0u) {
         if (t == (S + 32u) % T) s_grid = sdf_grids[0];
