@@ -123,6 +123,16 @@ void run_gpu(gpu::Device& dev, SimGpu& sim, SimWorld& world, uint32_t steps, gpu
     }
 }
 
+// Steps two simulations `steps` times each and compares what they computed (both must match bit for bit
+// where they run the same step on the same device).
+Diff step_both_and_diff(gpu::Device& dev, SimGpu& sa, SimWorld& a, SimGpu& sb, SimWorld& b, uint32_t steps) {
+    run_gpu(dev, sa, a, steps);
+    run_gpu(dev, sb, b, steps);
+    EXPECT_TRUE(sa.download(dev, a).ok());
+    EXPECT_TRUE(sb.download(dev, b).ok());
+    return diff(a, b);
+}
+
 const char* mode_name(SimGpuMode m) { return m == SimGpuMode::Fused ? "fused" : "split"; }
 
 // Both ways of recording a step (one fused dispatch per group, or one dispatch per pass) against the CPU.
@@ -181,11 +191,7 @@ TEST_P(SimGpuModeTest, DeterministicOnTheSameDevice) {
     auto sa = SimGpu::create(device(), *pipelines, a, 8, GetParam());
     auto sb = SimGpu::create(device(), *pipelines, b, 8, GetParam());
     ASSERT_TRUE(sa.ok() && sb.ok());
-    run_gpu(device(), *sa, a, 40);
-    run_gpu(device(), *sb, b, 40);
-    ASSERT_TRUE(sa->download(device(), a).ok());
-    ASSERT_TRUE(sb->download(device(), b).ok());
-    Diff d = diff(a, b);
+    Diff d = step_both_and_diff(device(), *sa, a, *sb, b, 40);
     EXPECT_EQ(d.guide_max_m, 0.0);
     EXPECT_EQ(d.follow_max_m, 0.0);
 }
@@ -303,11 +309,7 @@ TEST_F(SimGpuTest, PhaseClocksChangeNothingAndCountEveryPhase) {
     ASSERT_TRUE(a.ok() && b.ok()) << (b.ok() ? "" : b.error().describe());
     EXPECT_FALSE(a->phase_cycles(device()).ok()) << "no phase clocks without the variant";
     EXPECT_FALSE(SimGpu::create(device(), *pipelines, plain, 8, SimGpuMode::Split, true).ok()) << "fused only";
-    run_gpu(device(), *a, plain, 3);
-    run_gpu(device(), *b, clocked, 3);
-    ASSERT_TRUE(a->download(device(), plain).ok());
-    ASSERT_TRUE(b->download(device(), clocked).ok());
-    Diff d = diff(plain, clocked);
+    Diff d = step_both_and_diff(device(), *a, plain, *b, clocked, 3);
     EXPECT_EQ(d.guide_max_m, 0.0);
     EXPECT_EQ(d.follow_max_m, 0.0);
     auto cycles = b->phase_cycles(device());
