@@ -8,9 +8,8 @@
 
 #include "bench.h"
 #include "gpu_context.h"
-#include "sdf/gpu/sdf_gpu.h"
+#include "runtime/scene_runtime.h"
 #include "sim/gpu/sim_bench.h"
-#include "sim/scene_sim.h"
 
 namespace tressel::cli {
 
@@ -60,8 +59,6 @@ int bench_sim(const Args& args, nlohmann::json& out) {
     auto ctx = GpuContext::create(args.get_or("device", ""));
     if (!ctx) return fail(ctx.error().message);
     gpu::Device& device = *ctx->device;
-    auto sdf_pipelines = SdfGpuPipelines::create(device);
-    if (!sdf_pipelines) return fail(sdf_pipelines.error().message);
     auto sim_pipelines = SimGpuPipelines::create(device);
     if (!sim_pipelines) return fail(sim_pipelines.error().message);
 
@@ -93,26 +90,22 @@ int bench_sim(const Args& args, nlohmann::json& out) {
     nlohmann::json results = nlohmann::json::array();
     for (Case& c : cases) {
         if (!only.empty() && c.name != only[0]) continue;
-        auto meshes = load_scene_meshes(c.scene);
-        if (!meshes) return fail(c.name + ": " + meshes.error().message + " (set --testdata DIR)");
-        SceneSimDesc desc;
-        desc.scene = &c.scene;
-        desc.meshes = &*meshes;
-        desc.build_sdf = [&](const SdfBuildDesc& d, Diagnostics& diag) -> Result<SdfGrid> {
-            auto field = build_sdf_gpu(device, *sdf_pipelines, d, diag);
-            if (!field) return field.error();
-            return read_back_sdf(device, *field);
-        };
-        auto ss = build_scene_sim(desc);
-        if (!ss) return fail(c.name + ": " + ss.error().message);
-        auto r = bench_sim_gpu(device, *sim_pipelines, (*ss)->world, int(*steps), phases);
+        // The scene as the editor runs it (engine/runtime), its world at rest; the benchmark steps it.
+        runtime::RuntimeOptions options;
+        options.simulation = runtime::SimBackend::None;
+        auto rt = runtime::SceneRuntime::create(&device, options);
+        if (!rt) return fail(rt.error().message);
+        if (Status st = (*rt)->apply(c.scene); !st)
+            return fail(c.name + ": " + st.error().message + (st.error().code == ErrorCode::NotFound || st.error().code == ErrorCode::Io ? " (set --testdata DIR)" : ""));
+        SimWorld& world = *(*rt)->world();
+        auto r = bench_sim_gpu(device, *sim_pipelines, world, int(*steps), phases);
         if (!r) return fail(c.name + ": " + r.error().message);
         nlohmann::json passes = nlohmann::json::object(), split_passes = nlohmann::json::object();
         for (auto& [k, v] : r->fused.pass_ms) passes[k] = v;
         for (auto& [k, v] : r->split.pass_ms) split_passes[k] = v;
         nlohmann::json groups = nlohmann::json::array();
-        for (size_t gi = 0; gi < (*ss)->world.groups.size(); ++gi) {
-            const SimGroupState& g = (*ss)->world.groups[gi];
+        for (size_t gi = 0; gi < world.groups.size(); ++gi) {
+            const SimGroupState& g = world.groups[gi];
             nlohmann::json stats = nlohmann::json::object();
             if (gi < r->strands_pipeline_statistics.size())
                 for (auto& [k, v] : r->strands_pipeline_statistics[gi]) stats[k] = v;

@@ -15,10 +15,8 @@
 #include "gpu/timestamps.h"
 #include "gpu_context.h"
 #include "scene/scene_io.h"
-#include "sdf/gpu/sdf_gpu.h"
-#include "sim/gpu/sim_gpu.h"
+#include "runtime/scene_runtime.h"
 #include "sim/mesh_oracle.h"
-#include "sim/scene_sim.h"
 
 namespace tressel::cli {
 
@@ -47,19 +45,9 @@ struct Worst {
 };
 
 Status dump_frame(const std::filesystem::path& dir, uint32_t frame, const SimWorld& world) {
-    std::vector<uint8_t> bytes;
-    auto put = [&](const glm::vec4& p) {
-        float xyz[3] = {p.x, p.y, p.z};
-        const uint8_t* b = reinterpret_cast<const uint8_t*>(xyz);
-        bytes.insert(bytes.end(), b, b + sizeof(xyz));  // x86-64 and every GPU host here are little-endian
-    };
-    for (const SimGroupState& g : world.groups) {
-        for (const glm::vec4& p : g.positions) put(p);
-        for (const glm::vec4& p : g.follow_positions) put(p);
-    }
     char name[32];
     std::snprintf(name, sizeof(name), "frame_%05u.f32", frame);
-    return write_file_atomic(dir / name, bytes);
+    return write_file_atomic(dir / name, runtime::positions_f32(world));
 }
 
 }  // namespace
@@ -81,45 +69,30 @@ int run_bake(const std::vector<std::string>& argv) {
     if (!loaded) return fail(loaded.error().message);
     const Scene& scene = loaded->scene;
     for (auto& d : loaded->diagnostics.items) std::fprintf(stderr, "%s\n", format(d).c_str());
-    auto meshes = load_scene_meshes(scene);
-    if (!meshes) return fail(meshes.error().message);
-
     auto ctx = GpuContext::create(args->get_or("device", ""));
     if (!ctx) return fail(ctx.error().message);
     gpu::Device& device = *ctx->device;
-    auto sdf_pipelines = SdfGpuPipelines::create(device);
-    if (!sdf_pipelines) return fail(sdf_pipelines.error().message);
 
-    SceneSimDesc desc;
-    desc.scene = &scene;
-    desc.meshes = &*meshes;
-    std::vector<gpu::PassTime> sdf_times;
-    desc.build_sdf = [&](const SdfBuildDesc& d, Diagnostics& diag) -> Result<SdfGrid> {
-        auto field = build_sdf_gpu(device, *sdf_pipelines, d, diag, &sdf_times);
-        if (!field) return field.error();
-        return read_back_sdf(device, *field);
-    };
-    auto prepared = build_scene_sim(desc);
-    if (!prepared) return fail(prepared.error().message);
-    SceneSim& ss = **prepared;
-    SimWorld& world = ss.world;
-    for (auto& d : ss.diagnostics.items) std::fprintf(stderr, "%s\n", format(d).c_str());
+    // The scene as the editor runs it (engine/runtime): fields built on the GPU, the simulation on the GPU
+    // (--fused: the editor's dispatches; otherwise one dispatch and timestamp per pass) or the CPU step.
+    runtime::RuntimeOptions options;
+    options.simulation = use_cpu ? runtime::SimBackend::Cpu : runtime::SimBackend::Gpu;
+    options.sim_mode = args->has("fused") ? SimGpuMode::Fused : SimGpuMode::Split;
+    auto rt = runtime::SceneRuntime::create(&device, options);
+    if (!rt) return fail(rt.error().message);
+    if (Status st = (*rt)->apply(scene); !st) return fail(st.error().message);
+    const runtime::SceneContent& content = *(*rt)->content();
+    for (auto& d : content.diagnostics.items) std::fprintf(stderr, "%s\n", format(d).c_str());
+    SimWorld& world = *(*rt)->world();
 
     std::vector<std::unique_ptr<MeshDistanceOracle>> oracle_objects;
     std::vector<SimSdfOracle> oracles;
-    for (const Mesh* m : ss.collision_meshes) {
-        oracle_objects.push_back(std::make_unique<MeshDistanceOracle>(*m));
+    for (const CollisionMesh& cm : scene.collision_meshes) {
+        oracle_objects.push_back(std::make_unique<MeshDistanceOracle>(content.find_mesh(cm.mesh)->mesh));
         oracles.push_back(oracle_objects.back()->as_function());
     }
 
     const uint32_t substeps = uint32_t(scene.environment.substeps);
-    auto sim_pipelines = SimGpuPipelines::create(device);
-    if (!sim_pipelines) return fail(sim_pipelines.error().message);
-    Result<SimGpu> sim = make_error(ErrorCode::InvalidArgument, "unused");
-    if (!use_cpu) {
-        sim = SimGpu::create(device, *sim_pipelines, world, substeps, args->has("fused") ? SimGpuMode::Fused : SimGpuMode::Split);
-        if (!sim) return fail(sim.error().message);
-    }
     auto ts = gpu::TimestampQueries::create(device, 64 * substeps * std::max<uint32_t>(1, uint32_t(world.groups.size())));
     if (!ts) return fail(ts.error().message);
 
@@ -138,7 +111,7 @@ int run_bake(const std::vector<std::string>& argv) {
     for (uint32_t f = 1; f <= uint32_t(*frames); ++f) {
         std::map<std::string, double> gpu_ms;
         if (use_cpu) {
-            Status st = run_frames(world, 1);
+            Status st = (*rt)->step(1);
             if (!st) {
                 std::fprintf(stderr, "frame %u: %s\n", f, st.error().message.c_str());
                 exit_code = 1;
@@ -147,7 +120,7 @@ int run_bake(const std::vector<std::string>& argv) {
             auto cmd = device.begin_commands();
             if (!cmd) return fail(cmd.error().message);
             ts->reset(*cmd);
-            Status st = sim->record_steps(*cmd, world, substeps, &*ts);
+            Status st = (*rt)->step(1, &*cmd, &*ts);
             if (!st) return fail(st.error().message);
             auto serial = device.submit(std::move(*cmd));
             if (!serial) return fail(serial.error().message);
@@ -158,9 +131,7 @@ int run_bake(const std::vector<std::string>& argv) {
         }
         const bool measure = (f - 1) % uint32_t(*every) == 0 || f == uint32_t(*frames);
         if (!measure && dump_dir.empty()) continue;
-        if (!use_cpu) {
-            if (Status st = sim->download(device, world); !st) return fail(st.error().message);
-        }
+        if (Status st = (*rt)->download(); !st) return fail(st.error().message);
         if (!dump_dir.empty()) {
             if (Status st = dump_frame(dump_dir, f, world); !st) return fail(st.error().message);
         }
@@ -215,7 +186,8 @@ int run_bake(const std::vector<std::string>& argv) {
                     {"kinetic_energy", worst.kinetic_energy},
                     {"non_finite", worst.non_finite}};
     json sdf_ms = json::object();
-    for (auto& t : sdf_times) sdf_ms[t.name] = sdf_ms.value(t.name, 0.0) + t.ms;
+    for (const auto& times : content.sdf_pass_times)
+        for (const gpu::PassTime& t : times) sdf_ms[t.name] = sdf_ms.value(t.name, 0.0) + t.ms;
     json report = {{"format", "tressel-bake-report"},
                    {"scene", scene_path.string()},
                    {"device", device.info().name},

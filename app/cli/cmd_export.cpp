@@ -1,14 +1,12 @@
 // tressel-cli export <scene.json> --format tfx|hair|usda|gltf|preset ... --out PATH: grows the scene's
-// hair groups on their scalp meshes and writes them for engines (engine/io/export_groom.h).
+// hair groups as the editor does (engine/runtime) and writes them for engines (engine/export).
 #include <cstdio>
 #include <filesystem>
-#include <list>
 
 #include "cli_args.h"
 #include "commands.h"
-#include "groom/grow.h"
-#include "io/export_groom.h"
-#include "io/scene_meshes.h"
+#include "runtime/scene_export.h"
+#include "runtime/scene_runtime.h"
 #include "scene/scene_io.h"
 
 namespace tressel::cli {
@@ -49,54 +47,22 @@ int run_export(const std::vector<std::string>& argv) {
 
     auto loaded = load_scene(args->positionals()[0]);
     if (!loaded) return fail(loaded.error().message);
-    const Scene& scene = loaded->scene;
-    auto meshes = load_scene_meshes(scene);
-    if (!meshes) return fail(meshes.error().message);
-    auto find_mesh = [&](const std::string& name) -> const SceneMesh* {
-        for (const auto& m : *meshes)
-            if (m.name == name) return &m;
-        return nullptr;
-    };
-    auto joint_names = [](const SceneMesh& m) {
-        std::vector<std::string> names;
-        if (m.mesh.skin < 0 || size_t(m.mesh.skin) >= m.imported.skins.size()) return names;
-        for (int node : m.imported.skins[size_t(m.mesh.skin)].joints)
-            names.push_back(node >= 0 && size_t(node) < m.imported.nodes.size() ? m.imported.nodes[size_t(node)].name : "");
-        return names;
-    };
+    // The scene's grooms as the editor grows them (runtime/scene_content.h); no GPU is needed.
+    auto rt = runtime::SceneRuntime::create(nullptr, {});
+    if (!rt) return fail(rt.error().message);
+    if (Status st = (*rt)->apply(loaded->scene); !st) return fail(st.error().message);
 
-    ExportDesc desc;
-    desc.format = *kind;
-    desc.out = *args->get("out");
-    desc.include_follows = args->has("all");
-    desc.environment = scene.environment;
-    desc.tressfx.gravity_scale = *gravity_scale;
-    const auto only = args->get("group");
-    std::list<GroomResult> grooms;  // stable addresses for desc.groups
-    for (const HairGroup& group : scene.hair_groups) {
-        if (only && group.name != *only) continue;
-        const SceneMesh* scalp = find_mesh(group.scalp.mesh);
-        if (!scalp) return fail("hair group '" + group.name + "': scalp.mesh '" + group.scalp.mesh + "' names no mesh of the scene");
-        GroomInputs in;
-        in.scalp = &scalp->mesh;
-        in.group = group;
-        in.base_dir = scene.origin.dir;
-        auto r = grow_group(in);
-        if (!r) return fail("hair group '" + group.name + "': " + r.error().message);
-        for (const auto& d : r->diagnostics.items) std::fprintf(stderr, "%s\n", format(d).c_str());
-        grooms.push_back(std::move(*r));
-        desc.groups.push_back({&group, &grooms.back(), &scalp->mesh, joint_names(*scalp), nullptr});
-    }
-    if (only && desc.groups.empty()) return fail("no hair group named '" + *only + "'");
-    if (desc.groups.empty()) return fail("the scene has no hair groups to export");
-    for (const auto& c : scene.collision_meshes)
-        if (const SceneMesh* m = find_mesh(c.mesh)) desc.collision.push_back({c, &m->mesh, joint_names(*m)});
-    for (size_t i = 0; i < scene.meshes.size(); ++i)
-        if (scene.meshes[i].visible)
-            if (const SceneMesh* m = find_mesh(scene.meshes[i].name)) desc.meshes.push_back(&m->mesh);
-
-    auto report = export_groom(desc);
+    runtime::SceneExportRequest request;
+    request.format = *kind;
+    request.out = *args->get("out");
+    request.include_follows = args->has("all");
+    request.gravity_scale = *gravity_scale;
+    request.group = args->get("group");
+    auto report = runtime::export_scene(*(*rt)->content(), request);
     if (!report) return fail(report.error().message);
+    // What growing the hair did (e.g. guides moved out of the scalp) is part of what was exported.
+    for (const auto& d : (*rt)->content()->diagnostics.items)
+        if (d.where != "scene") std::fprintf(stderr, "%s\n", format(d).c_str());
     for (const auto& d : report->diagnostics.items) std::fprintf(stderr, "%s\n", format(d).c_str());
     for (const auto& f : report->files) std::printf("wrote %s\n", f.string().c_str());
     return 0;

@@ -11,9 +11,9 @@
 #include "groom/follow.h"
 #include "groom/groom_bench.h"
 #include "groom/grow.h"
-#include "groom/scene_groom.h"
 #include "io/mesh_import.h"
 #include "io/scene_meshes.h"
+#include "runtime/scene_runtime.h"
 #include "scene/scene_io.h"
 
 namespace tressel::cli {
@@ -72,19 +72,18 @@ int run_groom(const std::vector<std::string>& argv) {
     const Scene& scene = loaded->scene;
     const auto only = args->get("group");
 
+    // Every group grown as the editor grows it (engine/runtime: scalp clearance included); no GPU needed.
+    auto rt = runtime::SceneRuntime::create(nullptr, {});
+    if (!rt) return fail(rt.error().message);
+    if (Status st = (*rt)->apply(scene); !st) return fail(st.error().message);
+    const runtime::SceneContent& content = *(*rt)->content();
+
     json stats = json::array(), groups = json::array();
     int grown = 0;
-    for (const HairGroup& group : scene.hair_groups) {
+    for (size_t gi = 0; gi < scene.hair_groups.size(); ++gi) {
+        const HairGroup& group = scene.hair_groups[gi];
         if (only && group.name != *only) continue;
-        size_t mesh_index = scene.meshes.size();
-        for (size_t i = 0; i < scene.meshes.size(); ++i)
-            if (scene.meshes[i].name == group.scalp.mesh) mesh_index = i;
-        if (mesh_index == scene.meshes.size())
-            return fail("hair group '" + group.name + "': scalp.mesh '" + group.scalp.mesh + "' names no mesh of the scene");
-        auto mesh = load_scene_mesh(scene, mesh_index);
-        if (!mesh) return fail(mesh.error().message);
-        auto r = grow_scene_group(scene, group, std::span<const SceneMesh>(&*mesh, 1));
-        if (!r) return fail(r.error().message);
+        const GroomResult* r = content.grooms[gi].get();
         ++grown;
         stats.push_back(stats_json(group.name, *r));
         if (args->has("out")) {

@@ -1,21 +1,18 @@
 // tressel-cli render: headless renders of a scene to PNG, and `bench render` (GPU ms per render pass).
 #include <cstdio>
+#include <optional>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "bench.h"
 #include "cli_args.h"
-#include "sdf/gpu/sdf_gpu.h"
-#include "sim/gpu/sim_gpu.h"
-#include "sim/motion.h"
-#include "sim/scene_sim.h"
 #include "commands.h"
 #include "core/file_io.h"
 #include "gpu_context.h"
 #include "render/render_bench.h"
 #include "render/renderer.h"
-#include "render/scene_content.h"
+#include "runtime/scene_runtime.h"
 #include "scene/scene_io.h"
 #include "sdf/sdf_slice.h"
 
@@ -58,56 +55,6 @@ Result<std::vector<double>> parse_list(const std::string& text, size_t count, co
 
 }  // namespace
 
-// --frame N: simulates N frames on the GPU (the bake's pipeline), then copies the simulated guide and
-// follow positions into the renderer's hair buffers (GPU to GPU: same layout, guides then follows, and
-// the same deterministic groom), and poses the meshes the motion moves at that time.
-Status simulate_into(gpu::Device& dev, const Scene& scene, render::SceneContent& content, uint32_t frames) {
-    auto sdf_pipelines = SdfGpuPipelines::create(dev);
-    if (!sdf_pipelines) return sdf_pipelines.error();
-    SceneSimDesc desc;
-    desc.scene = &scene;
-    desc.meshes = &content.meshes;
-    desc.build_sdf = [&](const SdfBuildDesc& d, Diagnostics& diag) -> Result<SdfGrid> {
-        auto field = build_sdf_gpu(dev, *sdf_pipelines, d, diag);
-        if (!field) return field.error();
-        return read_back_sdf(dev, *field);
-    };
-    auto ss = build_scene_sim(desc);
-    if (!ss) return ss.error();
-    SimWorld& world = (*ss)->world;
-    auto pipelines = SimGpuPipelines::create(dev);
-    if (!pipelines) return pipelines.error();
-    const uint32_t substeps = uint32_t(scene.environment.substeps);
-    auto sim = SimGpu::create(dev, *pipelines, world, substeps);
-    if (!sim) return sim.error();
-    for (uint32_t f = 0; f < frames; ++f) {
-        Status recorded;
-        TRESSEL_TRY(dev.run_sync([&](gpu::CommandBuffer& cmd) { recorded = sim->record_steps(cmd, world, substeps, nullptr); }));
-        TRESSEL_TRY(recorded);
-    }
-    TRESSEL_TRY(dev.run_sync([&](gpu::CommandBuffer& cmd) {
-        for (size_t h = 0; h < content.hair.size(); ++h)
-            for (size_t g = 0; g < world.groups.size(); ++g) {
-                if (world.groups[g].name != content.hair_names[h] || !world.groups[g].params.enabled) continue;
-                render::HairBuffers& hb = content.hair[h];
-                const VkDeviceSize guides = world.groups[g].positions.size() * sizeof(glm::vec4);
-                const VkDeviceSize follows = world.groups[g].follow_positions.size() * sizeof(glm::vec4);
-                if (guides + follows != hb.positions.size()) continue;  // layouts differ: keep the rest pose
-                cmd.copy(sim->guide_positions(g), hb.positions, guides, 0, 0);
-                if (follows) cmd.copy(sim->follow_positions(g), hb.positions, follows, 0, guides);
-                // Conservative bounds for shadow framing: the hair may swing a strand length anywhere.
-                const float reach = float(scene.hair_groups[g].growth.length_m * (1.0 + scene.hair_groups[g].growth.length_variation));
-                hb.bounds_min_m -= glm::vec3(reach);
-                hb.bounds_max_m += glm::vec3(reach);
-            }
-        cmd.transfer_barrier();
-    }));
-    const glm::dmat4 motion = motion_transform(scene.motion, world.time_s());
-    for (SceneMesh& m : content.meshes)
-        if (motion_moves_mesh(scene.motion, m.name)) transform_mesh(m.mesh, motion);
-    return {};
-}
-
 int run_render(const std::vector<std::string>& argv) {
     auto args = Args::parse(argv, {{"out", true}, {"frame", true}, {"width", true}, {"height", true}, {"camera", true},
                                    {"shading", true}, {"debug", true}, {"slice", true}, {"no-shadows", false},
@@ -127,10 +74,10 @@ int run_render(const std::vector<std::string>& argv) {
         return fail("--width and --height must be in [1, 16384] pixels", 2);
     if (*samples < 1 || *samples > 8) return fail("--samples must be 1, 2, 4 or 8", 2);
 
-    render::SceneContentDesc cd;
+    std::optional<ShadingModel> shading_override;
     if (auto s = args->get("shading")) {
-        if (*s == "kajiya_kay") cd.shading_override = ShadingModel::KajiyaKay;
-        else if (*s == "marschner") cd.shading_override = ShadingModel::Marschner;
+        if (*s == "kajiya_kay") shading_override = ShadingModel::KajiyaKay;
+        else if (*s == "marschner") shading_override = ShadingModel::Marschner;
         else return fail("--shading must be kajiya_kay or marschner, got '" + *s + "'", 2);
     }
     render::HairDebug debug = render::HairDebug::None;
@@ -140,21 +87,21 @@ int run_render(const std::vector<std::string>& argv) {
         else if (*d == "depth") debug = render::HairDebug::Depth;
         else return fail("--debug must be guide, stretch or depth, got '" + *d + "'", 2);
     }
-    render::SceneFrameOptions fo;
+    std::optional<SliceAxis> slice_axis;
+    double slice_position = 0.5;
     if (auto s = args->get("slice")) {
         auto colon = s->find(':');
         std::string axis = s->substr(0, colon);
-        if (axis == "x") fo.slice_axis = SliceAxis::X;
-        else if (axis == "y") fo.slice_axis = SliceAxis::Y;
-        else if (axis == "z") fo.slice_axis = SliceAxis::Z;
+        if (axis == "x") slice_axis = SliceAxis::X;
+        else if (axis == "y") slice_axis = SliceAxis::Y;
+        else if (axis == "z") slice_axis = SliceAxis::Z;
         else return fail("--slice must be x|y|z:POS, got '" + *s + "'", 2);
         if (colon != std::string::npos) {
             auto pos = parse_list(s->substr(colon + 1), 1, "slice");
             if (!pos) return fail(pos.error().message, 2);
             if ((*pos)[0] < 0.0 || (*pos)[0] > 1.0) return fail("--slice: POS must be in [0, 1]", 2);
-            fo.slice_position = (*pos)[0];
+            slice_position = (*pos)[0];
         }
-        cd.build_sdf = true;
     }
     std::optional<std::vector<double>> camera;
     if (auto c = args->get("camera")) {
@@ -162,41 +109,45 @@ int run_render(const std::vector<std::string>& argv) {
         if (!v) return fail(v.error().message, 2);
         if (!((*v)[2] > 0.0)) return fail("--camera: the distance must be > 0 metres", 2);
         camera = *v;
-        fo.frame_from_bounds = false;
     }
 
     auto loaded = load_scene(args->positionals()[0]);
     if (!loaded) return fail(loaded.error().message);
     for (auto& d : loaded->diagnostics.items) std::fprintf(stderr, "%s\n", format(d).c_str());
+    // The options are edits of the scene's own view and shading, applied before it runs.
+    Scene scene = loaded->scene;
+    if (shading_override)
+        for (HairGroup& g : scene.hair_groups) g.shading.model = *shading_override;
+    scene.view.show_slice = slice_axis.has_value();
+    if (slice_axis) {
+        scene.view.slice_axis = *slice_axis;
+        scene.view.slice_position = slice_position;
+    }
     auto gpu = GpuContext::create(args->get_or("device", ""));
     if (!gpu) return fail(gpu.error().message);
     gpu::Device& dev = *gpu->device;
-    cd.scene = &loaded->scene;
-    auto content = render::load_scene_content(dev, cd);
-    if (!content) return fail(content.error().message);
-    if (*frame_no > 0) {
-        Status st = simulate_into(dev, loaded->scene, *content, uint32_t(*frame_no));
-        if (!st) return fail(st.error().message);
-    }
-    auto renderer = render::Renderer::create(dev, {uint32_t(*width), uint32_t(*height), uint32_t(*samples), 2048, 64});
-    if (!renderer) return fail(renderer.error().message);
-    auto frame = render::populate_renderer(**renderer, loaded->scene, *content, fo);
-    if (!frame) return fail(frame.error().message);
-    frame->debug = debug;
-    if (args->has("no-shadows")) frame->shadows = false;
+    runtime::RuntimeOptions options;
+    options.renderer = render::RendererDesc{uint32_t(*width), uint32_t(*height), uint32_t(*samples), 2048, 64};
+    auto rt = runtime::SceneRuntime::create(&dev, options);
+    if (!rt) return fail(rt.error().message);
+    if (Status st = (*rt)->apply(scene); !st) return fail(st.error().message);
+    for (int f = 0; f < *frame_no; ++f)
+        if (Status st = (*rt)->step(1); !st) return fail(st.error().message);
+    render::FrameDesc frame = (*rt)->frame_desc(/*frame_on_meshes=*/!camera);
+    frame.debug = debug;
+    if (args->has("no-shadows")) frame.shadows = false;
     if (camera) {
-        frame->camera.yaw_deg = (*camera)[0];
-        frame->camera.pitch_deg = (*camera)[1];
-        frame->camera.distance_m = (*camera)[2];
+        frame.camera.yaw_deg = (*camera)[0];
+        frame.camera.pitch_deg = (*camera)[1];
+        frame.camera.distance_m = (*camera)[2];
     }
-    auto pixels = (*renderer)->render_to_rgba(*frame);
+    auto pixels = (*rt)->render_to_rgba(frame);
     if (!pixels) return fail(pixels.error().message);
     auto png = encode_png_rgba(*pixels, *width, *height);
     if (!png) return fail(png.error().message);
     auto st = write_file_atomic(*out, std::span<const uint8_t>(*png));
     if (!st) return fail(st.error().message);
-    renderer->reset();
-    content->hair.clear();
+    rt->reset();
     (void)dev.wait_idle();
     if (gpu->validation_errors() > 0)
         return fail(std::to_string(gpu->validation_errors()) + " Vulkan validation error(s) during the render");

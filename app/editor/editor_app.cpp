@@ -13,7 +13,7 @@
 
 #include "core/file_io.h"
 #include "gpu/vk_error.h"
-#include "io/export_groom.h"
+#include "runtime/scene_export.h"
 #include "param_widgets.h"
 #include "scene/scene_io.h"
 #include "script.h"
@@ -152,7 +152,12 @@ Status EditorApp::init() {
     TRESSEL_TRY(device_->run_sync([](gpu::CommandBuffer& cmd) { ImGui_ImplVulkan_CreateFontsTexture(cmd.handle()); }));
     ImGui_ImplVulkan_DestroyFontUploadObjects();
 
-    auto live = LiveScene::create(*device_, 800, 600);
+    // The CPU Vulkan driver rasterises on the CPU: one sample and a smaller shadow map keep the editor
+    // interactive there; GPUs get 4x MSAA.
+    runtime::RuntimeOptions ro;
+    const bool cpu = device_->info().is_cpu();
+    ro.renderer = render::RendererDesc{800, 600, cpu ? 1u : 4u, cpu ? 512u : 1024u, 64};
+    auto live = runtime::SceneRuntime::create(device_.get(), ro);
     if (!live) return live.error();
     live_ = std::move(*live);
     auto presenter = ViewportPresenter::create(*device_, render_pass_);
@@ -287,7 +292,7 @@ void EditorApp::open_scene(const fs::path& path, bool from_script) {
                 ctx_.report_error(msg);  // the previous scene stays loaded
             };
         }
-        auto content = build_content(loaded->scene, ContentPlan{}, nullptr, progress.get());
+        auto content = runtime::prepare_content(loaded->scene, runtime::ContentPlan{}, nullptr, progress.get());
         if (!content) {
             std::string msg = path.string() + ": " + content.error().message;
             return [this, msg] {
@@ -298,8 +303,7 @@ void EditorApp::open_scene(const fs::path& path, bool from_script) {
         auto shared = std::make_shared<LoadedScene>(std::move(*loaded));
         auto c = *content;
         return [this, path, shared, c] {
-            Status s = live_->build_sdfs(*c);
-            if (s) s = live_->install(c, shared->scene);
+            Status s = live_->install(c);
             if (!s) {
                 load_failed_ = true;
                 ctx_.report_error(path.string() + ": " + s.error().message);
@@ -311,9 +315,8 @@ void EditorApp::open_scene(const fs::path& path, bool from_script) {
             ctx_.add_diagnostics(shared->diagnostics);
             ctx_.add_diagnostics(c->diagnostics);
             ctx_.add_log(Severity::Info, "scene", "opened " + path.string() + " (" + std::to_string(c->meshes->size()) + " meshes)");
+            ctx_.add_log(Severity::Info, "scene", "built: " + live_->report().summary());
             note_recent(path);
-            render::SceneBounds b = live_->bounds();
-            (void)b;
         };
     });
     ctx_.job = std::move(job);
@@ -343,17 +346,16 @@ void EditorApp::new_scene() {
     Scene s;
     ctx_.reset_scene(s, {}, true);
     ctx_.playing = false;
-    auto content = build_content(s, ContentPlan{}, nullptr, nullptr);
-    if (content) (void)live_->install(*content, s);
+    auto content = runtime::prepare_content(s, runtime::ContentPlan{}, nullptr, nullptr);
+    if (content) (void)live_->install(*content);
 }
 
 Status EditorApp::recover() {
     auto r = read_recovery(recovery_file(config_dir_));
     if (!r) return r.error();
-    auto content = build_content(r->scene, ContentPlan{}, nullptr, nullptr);
+    auto content = runtime::prepare_content(r->scene, runtime::ContentPlan{}, nullptr, nullptr);
     if (!content) return content.error();
-    TRESSEL_TRY(live_->build_sdfs(**content));
-    TRESSEL_TRY(live_->install(*content, r->scene));
+    TRESSEL_TRY(live_->install(*content));
     ctx_.reset_scene(r->scene, r->scene_path, false);
     // What was saved before the crash is what the recovered scene is compared with for "unsaved".
     Scene saved_version;
@@ -390,14 +392,14 @@ void EditorApp::poll_job() {
     if (finish) finish();
 }
 
-void EditorApp::start_content_job(ContentPlan plan, const std::string& title) {
+void EditorApp::start_content_job(runtime::ContentPlan plan, const std::string& title) {
     Job job;
     job.title = title;
     auto progress = job.progress;
     Scene scene = ctx_.scene;
     auto previous = live_->shared_content();
     job.result = std::async(std::launch::async, [this, scene, plan, previous, progress]() -> std::function<void()> {
-        auto content = build_content(scene, plan, previous, progress.get());
+        auto content = runtime::prepare_content(scene, plan, previous, progress.get());
         if (!content) {
             std::string msg = content.error().message;
             bool cancelled = content.error().code == ErrorCode::Cancelled;
@@ -421,8 +423,7 @@ void EditorApp::start_content_job(ContentPlan plan, const std::string& title) {
         }
         auto c = *content;
         return [this, c, scene] {
-            Status s = live_->build_sdfs(*c);
-            if (s) s = live_->install(c, scene);
+            Status s = live_->install(c);
             if (!s) {
                 failed_scene_ = scene;
                 content_failed_ = true;
@@ -438,6 +439,7 @@ void EditorApp::start_content_job(ContentPlan plan, const std::string& title) {
             }
             content_failed_ = false;
             ctx_.add_diagnostics(c->diagnostics);
+            ctx_.add_log(Severity::Info, "scene", "rebuilt: " + live_->report().summary());
         };
     });
     ctx_.job = std::move(job);
@@ -445,13 +447,14 @@ void EditorApp::start_content_job(ContentPlan plan, const std::string& title) {
 
 void EditorApp::update_content() {
     if (!live_ || !live_->content()) return;
-    ContentPlan plan = plan_content(ctx_.scene, live_->content());
+    runtime::ContentPlan plan = live_->plan(ctx_.scene);
     if (plan.any()) {
         if (!ctx_.job && !(content_failed_ && failed_scene_ == ctx_.scene))
-            start_content_job(plan, plan.meshes ? "Importing meshes" : plan.grooms ? "Growing hair" : "Building SDFs");
+            start_content_job(plan, plan.meshes ? "Importing meshes" : plan.any_groom() ? "Growing hair" : "Building SDFs");
         return;
     }
-    Status s = live_->sync(ctx_.scene, ctx_.slice_range_m);
+    Status s = live_->set_slice_range(ctx_.slice_range_m);
+    if (s) s = live_->sync(ctx_.scene);
     if (!s) ctx_.report_error(s.error().message);
 }
 
@@ -468,32 +471,14 @@ void EditorApp::start_export(const Request& r) {
     Job job;
     job.title = "Exporting " + fs::path(r.path).filename().string();
     auto content = live_->shared_content();
-    Scene scene = content->scene;
-    ExportFormat format = *fmt;
-    fs::path out = r.path;
-    bool follows = r.include_follows;
-    job.result = std::async(std::launch::async, [this, content, scene, format, out, follows]() -> std::function<void()> {
-        ExportDesc d;
-        d.format = format;
-        d.out = out;
-        d.include_follows = follows;
-        d.environment = scene.environment;
-        for (size_t i = 0; i < scene.hair_groups.size(); ++i) {
-            if (i >= content->grooms.size() || !content->grooms[i]) continue;
-            ExportGroup g;
-            g.group = &scene.hair_groups[i];
-            g.groom = content->grooms[i].get();
-            for (auto& m : *content->meshes)
-                if (m.name == scene.hair_groups[i].scalp.mesh) g.scalp = &m.mesh;
-            d.groups.push_back(g);
-        }
-        for (auto& m : *content->meshes) d.meshes.push_back(&m.mesh);
-        for (auto& cm : scene.collision_meshes)
-            for (auto& m : *content->meshes)
-                if (m.name == cm.mesh) d.collision.push_back(ExportCollisionMesh{cm, &m.mesh, {}});
+    runtime::SceneExportRequest request;
+    request.format = *fmt;
+    request.out = r.path;
+    request.include_follows = r.include_follows;
+    job.result = std::async(std::launch::async, [this, content, request]() -> std::function<void()> {
         std::error_code ec;
-        if (out.has_parent_path()) fs::create_directories(out.parent_path(), ec);
-        auto report = export_groom(d);
+        if (request.out.has_parent_path()) fs::create_directories(request.out.parent_path(), ec);
+        auto report = runtime::export_scene(*content, request);
         if (!report) {
             std::string msg = "export: " + report.error().message;
             return [this, msg] { ctx_.report_error(msg); };
@@ -542,10 +527,10 @@ void EditorApp::handle_requests() {
                 }
                 break;
             case Action::Regrow:
-                if (!ctx_.job) start_content_job(ContentPlan{false, true, false}, "Growing hair");
+                if (!ctx_.job) start_content_job(runtime::ContentPlan::regrow_all(ctx_.scene), "Growing hair");
                 break;
             case Action::RebuildSdf:
-                if (!ctx_.job) start_content_job(ContentPlan{false, false, true}, "Building SDFs");
+                if (!ctx_.job) start_content_job(runtime::ContentPlan::rebuild_all_sdfs(ctx_.scene), "Building SDFs");
                 break;
             case Action::Reset:
                 if (Status s = live_->reset_simulation(); !s) ctx_.report_error(s.error().message);
@@ -634,7 +619,7 @@ void EditorApp::run_script() {
         return;
     }
     // Content changed by a previous step is rebuilt before the next step runs.
-    if (live_->content() && plan_content(ctx_.scene, live_->content()).any() && !content_failed_) return;
+    if (live_->content() && live_->plan(ctx_.scene).any() && !content_failed_) return;
     if (script_index_ >= script_.size()) return;
     const nlohmann::json& s = script_[script_index_];
     ctx_.modal_error.reset();
@@ -691,6 +676,13 @@ void EditorApp::run_script() {
         screenshot_ = fs::path(s["screenshot"].get<std::string>());
     } else if (s.contains("save")) {
         if (Status st = save_to(s["save"].get<std::string>()); !st) return script_fail(st.error().message);
+    } else if (s.contains("dump")) {
+        // The simulated positions, as `tressel-cli bake --dump` writes a frame (runtime::positions_f32).
+        if (!live_->world()) return script_fail("dump: the scene has no simulation");
+        Status st = device_->wait_idle();
+        if (st) st = live_->download();
+        if (st) st = write_file_atomic(s["dump"].get<std::string>(), runtime::positions_f32(*live_->world()));
+        if (!st) return script_fail(st.error().message);
     } else if (s.contains("export")) {
         ctx_.requests.push_back(Request{Action::Export, s["export"].get<std::string>(), s["format"].get<std::string>(), s.value("follows", false)});
         handle_requests();
@@ -931,10 +923,11 @@ Status EditorApp::render_frame() {
     uint32_t vw = uint32_t(std::max(8.0f, (viewport_max_.x - viewport_min_.x) * scale.x));
     uint32_t vh = uint32_t(std::max(8.0f, (viewport_max_.y - viewport_min_.y) * scale.y));
     TRESSEL_TRY(live_->resize(vw, vh));
-    if (presented_image_ != &live_->renderer().color_image() || live_->renderer().color_image().handle() != presented_handle_) {
-        TRESSEL_TRY(presenter_->set_image(live_->renderer().color_image()));
-        presented_image_ = &live_->renderer().color_image();
-        presented_handle_ = live_->renderer().color_image().handle();
+    const gpu::Image& viewport_image = live_->renderer()->color_image();
+    if (presented_image_ != &viewport_image || viewport_image.handle() != presented_handle_) {
+        TRESSEL_TRY(presenter_->set_image(viewport_image));
+        presented_image_ = &viewport_image;
+        presented_handle_ = viewport_image.handle();
     }
 
     auto cmd = device_->begin_commands();
@@ -951,7 +944,13 @@ Status EditorApp::render_frame() {
     frame.show_colliders = ctx_.scene.view.show_colliders;
     frame.show_slice = ctx_.scene.view.show_slice;
     live_->set_hair_visibility(ctx_.scene.view.show_guides, ctx_.scene.view.show_follows);
-    TRESSEL_TRY(live_->record(*cmd, frame, sim_frames_this_frame_, sim_ts, timestamp_capacity_, ts));
+    if (sim_frames_this_frame_ > 0) {
+        TRESSEL_TRY(live_->step(sim_frames_this_frame_, &*cmd, sim_ts, timestamp_capacity_));
+    } else if (sim_elapsed_this_frame_s_ > 0.0) {
+        auto ran = live_->advance(sim_elapsed_this_frame_s_, &*cmd, sim_ts, timestamp_capacity_);
+        if (!ran) return ran.error();
+    }
+    TRESSEL_TRY(live_->record_render(*cmd, frame, ts));
     slot.timestamps_written = ts != nullptr;
 
     presenter_->begin_frame(cmd->handle(), swapchain_.extent());
@@ -1064,39 +1063,32 @@ int EditorApp::run() {
         // Simulation frames this display frame: scripts run exactly one per frame (deterministic);
         // interactive play keeps the fixed rate against the wall clock, at most 4 per frame.
         sim_frames_this_frame_ = 0;
+        sim_elapsed_this_frame_s_ = 0.0;
         const SimWorld* world = live_->world();
         if (world && !ctx_.job) {
-            if (script_playing_) {
-                sim_frames_this_frame_ = 1;
-            } else if (ctx_.playing) {
-                sim_accumulator_s_ += elapsed_s;
-                double dt = world->frame_dt_s();
-                uint32_t n = uint32_t(sim_accumulator_s_ / dt);
-                sim_frames_this_frame_ = std::min(n, 4u);
-                sim_accumulator_s_ = n > 4 ? 0.0 : sim_accumulator_s_ - n * dt;
-            } else {
-                sim_accumulator_s_ = 0.0;
-            }
-            if (step_once_) sim_frames_this_frame_ = std::max(sim_frames_this_frame_, 1u);
+            if (script_playing_ || step_once_) sim_frames_this_frame_ = 1;
+            else if (ctx_.playing) sim_elapsed_this_frame_s_ = elapsed_s;  // the runtime keeps the fixed rate
             step_once_ = false;
         }
         if (world) {
             ctx_.stats.sim_time_s = world->time_s();
             ctx_.stats.sim_steps = world->clock.steps;
         }
-        ctx_.stats.guides = live_->guide_count();
-        ctx_.stats.follows = live_->follow_count();
-        ctx_.stats.strands = ctx_.stats.guides + ctx_.stats.follows;
-        ctx_.stats.vertices = live_->vertex_count();
+        const runtime::RuntimeCounts counts = live_->counts();
+        ctx_.stats.guides = counts.guides;
+        ctx_.stats.follows = counts.follows;
+        ctx_.stats.strands = counts.guides + counts.follows;
+        ctx_.stats.vertices = counts.guide_vertices + counts.follow_vertices;
         ctx_.gpu_bytes = device_->allocated_bytes(gpu::MemoryIntent::DeviceLocal);
         ctx_.upload_bytes = device_->allocated_bytes(gpu::MemoryIntent::Upload) +
                             device_->allocated_bytes(gpu::MemoryIntent::Constants);
         ctx_.readback_bytes = device_->allocated_bytes(gpu::MemoryIntent::Readback);
         ctx_.meshes = live_->content() ? live_->content()->meshes.get() : nullptr;
         ctx_.sdf_info.clear();
-        if (const SceneContent* c = live_->content()) {
+        if (const runtime::SceneContent* c = live_->content()) {
             ctx_.stats.last_groom_ms = c->groom_ms;
             for (size_t i = 0; i < c->sdfs.size(); ++i) {
+                if (!c->sdfs[i]) continue;
                 SdfInfo info;
                 const auto& g = c->sdfs[i]->grid;
                 info.dims[0] = g.dims.x, info.dims[1] = g.dims.y, info.dims[2] = g.dims.z;

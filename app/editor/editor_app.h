@@ -14,7 +14,7 @@
 #include "gpu/device.h"
 #include "gpu/swapchain.h"
 #include "gpu/timestamps.h"
-#include "live_scene.h"
+#include "runtime/scene_runtime.h"
 #include "panels.h"
 #include "viewport.h"
 
@@ -57,7 +57,8 @@ private:
 
     // Content and jobs
     void poll_job();
-    void start_content_job(ContentPlan plan, const std::string& title);
+    void start_content_job(runtime::ContentPlan plan, const std::string& title);
+    void install_content(std::shared_ptr<runtime::SceneContent> content);
     void update_content();
     void start_export(const Request& r);
 
@@ -97,13 +98,13 @@ private:
     uint64_t frame_index_ = 0;
     uint64_t last_serial_ = 0;
 
-    std::unique_ptr<LiveScene> live_;
+    std::unique_ptr<runtime::SceneRuntime> live_;
     std::unique_ptr<ViewportPresenter> presenter_;
     const gpu::Image* presented_image_ = nullptr;
     VkImage presented_handle_ = VK_NULL_HANDLE;
     ImVec2 viewport_min_{0, 0}, viewport_max_{0, 0};
-    uint32_t sim_frames_this_frame_ = 0;
-    double sim_accumulator_s_ = 0.0;
+    uint32_t sim_frames_this_frame_ = 0;     // exact frames (scripts, Step)
+    double sim_elapsed_this_frame_s_ = 0.0;  // playing: wall time for the runtime's fixed-rate advance
     bool step_once_ = false;
     bool content_failed_ = false;      // the last build failed for the current scene: wait for another change
     Scene failed_scene_;

@@ -28,6 +28,7 @@ Result<std::vector<nlohmann::json>> load_script(const std::filesystem::path& fil
         else if (s.contains("action")) ok = str("action") && actions.count(s["action"].get<std::string>());
         else if (s.contains("screenshot")) ok = str("screenshot");
         else if (s.contains("save")) ok = str("save");
+        else if (s.contains("dump")) ok = str("dump");
         else if (s.contains("export")) ok = str("export") && str("format");
         else if (s.contains("quit")) ok = true;
         if (!ok) return make_error(ErrorCode::Parse, where + "not a valid step: " + s.dump());

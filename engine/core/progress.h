@@ -18,6 +18,7 @@ public:
             stage_ = stage;
         }
     }
+    void set(float fraction, const std::string& stage) { set(fraction, stage.c_str()); }
     float fraction() const { return fraction_.load(std::memory_order_relaxed); }
     std::string stage() const {
         std::lock_guard<std::mutex> lock(mutex_);

@@ -4,6 +4,15 @@
 
 namespace tressel {
 
+double scene_scalp_clearance_m(const Scene& scene, const HairGroup& group) {
+    double clearance = -1.0;  // GroomInputs: negative = no correction
+    const auto& sdfs = group.simulation.sdf;
+    for (const CollisionMesh& cm : scene.collision_meshes)
+        if (cm.mesh == group.scalp.mesh && std::find(sdfs.begin(), sdfs.end(), cm.mesh) != sdfs.end())
+            clearance = std::max(clearance, cm.margin_m);  // several entries: the largest
+    return clearance;
+}
+
 Result<GroomResult> grow_scene_group(const Scene& scene, const HairGroup& group, std::span<const SceneMesh> meshes,
                                      Progress* progress) {
     const std::string who = "hair group '" + group.name + "': ";
@@ -18,9 +27,7 @@ Result<GroomResult> grow_scene_group(const Scene& scene, const HairGroup& group,
     in.base_dir = scene.origin.dir;
     for (const MeshRef& ref : scene.meshes)
         if (ref.name == group.scalp.mesh) in.file_to_mesh = glm::mat4(transform_matrix(ref.transform));
-    for (const CollisionMesh& cm : scene.collision_meshes)
-        if (cm.mesh == group.scalp.mesh && std::find(group.simulation.sdf.begin(), group.simulation.sdf.end(), cm.mesh) != group.simulation.sdf.end())
-            in.scalp_clearance_m = std::max(in.scalp_clearance_m, cm.margin_m);  // several entries: the largest
+    in.scalp_clearance_m = scene_scalp_clearance_m(scene, group);
     auto groom = grow_group(in, progress);
     if (!groom) return make_error(groom.error().code, who + groom.error().message);
     return groom;

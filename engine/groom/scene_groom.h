@@ -1,6 +1,6 @@
 // Growing a scene's hair group on the scene's own scalp mesh: the one place that turns a Scene, a
-// HairGroup and the imported meshes into GroomInputs (used by the CLI, the renderer's scene content, the
-// simulation's scene setup and the editor).
+// HairGroup and the imported meshes into GroomInputs (engine/runtime calls it for the editor and every CLI
+// command).
 #pragma once
 
 #include <span>
@@ -13,6 +13,11 @@ namespace tressel {
 // The group's scalp is the mesh named group.scalp.mesh among `meshes` (world space, as load_scene_meshes
 // gives them). Guide files share the scalp mesh file's coordinates, so they get that mesh's scene
 // transform. Errors (NotFound for a missing scalp, or the groom's own) start with the group's name.
+// The clearance a group's guides keep from their scalp: the largest margin of the scalp mesh's collision
+// entries when the group collides with that mesh (simulation.sdf names it), else -1 (no correction). The groom depends on
+// it, so a margin edit regrows the group.
+double scene_scalp_clearance_m(const Scene& scene, const HairGroup& group);
+
 Result<GroomResult> grow_scene_group(const Scene& scene, const HairGroup& group, std::span<const SceneMesh> meshes,
                                      Progress* progress = nullptr);
 

@@ -558,6 +558,12 @@ void Renderer::set_hair_visible(uint32_t index, bool visible) {
     hair_[index]->desc.visible = visible;
 }
 
+void Renderer::set_hair_bounds(uint32_t index, glm::vec3 min_m, glm::vec3 max_m) {
+    TRESSEL_ASSERT(index < hair_.size(), "set_hair_bounds: index must come from add_hair");
+    hair_[index]->desc.bounds_min_m = min_m;
+    hair_[index]->desc.bounds_max_m = max_m;
+}
+
 void Renderer::clear_hair() { hair_.clear(); }
 
 Status Renderer::update_luts(HairGroupGpu& g) {

@@ -111,6 +111,8 @@ public:
     // record() when their parameters changed.
     void set_hair_shading(uint32_t index, const Shading& shading);
     void set_hair_visible(uint32_t index, bool visible);
+    // New conservative world bounds of a group (e.g. grown once the hair moves): frames the shadow maps.
+    void set_hair_bounds(uint32_t index, glm::vec3 min_m, glm::vec3 max_m);
     size_t hair_count() const { return hair_.size(); }
     void clear_hair();
     // Number of times Marschner lookup textures were computed (tests check recomputation).

@@ -2,9 +2,13 @@
 // readers; `tressel-cli preset save|apply|check`.
 #include <gtest/gtest.h>
 
+#include <map>
+
+#include <glm/glm.hpp>
+
 #include <nlohmann/json.hpp>
 
-#include "io/export_gltf.h"
+#include "export/export_gltf.h"
 #include "io/hair_files.h"
 #include "io/tfxbone.h"
 #include "io/tfxmesh.h"
@@ -71,6 +75,97 @@ TEST(CliExport, EveryFormatOnTheDefaultScene) {
     EXPECT_EQ((*p)["format"], "tressel-tressfx-settings");
     EXPECT_EQ((*p)["groups"][0]["simulation"]["numVerticesPerStrand"], 16);
     EXPECT_GT((*p)["groups"][0]["collision"][0]["collisionMargin"].get<double>(), 0.0);
+}
+
+// What `groom --out` writes for one group: guides and follow hairs as points per strand (metres).
+struct GroomedGroup {
+    std::vector<std::vector<glm::vec3>> guides, follows;
+};
+std::map<std::string, GroomedGroup> groomed(const std::filesystem::path& strands_json) {
+    auto doc = read_json_file(strands_json);
+    EXPECT_TRUE(doc.ok());
+    std::map<std::string, GroomedGroup> out;
+    if (!doc) return out;
+    auto strands = [](const nlohmann::json& list) {
+        std::vector<std::vector<glm::vec3>> v;
+        for (const auto& s : list) {
+            v.emplace_back();
+            for (const auto& p : s["points_m"]) v.back().push_back(glm::vec3(p[0].get<float>(), p[1].get<float>(), p[2].get<float>()));
+        }
+        return v;
+    };
+    for (const auto& g : (*doc)["groups"]) out[g["group"]] = {strands(g["guides"]), strands(g["follows"])};
+    return out;
+}
+
+// Every point of `file` (strand-major, guides then follows) equals the groomed strands' point, within
+// `tol` metres (0 for the binary formats: the same float32 values).
+void expect_same_strands(const std::vector<std::vector<glm::vec3>>& expected, const std::vector<glm::vec3>& points,
+                         const std::vector<uint32_t>& offsets, size_t first_strand, float tol, const std::string& what) {
+    ASSERT_GE(offsets.size(), first_strand + expected.size() + 1) << what;
+    size_t bent = 0;
+    float worst = 0.0f;
+    for (size_t s = 0; s < expected.size(); ++s) {
+        const uint32_t begin = offsets[first_strand + s], count = offsets[first_strand + s + 1] - begin;
+        ASSERT_EQ(count, expected[s].size()) << what << " strand " << s;
+        float d = 0.0f;
+        for (uint32_t k = 0; k < count; ++k) d = std::max(d, glm::length(points[begin + k] - expected[s][k]));
+        worst = std::max(worst, d);
+        bent += d > tol;
+    }
+    EXPECT_EQ(bent, 0u) << what << ": " << bent << " of " << expected.size() << " strands differ from `groom --out`, by up to "
+                        << worst << " m";
+}
+
+// The scene runtime grows every export: the files carry exactly the strands `groom --out` writes (and the
+// viewport draws), guides kept clear of the scalp included, for every shipped scene.
+TEST(CliExport, EveryShippedSceneExportsTheStrandsGroomShows) {
+    const auto dir = scratch_dir("cli_export_groom");
+    size_t scenes = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(source("presets/scenes"))) {
+        if (entry.path().extension() != ".json") continue;
+        ++scenes;
+        const std::string name = entry.path().stem().string();
+        const std::string sc = quote(entry.path().string());
+        auto g = run_process(cli() + " groom " + sc + " --out " + quote((dir / (name + "_strands.json")).string()));
+        ASSERT_EQ(g.exit_code, 0) << g.err;
+        const auto groups = groomed(dir / (name + "_strands.json"));
+        ASSERT_FALSE(groups.empty()) << name;
+        for (const auto& [group, strands] : groups) {
+            const std::string base = (dir / (name + "_" + group)).string();
+            auto run = [&](const std::string& args) {
+                auto r = run_process(cli() + " export " + sc + " --group " + quote(group) + " " + args);
+                EXPECT_EQ(r.exit_code, 0) << args << "\n" << r.err;
+            };
+            run("--format hair --all --out " + quote(base + ".hair"));
+            auto h = read_hair_file(base + ".hair");
+            ASSERT_TRUE(h.ok()) << h.error().describe();
+            ASSERT_EQ(h->strand_count(), strands.guides.size() + strands.follows.size());
+            expect_same_strands(strands.guides, h->points, h->strand_offsets, 0, 0.0f, name + " " + group + " .hair guides");
+            expect_same_strands(strands.follows, h->points, h->strand_offsets, strands.guides.size(), 0.0f,
+                                name + " " + group + " .hair follows");
+
+            run("--format tfx --out " + quote(base + ".tfx"));
+            auto t = read_tfx_file(base + ".tfx");
+            ASSERT_TRUE(t.ok()) << t.error().describe();
+            ASSERT_EQ(t->strand_count(), strands.guides.size());
+            if (t->strand_offsets[1] == strands.guides[0].size())  // not resampled to gpu_vertices_per_strand
+                expect_same_strands(strands.guides, t->points, t->strand_offsets, 0, 0.0f, name + " " + group + " .tfx");
+
+            run("--format usda --all --out " + quote(base + ".usda"));
+            auto u = read_usda_file(base + ".usda");
+            ASSERT_TRUE(u.ok()) << u.error().describe();
+            ASSERT_EQ(u->curves.size(), strands.follows.empty() ? 1u : 2u);
+            for (size_t c = 0; c < u->curves.size(); ++c) {
+                std::vector<uint32_t> offsets{0};
+                for (int n : u->curves[c].vertex_counts) offsets.push_back(offsets.back() + uint32_t(n));
+                // Text, but the shortest decimal that reads back as the same float: exact too.
+                expect_same_strands(c == 0 ? strands.guides : strands.follows, u->curves[c].points, offsets, 0, 0.0f,
+                                    name + " " + group + " .usda curves " + std::to_string(c));
+            }
+        }
+    }
+    EXPECT_GE(scenes, 1u);
 }
 
 TEST(CliExport, ErrorsPrintOneLineAndWriteNothing) {

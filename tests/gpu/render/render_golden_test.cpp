@@ -5,13 +5,13 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "gpu_test.h"
 #include "render/renderer.h"
-#include "render/scene_content.h"
 #include "render_test_util.h"
 #include "test_paths.h"
 
@@ -26,23 +26,36 @@ class RenderGolden : public test::GpuTest {
 protected:
     void SetUp() override {
         test::GpuTest::SetUp();
-        scene_ = &test::default_scene(device());
-        ASSERT_FALSE(scene_->content.hair.empty());
-        auto r = Renderer::create(device(), {kW, kH, 4, 512, 32});
-        ASSERT_TRUE(r.ok()) << r.error().describe();
-        renderer_ = std::move(*r);
+        scene_ = &test::default_scene(device(), kW, kH);
+        ASSERT_TRUE(scene_->runtime);
+        runtime_ = scene_->runtime.get();
+        ASSERT_GT(runtime_->renderer()->hair_count(), 0u);
+        // Every test starts from the scene as shipped: rest pose, shading and view of the file.
+        ASSERT_TRUE(runtime_->apply(scene_->scene).ok());
+        runtime_->set_hair_visibility(true, true);
     }
-    void TearDown() override {
-        renderer_.reset();
-        test::GpuTest::TearDown();
+    // The runtime's frame, framed on the meshes (as `tressel-cli render` frames it without --camera).
+    FrameDesc populate(std::optional<SliceAxis> slice = std::nullopt, double slice_position = 0.5) {
+        Scene s = scene_->scene;
+        s.view.show_slice = slice.has_value();
+        if (slice) {
+            s.view.slice_axis = *slice;
+            s.view.slice_position = slice_position;
+        }
+        Status st = runtime_->apply(s);
+        EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error().describe());
+        EXPECT_FALSE(runtime_->report().rebuilt_anything()) << runtime_->report().summary();
+        return runtime_->frame_desc(/*frame_on_meshes=*/true);
     }
-    FrameDesc populate(const SceneFrameOptions& options = {}) {
-        auto f = populate_renderer(*renderer_, scene_->scene, scene_->content, options);
-        EXPECT_TRUE(f.ok()) << (f.ok() ? "" : f.error().describe());
-        return f.ok() ? *f : FrameDesc{};
+    void set_model(ShadingModel model) {
+        Scene s = scene_->scene;
+        for (HairGroup& g : s.hair_groups) g.shading.model = model;
+        ASSERT_TRUE(runtime_->apply(s).ok());
+        EXPECT_TRUE(runtime_->report().shading);
+        EXPECT_FALSE(runtime_->report().rebuilt_anything()) << runtime_->report().summary();
     }
     test::Rgba render(const FrameDesc& f, const std::string& name) {
-        auto px = renderer_->render_to_rgba(f);
+        auto px = runtime_->render_to_rgba(f);
         EXPECT_TRUE(px.ok()) << (px.ok() ? "" : px.error().describe());
         test::Rgba img;
         img.width = kW;
@@ -84,7 +97,7 @@ protected:
     }
 
     test::DefaultScene* scene_ = nullptr;
-    std::unique_ptr<Renderer> renderer_;
+    runtime::SceneRuntime* runtime_ = nullptr;
 };
 
 TEST_F(RenderGolden, DefaultSceneKajiyaKay) {
@@ -94,19 +107,16 @@ TEST_F(RenderGolden, DefaultSceneKajiyaKay) {
 
 TEST_F(RenderGolden, DefaultSceneMarschner) {
     FrameDesc f = populate();
-    Shading sh = scene_->content.hair_shading[0];
-    sh.model = ShadingModel::Marschner;
-    renderer_->set_hair_shading(0, sh);
+    set_model(ShadingModel::Marschner);
     test::Rgba m = render(f, "default_marschner");
     expect_matches_golden(m, "default_marschner");
     // The model visibly changes the hair.
-    sh.model = ShadingModel::KajiyaKay;
-    renderer_->set_hair_shading(0, sh);
+    set_model(ShadingModel::KajiyaKay);
     test::Rgba k = render(f, "default_kajiya_kay_again");
     // Hair pixels: where hiding the hair changes the image; the model must change a good share of them.
-    renderer_->set_hair_visible(0, false);
+    runtime_->set_hair_visibility(false, false);
     test::Rgba bare = render(f, "no_hair_marschner");
-    renderer_->set_hair_visible(0, true);
+    runtime_->set_hair_visibility(true, true);
     size_t hair = 0, changed = 0;
     for (size_t i = 0; i < m.pixels.size() / 4; ++i) {
         if (std::abs(luminance(k, i) - luminance(bare, i)) < 0.02) continue;
@@ -124,7 +134,7 @@ TEST_F(RenderGolden, ShadowsDarkenOverlappingHair) {
     test::Rgba off = render(f, "default_no_shadows");
     expect_matches_golden(off, "default_no_shadows");
     // Hair pixels: where hiding the hair changes the image.
-    renderer_->set_hair_visible(0, false);
+    runtime_->set_hair_visibility(false, false);
     test::Rgba bare = render(f, "no_hair");
     size_t hair = 0, darker = 0;
     double sum_on = 0.0, sum_off = 0.0;
@@ -144,13 +154,11 @@ TEST_F(RenderGolden, ShadowsDarkenOverlappingHair) {
 }
 
 TEST_F(RenderGolden, SdfSliceView) {
-    ASSERT_TRUE(scene_->content.sdf.has_value());
-    SceneFrameOptions o;
-    o.slice_axis = SliceAxis::X;
-    o.slice_position = 0.5;
-    FrameDesc f = populate(o);
+    ASSERT_FALSE(runtime_->content()->sdfs.empty());
+    FrameDesc f = populate(SliceAxis::X, 0.5);
+    ASSERT_TRUE(f.show_slice);
     f.camera.yaw_deg = 70.0;
-    renderer_->set_hair_visible(0, false);
+    runtime_->set_hair_visibility(false, false);
     expect_matches_golden(render(f, "sdf_slice"), "sdf_slice");
 }
 

@@ -41,19 +41,22 @@ public:
 [[maybe_unused]] ::testing::Environment* const release_env = ::testing::AddGlobalTestEnvironment(new ReleaseScene);
 }  // namespace
 
-DefaultScene& default_scene(gpu::Device& device) {
+DefaultScene& default_scene(gpu::Device& device, uint32_t width, uint32_t height) {
     if (!cached) {
         auto loaded = load_scene(source("presets/scenes/default.json"));
         if (!loaded) ADD_FAILURE() << loaded.error().describe();
         auto s = std::make_unique<DefaultScene>();
         s->scene = loaded->scene;
-        render::SceneContentDesc d;
-        d.scene = &s->scene;
-        d.build_sdf = true;
-        d.sdf_cells_x = 40;   // small: the CPU build stays quick; the slice only needs to look right
-        auto content = render::load_scene_content(device, d);
-        if (!content) ADD_FAILURE() << content.error().describe();
-        s->content = std::move(*content);
+        for (CollisionMesh& cm : s->scene.collision_meshes) cm.cells_x = 40;
+        runtime::RuntimeOptions options;
+        options.sdf = runtime::SdfBackend::Cpu;
+        options.renderer = render::RendererDesc{width, height, 4, 512, 32};
+        auto rt = runtime::SceneRuntime::create(&device, options);
+        if (!rt) ADD_FAILURE() << rt.error().describe();
+        if (rt) {
+            s->runtime = std::move(*rt);
+            if (Status st = s->runtime->apply(s->scene); !st) ADD_FAILURE() << st.error().describe();
+        }
         cached = std::move(s);
     }
     return *cached;

@@ -6,8 +6,8 @@
 #include <fstream>
 
 #include "core/file_io.h"
-#include "io/export_gltf.h"
-#include "io/export_tfx.h"
+#include "export/export_gltf.h"
+#include "export/export_tfx.h"
 #include "io/hair_files.h"
 #include "io/tfxbone.h"
 #include "io/usda.h"

@@ -6,8 +6,8 @@
 #include <fstream>
 
 #include "groom/follow.h"
-#include "io/export_gltf.h"
-#include "io/export_groom.h"
+#include "export/export_gltf.h"
+#include "export/export_groom.h"
 #include "io/hair_files.h"
 #include "io/tfxbone.h"
 #include "io/tfxmesh.h"

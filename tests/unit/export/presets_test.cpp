@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "io/export_groom.h"
+#include "export/export_groom.h"
 #include "scene/presets.h"
 #include "scene/scene_io.h"
 #include "scene/tressfx_preset.h"

@@ -1,4 +1,4 @@
-#include "io/export_tfx.h"
+#include "export/export_tfx.h"
 
 #include <cmath>
 #include <string>

@@ -1,4 +1,4 @@
-#include "io/export_gltf.h"
+#include "export/export_gltf.h"
 
 #include <algorithm>
 #include <cctype>

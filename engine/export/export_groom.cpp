@@ -1,4 +1,4 @@
-#include "io/export_groom.h"
+#include "export/export_groom.h"
 
 #include <algorithm>
 #include <cctype>
@@ -6,8 +6,8 @@
 
 #include "core/file_io.h"
 #include "groom/follow.h"
-#include "io/export_gltf.h"
-#include "io/export_tfx.h"
+#include "export/export_gltf.h"
+#include "export/export_tfx.h"
 #include "io/hair_files.h"
 #include "io/tfxbone.h"
 #include "io/tfxmesh.h"

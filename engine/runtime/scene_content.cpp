@@ -1,0 +1,159 @@
+#include "runtime/scene_content.h"
+
+#include <chrono>
+
+#include "groom/scene_groom.h"
+
+namespace tressel::runtime {
+
+namespace {
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+bool same_mesh_inputs(const Scene& a, const Scene& b) {
+    return a.meshes == b.meshes && a.units == b.units && a.up_axis == b.up_axis && a.origin.dir == b.origin.dir;
+}
+
+void append(Diagnostics& to, const Diagnostics& from) {
+    to.items.insert(to.items.end(), from.items.begin(), from.items.end());
+}
+
+}  // namespace
+
+const SceneMesh* SceneContent::find_mesh(const std::string& name) const {
+    if (!meshes) return nullptr;
+    for (const SceneMesh& m : *meshes)
+        if (m.name == name) return &m;
+    return nullptr;
+}
+
+bool SceneContent::complete() const {
+    for (size_t i = 0; i < scene.hair_groups.size(); ++i)
+        if (i >= grooms.size() || !grooms[i]) return false;
+    for (size_t i = 0; i < scene.collision_meshes.size(); ++i)
+        if (i >= sdfs.size() || !sdfs[i]) return false;
+    return meshes != nullptr;
+}
+
+bool ContentPlan::any_groom() const {
+    if (meshes) return true;
+    for (bool g : grooms)
+        if (g) return true;
+    return false;
+}
+
+bool ContentPlan::any_sdf() const {
+    if (meshes) return true;
+    for (bool s : sdfs)
+        if (s) return true;
+    return false;
+}
+
+bool ContentPlan::any() const { return meshes || any_groom() || any_sdf(); }
+
+ContentPlan ContentPlan::regrow_all(const Scene& scene) {
+    ContentPlan p;
+    p.meshes = false;
+    p.grooms.assign(scene.hair_groups.size(), true);
+    p.sdfs.assign(scene.collision_meshes.size(), false);
+    return p;
+}
+
+ContentPlan ContentPlan::rebuild_all_sdfs(const Scene& scene) {
+    ContentPlan p;
+    p.meshes = false;
+    p.grooms.assign(scene.hair_groups.size(), false);
+    p.sdfs.assign(scene.collision_meshes.size(), true);
+    return p;
+}
+
+bool same_groom_inputs(const Scene& sa, const HairGroup& a, const Scene& sb, const HairGroup& b) {
+    return a.name == b.name && a.scalp == b.scalp && a.growth == b.growth && a.follow == b.follow &&
+           a.smoothing == b.smoothing && a.shading.fiber_radius_m == b.shading.fiber_radius_m &&
+           scene_scalp_clearance_m(sa, a) == scene_scalp_clearance_m(sb, b);
+}
+
+bool same_sdf_inputs(const CollisionMesh& a, const CollisionMesh& b) {
+    return a.mesh == b.mesh && a.cells_x == b.cells_x && a.padding == b.padding && a.sign == b.sign;
+}
+
+ContentPlan plan_content(const Scene& scene, const SceneContent* current) {
+    ContentPlan p;
+    if (!current) return p;
+    p.meshes = !same_mesh_inputs(scene, current->scene);
+    const Scene& old = current->scene;
+    for (size_t i = 0; i < scene.hair_groups.size(); ++i) {
+        const bool reusable = !p.meshes && i < old.hair_groups.size() && i < current->grooms.size() &&
+                              current->grooms[i] && same_groom_inputs(scene, scene.hair_groups[i], old, old.hair_groups[i]);
+        p.grooms.push_back(!reusable);
+    }
+    for (size_t i = 0; i < scene.collision_meshes.size(); ++i) {
+        const bool reusable = !p.meshes && i < old.collision_meshes.size() && i < current->sdfs.size() &&
+                              current->sdfs[i] && same_sdf_inputs(scene.collision_meshes[i], old.collision_meshes[i]);
+        p.sdfs.push_back(!reusable);
+    }
+    return p;
+}
+
+Result<std::shared_ptr<SceneContent>> prepare_content(const Scene& scene, const ContentPlan& plan,
+                                                      std::shared_ptr<const SceneContent> previous, Progress* progress) {
+    auto out = std::make_shared<SceneContent>();
+    out->scene = scene;
+    auto cancelled = [&] { return progress && progress->cancelled(); };
+    if (plan.meshes || !previous || !previous->meshes) {
+        if (progress) progress->set(0.0f, "importing meshes");
+        const auto t0 = std::chrono::steady_clock::now();
+        auto meshes = load_scene_meshes(scene, progress);
+        if (!meshes) return meshes.error();
+        for (const SceneMesh& m : *meshes) append(out->diagnostics, m.imported.diagnostics);
+        out->meshes = std::make_shared<const std::vector<SceneMesh>>(std::move(*meshes));
+        out->report.meshes = true;
+        out->report.add_time("import meshes", ms_since(t0));
+        out->diagnostics.info("scene", "imported " + std::to_string(out->meshes->size()) + " meshes in " +
+                                           std::to_string(int(ms_since(t0))) + " ms");
+    } else {
+        out->meshes = previous->meshes;
+    }
+    if (cancelled()) return make_error(ErrorCode::Cancelled, "cancelled");
+
+    const auto t_groom = std::chrono::steady_clock::now();
+    const size_t groups = scene.hair_groups.size();
+    for (size_t gi = 0; gi < groups; ++gi) {
+        const HairGroup& group = scene.hair_groups[gi];
+        if (!plan.groom(gi) && previous && gi < previous->grooms.size() && previous->grooms[gi]) {
+            out->grooms.push_back(previous->grooms[gi]);
+            continue;
+        }
+        if (progress) progress->set(0.3f + 0.6f * float(gi) / float(groups), "growing '" + group.name + "'");
+        const auto t0 = std::chrono::steady_clock::now();
+        auto groom = grow_scene_group(scene, group, *out->meshes, progress);
+        if (!groom) return groom.error();
+        append(out->diagnostics, groom->diagnostics);
+        out->grooms.push_back(std::make_shared<const GroomResult>(std::move(*groom)));
+        out->report.grooms.push_back(group.name);
+        out->report.add_time("grow '" + group.name + "'", ms_since(t0));
+        if (cancelled()) return make_error(ErrorCode::Cancelled, "cancelled");
+    }
+    out->groom_ms = out->report.grooms.empty() && previous ? previous->groom_ms : ms_since(t_groom);
+
+    for (size_t ci = 0; ci < scene.collision_meshes.size(); ++ci) {
+        const CollisionMesh& cm = scene.collision_meshes[ci];
+        if (!out->find_mesh(cm.mesh))
+            return make_error(ErrorCode::NotFound, "collision mesh '" + cm.mesh + "' names no mesh of the scene");
+        if (!plan.sdf(ci) && previous && ci < previous->sdfs.size() && previous->sdfs[ci]) {
+            out->sdfs.push_back(previous->sdfs[ci]);
+            out->sdf_build_ms.push_back(previous->sdf_build_ms[ci]);
+            out->sdf_pass_times.push_back(previous->sdf_pass_times[ci]);
+        } else {
+            out->sdfs.push_back(nullptr);  // built by SceneRuntime::install
+            out->sdf_build_ms.push_back(0.0);
+            out->sdf_pass_times.emplace_back();
+        }
+    }
+    if (progress) progress->set(1.0f, "done");
+    return out;
+}
+
+}  // namespace tressel::runtime

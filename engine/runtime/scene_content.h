@@ -1,0 +1,75 @@
+// The CPU products of a scene: its imported meshes, each hair group grown on its scalp, and a slot per
+// collision mesh for its field. Immutable once built, so the UI thread and a worker building the next
+// content can share the parts that did not change (shared_ptr per part).
+//
+// What a scene edit touches (plan_content) is decided here, once, for the editor and every CLI command:
+//   meshes   the scene's mesh list, units or up axis
+//   a groom  its group's scalp, growth, follow, smoothing and fibre radius, the scalp's mesh,
+//            and the clearance the groom keeps from its scalp (the margin of the scalp's collision mesh
+//            when the group collides with it: groom/scene_groom.h)
+//   a field  its collision mesh's mesh, cells_x, padding and sign (the margin is a simulation value)
+// Everything else (simulation, environment, motion, colliders, shading, lighting, view) is applied to
+// the running scene in place by SceneRuntime::sync.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/diagnostics.h"
+#include "core/progress.h"
+#include "core/result.h"
+#include "gpu/timestamps.h"
+#include "groom/grow.h"
+#include "io/scene_meshes.h"
+#include "runtime/rebuild_report.h"
+#include "scene/scene_types.h"
+#include "sdf/sdf.h"
+
+namespace tressel::runtime {
+
+struct SceneContent {
+    Scene scene;                                              // what it was built from
+    std::shared_ptr<const std::vector<SceneMesh>> meshes;     // scene.meshes order, world space
+    std::vector<std::shared_ptr<const GroomResult>> grooms;   // per hair group, hidden ones too (visible only draws)
+    std::vector<std::shared_ptr<const SdfGrid>> sdfs;         // per collision mesh; null until built
+    std::vector<double> sdf_build_ms;                         // per collision mesh: GPU (or CPU) ms of its build
+    std::vector<std::vector<gpu::PassTime>> sdf_pass_times;   // per collision mesh: GPU ms per pass (GPU builds)
+    double groom_ms = 0.0;                                    // wall clock of the grooms grown for this content
+    Diagnostics diagnostics;                                  // import and growth messages of the parts built here
+    RebuildReport report;                                     // what building this content redid
+
+    const SceneMesh* find_mesh(const std::string& name) const;
+    bool complete() const;                                    // every groom and every field present
+};
+
+// Which CPU products must be rebuilt for `scene`, given the content on screen (null: everything).
+struct ContentPlan {
+    bool meshes = true;
+    std::vector<bool> grooms;   // per hair group of the new scene: regrow (missing entries: regrow)
+    std::vector<bool> sdfs;     // per collision mesh of the new scene: rebuild (missing entries: rebuild)
+
+    bool groom(size_t i) const { return meshes || i >= grooms.size() || grooms[i]; }
+    bool sdf(size_t i) const { return meshes || i >= sdfs.size() || sdfs[i]; }
+    bool any() const;
+    bool any_groom() const;
+    bool any_sdf() const;
+    // Everything of `scene` but the meshes: the editor's Regrow and Rebuild SDF actions.
+    static ContentPlan regrow_all(const Scene& scene);
+    static ContentPlan rebuild_all_sdfs(const Scene& scene);
+};
+ContentPlan plan_content(const Scene& scene, const SceneContent* current);
+
+// Whether group `a` of scene `sa` and group `b` of scene `sb` grow the same groom (see the file comment).
+bool same_groom_inputs(const Scene& sa, const HairGroup& a, const Scene& sb, const HairGroup& b);
+bool same_sdf_inputs(const CollisionMesh& a, const CollisionMesh& b);
+
+// Builds what `plan` asks for on the CPU and shares the rest with `previous` (may be null when the plan
+// asks for everything). Fields to rebuild are left null for SceneRuntime::install (they build on the GPU,
+// on the device's thread). Thread-safe: reads only its arguments. Errors name the mesh, hair group or
+// collision mesh; Cancelled when `progress` asks for it.
+Result<std::shared_ptr<SceneContent>> prepare_content(const Scene& scene, const ContentPlan& plan,
+                                                      std::shared_ptr<const SceneContent> previous,
+                                                      Progress* progress = nullptr);
+
+}  // namespace tressel::runtime

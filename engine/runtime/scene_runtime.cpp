@@ -1,0 +1,607 @@
+#include "runtime/scene_runtime.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "render/hair_data.h"
+#include "sdf/sdf_slice.h"
+#include "sim/motion.h"
+
+namespace tressel::runtime {
+
+namespace {
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// What the simulation world's layout depends on; anything else is updated in place by sync().
+bool same_sim_structure(const Scene& a, const Scene& b) {
+    if (a.hair_groups.size() != b.hair_groups.size() || a.colliders.size() != b.colliders.size() ||
+        a.collision_meshes.size() != b.collision_meshes.size())
+        return false;
+    for (size_t i = 0; i < a.hair_groups.size(); ++i) {
+        const auto &x = a.hair_groups[i].simulation, &y = b.hair_groups[i].simulation;
+        if (x.gpu_vertices_per_strand != y.gpu_vertices_per_strand || x.sdf != y.sdf || x.colliders != y.colliders ||
+            x.enabled != y.enabled)
+            return false;
+    }
+    for (size_t i = 0; i < a.colliders.size(); ++i)
+        if (a.colliders[i].name != b.colliders[i].name || a.colliders[i].type != b.colliders[i].type ||
+            a.colliders[i].attach_to != b.colliders[i].attach_to)
+            return false;
+    for (size_t i = 0; i < a.collision_meshes.size(); ++i)
+        if (a.collision_meshes[i].mesh != b.collision_meshes[i].mesh) return false;
+    return a.motion.mesh == b.motion.mesh && a.motion.type == b.motion.type && a.motion.animation == b.motion.animation;
+}
+
+}  // namespace
+
+void RebuildReport::merge(const RebuildReport& o) {
+    meshes = meshes || o.meshes;
+    grooms.insert(grooms.end(), o.grooms.begin(), o.grooms.end());
+    sdfs.insert(sdfs.end(), o.sdfs.begin(), o.sdfs.end());
+    simulation = simulation || o.simulation;
+    simulation_params = simulation_params || o.simulation_params;
+    shading = shading || o.shading;
+    drawn_meshes = drawn_meshes || o.drawn_meshes;
+    slice = slice || o.slice;
+    ms.insert(ms.end(), o.ms.begin(), o.ms.end());
+}
+
+std::string RebuildReport::summary() const {
+    std::string s;
+    auto add = [&](const std::string& part) { s += (s.empty() ? "" : "; ") + part; };
+    for (const auto& [part, t] : ms) add(part + " " + std::to_string(int(std::lround(t))) + " ms");
+    if (simulation) add("simulation rebuilt at rest");
+    else if (simulation_params) add("simulation values set in place");
+    if (shading) add("shading");
+    if (drawn_meshes) add("drawn meshes");
+    if (slice) add("slice");
+    return s.empty() ? "nothing" : s;
+}
+
+Result<std::unique_ptr<SceneRuntime>> SceneRuntime::create(gpu::Device* device, const RuntimeOptions& options) {
+    std::unique_ptr<SceneRuntime> rt(new SceneRuntime());
+    rt->device_ = device;
+    rt->options_ = options;
+    if (!device) {
+        if (options.renderer) return make_error(ErrorCode::InvalidArgument, "scene runtime: drawing needs a GPU device");
+        return rt;
+    }
+    if (options.renderer) {
+        render::RendererDesc rd = *options.renderer;
+        rd.width = std::max(rd.width, 1u);
+        rd.height = std::max(rd.height, 1u);
+        auto r = render::Renderer::create(*device, rd);
+        if (!r) return r.error();
+        rt->renderer_ = std::move(*r);
+    }
+    if (options.simulation != SimBackend::None || options.renderer) {
+        auto p = SimGpuPipelines::create(*device);
+        if (!p) return p.error();
+        rt->sim_pipelines_.emplace(std::move(*p));
+    }
+    if (options.sdf == SdfBackend::Gpu) {
+        auto p = SdfGpuPipelines::create(*device);
+        if (!p) return p.error();
+        rt->sdf_pipelines_.emplace(std::move(*p));
+    }
+    return rt;
+}
+
+SceneRuntime::~SceneRuntime() {
+    if (device_) (void)device_->wait_idle();
+    if (renderer_) renderer_->clear_hair();
+    hair_.clear();
+    sim_.reset();
+}
+
+Status SceneRuntime::apply(const Scene& scene, Progress* progress) {
+    RebuildReport total;
+    const ContentPlan p = plan(scene);
+    if (!content_ || p.any()) {
+        auto content = prepare_content(scene, p, content_, progress);
+        if (!content) return content.error();
+        TRESSEL_TRY(install(*content, progress));
+        total = report_;
+    }
+    TRESSEL_TRY(sync(scene));
+    total.merge(report_);
+    report_ = std::move(total);
+    return {};
+}
+
+Status SceneRuntime::build_sdfs(SceneContent& c, Progress* progress) {
+    for (size_t ci = 0; ci < c.sdfs.size() && ci < c.scene.collision_meshes.size(); ++ci) {
+        if (c.sdfs[ci]) continue;
+        const CollisionMesh& cm = c.scene.collision_meshes[ci];
+        const SceneMesh* mesh = c.find_mesh(cm.mesh);
+        if (!mesh) return make_error(ErrorCode::NotFound, "collision mesh '" + cm.mesh + "' names no mesh of the scene");
+        if (progress) {
+            if (progress->cancelled()) return make_error(ErrorCode::Cancelled, "building the collision fields was cancelled");
+            progress->set(float(ci) / float(c.sdfs.size()), "building the field of '" + cm.mesh + "'");
+        }
+        const SdfBuildDesc sd = sdf_build_desc(cm, mesh->mesh);
+        const auto t0 = std::chrono::steady_clock::now();
+        double ms = 0.0;
+        Result<SdfGrid> grid = make_error(ErrorCode::Unsupported, "no SDF backend");
+        if (options_.sdf == SdfBackend::Cpu) {
+            grid = build_sdf_cpu(sd, c.diagnostics);
+            ms = ms_since(t0);
+        } else {
+            if (!device_) continue;  // a runtime without a device builds no GPU fields (groom, export)
+            std::vector<gpu::PassTime> times;
+            auto field = build_sdf_gpu(*device_, *sdf_pipelines_, sd, c.diagnostics, &times);
+            if (!field) return make_error(field.error().code, "SDF of collision mesh '" + cm.mesh + "': " + field.error().message);
+            grid = read_back_sdf(*device_, *field);
+            for (const gpu::PassTime& t : times) ms += t.ms;
+            c.sdf_pass_times[ci] = std::move(times);
+        }
+        if (!grid) return make_error(grid.error().code, "SDF of collision mesh '" + cm.mesh + "': " + grid.error().message);
+        c.sdf_build_ms[ci] = ms;
+        c.sdfs[ci] = std::make_shared<const SdfGrid>(std::move(*grid));
+        c.report.sdfs.push_back(cm.mesh);
+        c.report.add_time("field of '" + cm.mesh + "'", ms_since(t0));
+        c.diagnostics.info("sdf", "built the field of '" + cm.mesh + "' " +
+                                      (options_.sdf == SdfBackend::Cpu ? "on the CPU" : "on the GPU") + ": " +
+                                      std::to_string(ms) + " ms");
+    }
+    return {};
+}
+
+Status SceneRuntime::install(std::shared_ptr<SceneContent> content, Progress* progress) {
+    TRESSEL_ASSERT(content != nullptr, "SceneRuntime::install: content is required");
+    TRESSEL_TRY(build_sdfs(*content, progress));
+    RebuildReport r = content->report;
+    auto previous = std::move(content_);
+    content_ = std::move(content);
+    if (device_) {
+        const auto t0 = std::chrono::steady_clock::now();
+        Status s = build_simulation(content_->scene);
+        if (!s) {
+            content_ = std::move(previous);
+            if (content_) (void)build_simulation(scene_);
+            return s;
+        }
+        r.simulation = true;
+        r.add_time("simulation and drawing", ms_since(t0));
+    }
+    scene_ = content_->scene;
+    report_ = std::move(r);
+    return {};
+}
+
+Status SceneRuntime::build_simulation(const Scene& scene) {
+    TRESSEL_TRY(device_->wait_idle());
+    if (renderer_) renderer_->clear_hair();
+    hair_.clear();
+    sim_.reset();
+    world_.reset();
+    group_of_sim_.clear();
+    slice_key_.reset();
+    accumulator_s_ = 0.0;
+    const SceneContent& c = *content_;
+    SimWorldInputs in;
+    for (size_t gi = 0; gi < scene.hair_groups.size() && gi < c.grooms.size(); ++gi) {
+        if (!c.grooms[gi]) continue;
+        const HairGroup& g = scene.hair_groups[gi];
+        SimGroupInputs gin;
+        gin.name = g.name;
+        gin.groom = c.grooms[gi].get();
+        const SceneMesh* scalp = c.find_mesh(g.scalp.mesh);
+        gin.scalp = scalp ? &scalp->mesh : nullptr;
+        gin.scalp_mesh = g.scalp.mesh;
+        gin.params = g.simulation;
+        in.groups.push_back(std::move(gin));
+        group_of_sim_.push_back(gi);
+    }
+    for (size_t ci = 0; ci < scene.collision_meshes.size() && ci < c.sdfs.size(); ++ci) {
+        if (!c.sdfs[ci]) return make_error(ErrorCode::InvalidArgument, "collision mesh '" + scene.collision_meshes[ci].mesh + "' has no field");
+        in.sdfs.push_back(SimSdfInputs{scene.collision_meshes[ci].mesh, c.sdfs[ci].get(), scene.collision_meshes[ci].margin_m});
+    }
+    in.colliders = scene.colliders;
+    in.environment = scene.environment;
+    in.motion = scene.motion;
+    in.max_frames_per_advance = options_.max_frames_per_advance;
+    auto world = build_sim_world(in);
+    if (!world) return world.error();
+    world_ = std::move(*world);
+    const bool gpu_state = options_.simulation == SimBackend::Gpu || renderer_;
+    if (gpu_state) {
+        SimGpuMode mode = device_->info().is_cpu() ? SimGpuMode::Split : SimGpuMode::Fused;
+        if (options_.sim_mode) mode = *options_.sim_mode;
+        auto sim = SimGpu::create(*device_, *sim_pipelines_, *world_, options_.max_steps_per_record, mode);
+        if (!sim) return sim.error();
+        sim_ = std::move(*sim);
+    }
+    scene_ = scene;
+    meshes_time_s_ = -1.0;
+    hair_moved_ = false;
+    if (!renderer_) return {};
+    TRESSEL_TRY(build_hair_drawing(scene));
+    TRESSEL_TRY(populate_meshes(scene, 0.0));
+    // The ground grid under the meshes and the rest pose of the hair.
+    render::SceneBounds b;
+    for (const SceneMesh& m : *c.meshes)
+        for (glm::vec3 p : m.mesh.positions) b.add(p);
+    for (const HairDraw& h : hair_) {
+        b.add(h.rest_min);
+        b.add(h.rest_max);
+    }
+    if (b.empty()) b.add(glm::vec3(-0.5f)), b.add(glm::vec3(0.5f));
+    const glm::vec3 size = b.max_m - b.min_m;
+    const double extent = std::max({double(size.x), double(size.y), double(size.z)});
+    const double spacing = std::pow(10.0, std::floor(std::log10(std::max(extent, 1e-3) / 2.0)));
+    const glm::vec3 centre = 0.5f * (b.min_m + b.max_m);
+    TRESSEL_TRY(renderer_->set_grid(glm::vec3(centre.x, b.min_m.y, centre.z), extent, spacing));
+    return update_slice(scene);
+}
+
+Status SceneRuntime::build_hair_drawing(const Scene& scene) {
+    copy_pending_ = true;
+    for (size_t i = 0; i < world_->groups.size(); ++i) {
+        const SimGroupState& g = world_->groups[i];
+        const HairGroup& hg = scene.hair_groups[group_of_sim_[i]];
+        const GroomResult& groom = *content_->grooms[group_of_sim_[i]];
+        HairDraw d;
+        gpu::BufferDesc bd;
+        bd.size = std::max<VkDeviceSize>(VkDeviceSize(g.vertex_count()) * sizeof(glm::vec4), 16);
+        bd.name = g.name + " guide positions (render)";
+        auto pos = device_->create_buffer(bd);
+        if (!pos) return pos.error();
+        d.guide_positions = std::move(*pos);
+        std::vector<glm::uvec2> ginfo(g.strand_count), finfo(g.follow_count());
+        for (uint32_t s = 0; s < g.strand_count; ++s) ginfo[s] = {s < groom.guides.seeds.size() ? groom.guides.seeds[s] : s, s};
+        for (size_t f = 0; f < finfo.size(); ++f)
+            finfo[f] = {f < groom.follows.seeds.size() ? groom.follows.seeds[f] : uint32_t(f), g.follow_descriptors[f].guides.x};
+        auto gi = device_->create_buffer_with(std::span<const glm::uvec2>(ginfo), 0, g.name + " guide info");
+        if (!gi) return gi.error();
+        d.guide_info = std::move(*gi);
+        auto fi = device_->create_buffer_with(std::span<const glm::uvec2>(finfo), 0, g.name + " follow info");
+        if (!fi) return fi.error();
+        d.follow_info = std::move(*fi);
+        // Shadow maps frame the rest pose exactly; once the hair moves, each strand may swing its length.
+        render::SceneBounds rest;
+        for (const glm::vec4& p : g.positions) rest.add(glm::vec3(p));
+        for (const glm::vec4& p : g.follow_positions) rest.add(glm::vec3(p));
+        if (rest.empty()) rest.add(glm::vec3(0.0f));
+        d.rest_min = rest.min_m;
+        d.rest_max = rest.max_m;
+        d.reach_m = float(hg.growth.length_m * (1.0 + hg.growth.length_variation));
+        hair_.push_back(std::move(d));
+    }
+    for (size_t i = 0; i < world_->groups.size(); ++i) {
+        const SimGroupState& g = world_->groups[i];
+        const HairGroup& hg = scene.hair_groups[group_of_sim_[i]];
+        render::HairDesc hd;
+        hd.shading = hg.shading;
+        hd.bounds_min_m = hair_[i].rest_min;
+        hd.bounds_max_m = hair_[i].rest_max;
+        hd.vertices_per_strand = g.n;
+        if (g.strand_count > 0) {
+            hd.positions = &hair_[i].guide_positions;
+            hd.strand_info = &hair_[i].guide_info;
+            hd.rest_lengths = &sim_->group(i).rest_lengths;
+            hd.strand_count = g.strand_count;
+            hd.visible = hg.visible && scene.view.show_guides;
+            auto id = renderer_->add_hair(hd);
+            if (!id) return id.error();
+            hair_[i].guides_index = *id;
+        }
+        if (g.follow_count() > 0) {
+            hd.positions = &sim_->follow_positions(i);
+            hd.strand_info = &hair_[i].follow_info;
+            hd.rest_lengths = nullptr;
+            hd.strand_count = uint32_t(g.follow_count());
+            hd.visible = hg.visible && scene.view.show_follows;
+            auto id = renderer_->add_hair(hd);
+            if (!id) return id.error();
+            hair_[i].follows_index = *id;
+        }
+    }
+    return {};
+}
+
+void SceneRuntime::expand_hair_bounds() {
+    if (hair_moved_ || !renderer_) return;
+    hair_moved_ = true;
+    for (const HairDraw& h : hair_) {
+        const glm::vec3 lo = h.rest_min - glm::vec3(h.reach_m), hi = h.rest_max + glm::vec3(h.reach_m);
+        if (h.guides_index) renderer_->set_hair_bounds(*h.guides_index, lo, hi);
+        if (h.follows_index) renderer_->set_hair_bounds(*h.follows_index, lo, hi);
+    }
+}
+
+Status SceneRuntime::populate_meshes(const Scene& scene, double t_s) {
+    if (!renderer_) return {};
+    renderer_->clear_meshes();
+    if (!content_) return {};
+    const bool moving = scene.motion.type != MotionType::None;
+    const glm::dmat4 m = moving ? motion_transform(scene.motion, t_s) : glm::dmat4(1.0);
+    for (const SceneMesh& sm : *content_->meshes) {
+        const MeshRef* ref = nullptr;
+        for (const MeshRef& r : scene.meshes)
+            if (r.name == sm.name) ref = &r;
+        const bool collision = std::any_of(scene.collision_meshes.begin(), scene.collision_meshes.end(),
+                                           [&](const CollisionMesh& c) { return c.mesh == sm.name; });
+        const Mesh* draw = &sm.mesh;
+        Mesh moved;
+        if (moving && motion_moves_mesh(scene.motion, sm.name)) {
+            moved = sm.mesh;
+            transform_mesh(moved, m);
+            draw = &moved;
+        }
+        if (!ref || ref->visible) {
+            auto id = renderer_->add_mesh(*draw, render::MeshStyle::Opaque);
+            if (!id) return id.error();
+        }
+        if (collision) {
+            auto id = renderer_->add_mesh(*draw, render::MeshStyle::CollisionOverlay);
+            if (!id) return id.error();
+        }
+    }
+    for (const Collider& c : scene.colliders) {
+        auto id = renderer_->add_mesh(render::make_collider_mesh(c), render::MeshStyle::Collider);
+        if (!id) return id.error();
+    }
+    meshes_time_s_ = t_s;
+    return {};
+}
+
+Status SceneRuntime::update_slice(const Scene& scene) {
+    if (!renderer_) return {};
+    if (!content_ || content_->sdfs.empty() || !content_->sdfs.front()) {
+        renderer_->clear_slice();
+        slice_key_.reset();
+        return {};
+    }
+    size_t mi = 0;
+    for (size_t i = 0; i < scene.collision_meshes.size(); ++i)
+        if (scene.collision_meshes[i].mesh == scene.view.slice_mesh) mi = i;
+    if (mi >= content_->sdfs.size() || !content_->sdfs[mi]) mi = 0;
+    const double margin = mi < scene.collision_meshes.size() ? scene.collision_meshes[mi].margin_m : 0.0;
+    const SliceKey key{scene.view.slice_axis, scene.view.slice_position, margin, slice_range_m_, mi, content_->sdfs[mi].get()};
+    if (slice_key_ && *slice_key_ == key) return {};
+    SliceStyle style;
+    style.margin_m = margin;
+    style.range_m = slice_range_m_;
+    style.upscale = 2;
+    TRESSEL_TRY(renderer_->set_slice(render::make_slice_view(*content_->sdfs[mi], key.axis, key.position, style)));
+    slice_key_ = key;
+    report_.slice = true;
+    return {};
+}
+
+Status SceneRuntime::sync(const Scene& scene) {
+    report_ = {};
+    if (!content_) return make_error(ErrorCode::InvalidArgument, "scene runtime: no content installed");
+    if (!world_) {  // no device: nothing runs
+        scene_ = scene;
+        return {};
+    }
+    if (!same_sim_structure(scene, scene_)) {
+        TRESSEL_TRY(build_simulation(scene));
+        report_.simulation = true;
+        return {};
+    }
+    for (size_t i = 0; i < world_->groups.size(); ++i) {
+        const HairGroup& hg = scene.hair_groups[group_of_sim_[i]];
+        const HairGroup& old = scene_.hair_groups[group_of_sim_[i]];
+        if (!(hg.simulation == old.simulation)) report_.simulation_params = true;
+        world_->groups[i].params = hg.simulation;
+        if (renderer_ && !(hg.shading == old.shading)) {
+            if (hair_[i].guides_index) renderer_->set_hair_shading(*hair_[i].guides_index, hg.shading);
+            if (hair_[i].follows_index) renderer_->set_hair_shading(*hair_[i].follows_index, hg.shading);
+            report_.shading = true;
+        }
+    }
+    if (!(scene.environment == scene_.environment) || !(scene.motion == scene_.motion) ||
+        !(scene.colliders == scene_.colliders) || !(scene.collision_meshes == scene_.collision_meshes))
+        report_.simulation_params = true;
+    world_->environment = scene.environment;
+    world_->motion = scene.motion;
+    for (size_t i = 0; i < world_->colliders.size() && i < scene.colliders.size(); ++i) world_->colliders[i].desc = scene.colliders[i];
+    for (SimSdfState& sdf : world_->sdfs)
+        for (const CollisionMesh& cm : scene.collision_meshes)
+            if (cm.mesh == sdf.mesh) sdf.margin_m = cm.margin_m;
+    if (renderer_ && (!(scene.colliders == scene_.colliders) || !(scene.meshes == scene_.meshes) ||
+                      !(scene.motion == scene_.motion) || !(scene.collision_meshes == scene_.collision_meshes))) {
+        TRESSEL_TRY(populate_meshes(scene, world_->time_s()));
+        report_.drawn_meshes = true;
+    }
+    scene_ = scene;
+    set_hair_visibility(scene.view.show_guides, scene.view.show_follows);
+    return update_slice(scene);
+}
+
+void SceneRuntime::set_hair_visibility(bool guides, bool follows) {
+    if (!renderer_) return;
+    for (size_t i = 0; i < hair_.size(); ++i) {
+        const bool group = scene_.hair_groups[group_of_sim_[i]].visible;
+        if (hair_[i].guides_index) renderer_->set_hair_visible(*hair_[i].guides_index, group && guides);
+        if (hair_[i].follows_index) renderer_->set_hair_visible(*hair_[i].follows_index, group && follows);
+    }
+}
+
+Status SceneRuntime::set_slice_range(double range_m) {
+    slice_range_m_ = range_m;
+    return update_slice(scene_);
+}
+
+Status SceneRuntime::step(uint32_t frames, gpu::CommandBuffer* cmd, gpu::TimestampQueries* ts, uint32_t ts_capacity) {
+    if (!world_) return make_error(ErrorCode::InvalidArgument, "scene runtime: there is no simulation to step");
+    if (frames == 0) return {};
+    const uint32_t substeps = uint32_t(std::max(1, world_->environment.substeps));
+    switch (options_.simulation) {
+        case SimBackend::None:
+            return make_error(ErrorCode::InvalidArgument, "scene runtime: created without a simulation backend");
+        case SimBackend::Cpu: {
+            Status st = run_frames(*world_, frames);
+            if (sim_) TRESSEL_TRY(sim_->upload_state(*device_, *world_));
+            copy_pending_ = true;
+            TRESSEL_TRY(st);
+            break;
+        }
+        case SimBackend::Gpu: {
+            const uint64_t steps = uint64_t(frames) * substeps;
+            if (steps > options_.max_steps_per_record)
+                return make_error(ErrorCode::InvalidArgument, "scene runtime: " + std::to_string(steps) + " steps in one record; at most " +
+                                                                  std::to_string(options_.max_steps_per_record));
+            const bool fits = ts_capacity == 0 || steps * (world_->groups.size() * 12 + 1) <= ts_capacity;
+            if (cmd) {
+                TRESSEL_TRY(sim_->record_steps(*cmd, *world_, uint32_t(steps), fits ? ts : nullptr));
+            } else {
+                Status recorded;
+                TRESSEL_TRY(device_->run_sync([&](gpu::CommandBuffer& c) { recorded = sim_->record_steps(c, *world_, uint32_t(steps), fits ? ts : nullptr); }));
+                TRESSEL_TRY(recorded);
+            }
+            copy_pending_ = true;
+            break;
+        }
+    }
+    expand_hair_bounds();
+    if (renderer_ && scene_.motion.type != MotionType::None) TRESSEL_TRY(populate_meshes(scene_, world_->time_s()));
+    return {};
+}
+
+Result<uint32_t> SceneRuntime::advance(double elapsed_s, gpu::CommandBuffer* cmd, gpu::TimestampQueries* ts, uint32_t ts_capacity) {
+    if (!std::isfinite(elapsed_s) || elapsed_s < 0.0)
+        return make_error(ErrorCode::InvalidArgument, "scene runtime: elapsed time must be finite and >= 0 s");
+    if (!world_) return 0u;
+    accumulator_s_ += elapsed_s;
+    const double dt = world_->frame_dt_s();
+    const uint64_t due = uint64_t(accumulator_s_ / dt);
+    const uint32_t max_frames = std::max(1u, std::min(options_.max_frames_per_advance,
+                                                      options_.max_steps_per_record / uint32_t(std::max(1, world_->environment.substeps))));
+    uint32_t frames = uint32_t(std::min<uint64_t>(due, max_frames));
+    if (due > max_frames) {
+        world_->clock.dropped_frames += due - max_frames;
+        accumulator_s_ = 0.0;
+    } else {
+        accumulator_s_ -= double(frames) * dt;
+    }
+    TRESSEL_TRY(step(frames, cmd, ts, ts_capacity));
+    return frames;
+}
+
+Status SceneRuntime::reset_simulation() {
+    if (!world_) return {};
+    TRESSEL_TRY(device_->wait_idle());
+    reset_to_rest(*world_);
+    accumulator_s_ = 0.0;
+    if (sim_) TRESSEL_TRY(sim_->upload_state(*device_, *world_));
+    copy_pending_ = true;
+    if (renderer_) {
+        hair_moved_ = false;
+        for (const HairDraw& h : hair_) {
+            if (h.guides_index) renderer_->set_hair_bounds(*h.guides_index, h.rest_min, h.rest_max);
+            if (h.follows_index) renderer_->set_hair_bounds(*h.follows_index, h.rest_min, h.rest_max);
+        }
+        if (scene_.motion.type != MotionType::None) TRESSEL_TRY(populate_meshes(scene_, 0.0));
+    }
+    return {};
+}
+
+Status SceneRuntime::download() {
+    if (!world_ || options_.simulation != SimBackend::Gpu || !sim_) return {};
+    return sim_->download(*device_, *world_);
+}
+
+render::FrameDesc SceneRuntime::frame_desc(bool frame_on_meshes) const {
+    render::FrameDesc f;
+    f.camera = render::OrbitCamera::from_view(scene_.view);
+    if (frame_on_meshes && content_ && content_->meshes) {
+        render::SceneBounds b;
+        for (const SceneMesh& m : *content_->meshes)
+            for (glm::vec3 p : m.mesh.positions) b.add(p);
+        if (!b.empty()) f.camera.frame_bounds(b.min_m, b.max_m, 1.0);
+    }
+    f.lighting = scene_.lighting;
+    f.show_grid = scene_.view.show_grid;
+    f.show_collision = scene_.view.show_collision;
+    f.show_colliders = scene_.view.show_colliders;
+    f.show_slice = scene_.view.show_slice && slice_key_.has_value();
+    return f;
+}
+
+Status SceneRuntime::record_render(gpu::CommandBuffer& cmd, const render::FrameDesc& frame, gpu::TimestampQueries* ts) {
+    if (!renderer_) return make_error(ErrorCode::InvalidArgument, "scene runtime: created without a renderer");
+    if (sim_ && copy_pending_) {
+        VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+        mb.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+        vkCmdPipelineBarrier(cmd.handle(), VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                             VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+        for (size_t i = 0; i < hair_.size(); ++i) cmd.copy(sim_->guide_positions(i), hair_[i].guide_positions);
+        mb.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+        mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+        vkCmdPipelineBarrier(cmd.handle(), VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                             VK_PIPELINE_STAGE_VERTEX_SHADER_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+        copy_pending_ = false;
+    }
+    return renderer_->record(cmd, frame, ts);
+}
+
+Result<std::vector<uint8_t>> SceneRuntime::render_to_rgba(const render::FrameDesc& frame) {
+    if (!renderer_) return make_error(ErrorCode::InvalidArgument, "scene runtime: created without a renderer");
+    if (sim_ && copy_pending_) {
+        Status recorded;
+        TRESSEL_TRY(device_->run_sync([&](gpu::CommandBuffer& cmd) {
+            for (size_t i = 0; i < hair_.size(); ++i) cmd.copy(sim_->guide_positions(i), hair_[i].guide_positions);
+            cmd.transfer_barrier();
+        }));
+        copy_pending_ = false;
+    }
+    return renderer_->render_to_rgba(frame);
+}
+
+Status SceneRuntime::resize(uint32_t width, uint32_t height) {
+    if (!renderer_) return {};
+    if (width == renderer_->width() && height == renderer_->height()) return {};
+    return renderer_->resize(width, height);
+}
+
+render::SceneBounds SceneRuntime::bounds() const {
+    render::SceneBounds b;
+    if (!content_ || !content_->meshes) return b;
+    for (const SceneMesh& m : *content_->meshes)
+        for (glm::vec3 p : m.mesh.positions) b.add(p);
+    double longest = 0.0;
+    for (const auto& g : content_->grooms)
+        if (g) longest = std::max(longest, g->stats.length_max_m);
+    if (!b.empty() && longest > 0.0) {
+        b.add(b.min_m - glm::vec3(float(longest)));
+        b.add(b.max_m + glm::vec3(float(longest)));
+    }
+    return b;
+}
+
+RuntimeCounts SceneRuntime::counts() const {
+    RuntimeCounts c;
+    if (!world_) return c;
+    for (const SimGroupState& g : world_->groups) {
+        c.guides += g.strand_count;
+        c.guide_vertices += g.positions.size();
+        c.follows += g.follow_count();
+        c.follow_vertices += g.follow_positions.size();
+    }
+    return c;
+}
+
+std::vector<uint8_t> positions_f32(const SimWorld& world) {
+    std::vector<uint8_t> bytes;
+    auto put = [&](const glm::vec4& p) {
+        const float xyz[3] = {p.x, p.y, p.z};
+        const uint8_t* b = reinterpret_cast<const uint8_t*>(xyz);
+        bytes.insert(bytes.end(), b, b + sizeof(xyz));  // x86-64 and every GPU host here are little-endian
+    };
+    for (const SimGroupState& g : world.groups) {
+        for (const glm::vec4& p : g.positions) put(p);
+        for (const glm::vec4& p : g.follow_positions) put(p);
+    }
+    return bytes;
+}
+
+}  // namespace tressel::runtime

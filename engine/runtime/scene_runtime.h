@@ -1,0 +1,179 @@
+// One running scene: its imported meshes, grown grooms and collision fields (SceneContent), the
+// simulation over them (on the GPU, or the CPU reference on request) and what the renderer draws. The
+// editor and every CLI command (bake, render, groom, export, bench) go through it, so what the CLI bakes,
+// renders and exports is what the editor shows.
+//
+//   auto rt = SceneRuntime::create(&device, {});         // or nullptr: grooms only (groom, export)
+//   rt->apply(scene);                                     // import, grow, build fields, simulation, drawing
+//   rt->apply(edited);                                    // redoes only what the edit touches: report()
+//   rt->step(frames, &cmd);                               // or advance(elapsed_s, &cmd) at the fixed rate
+//   rt->record_render(cmd, rt->frame_desc(scene.view));
+//
+// The editor splits apply() so that nothing slow runs on its UI thread: plan() and prepare_content()
+// (scene_content.h) on a worker, then install() and sync() on the thread that owns the device.
+//
+// Threading: one thread (the device's) for every member; prepare_content() is the only part made for
+// workers. GPU work is recorded into the caller's command buffer; the caller submits it and must let the
+// previous submission finish before recording the next (the simulation's constants and the renderer's
+// uniforms are written in place).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "core/progress.h"
+#include "core/result.h"
+#include "gpu/device.h"
+#include "gpu/timestamps.h"
+#include "render/renderer.h"
+#include "runtime/rebuild_report.h"
+#include "runtime/scene_content.h"
+#include "scene/scene_types.h"
+#include "sdf/gpu/sdf_gpu.h"
+#include "sim/gpu/sim_gpu.h"
+#include "sim/sim.h"
+
+namespace tressel::runtime {
+
+enum class SimBackend {
+    Gpu,   // the GPU passes (engine/sim/gpu); positions stay on the GPU
+    Cpu,   // the CPU reference step (engine/sim); positions are uploaded for drawing after each step
+    None,  // the world is built at rest and nothing steps it (callers that time their own steps)
+};
+enum class SdfBackend { Gpu, Cpu };
+
+struct RuntimeOptions {
+    SimBackend simulation = SimBackend::Gpu;
+    // Fused (two dispatches a step) or Split (one per pass). Unset: Split on a CPU device, where the fused
+    // step's workgroup barrier per swept vertex is slow (Rat Boy: 174 vs 537 ms a step), Fused elsewhere.
+    std::optional<SimGpuMode> sim_mode;
+    SdfBackend sdf = SdfBackend::Gpu;
+    uint32_t max_steps_per_record = 128;         // substeps one step() or advance() may record
+    uint32_t max_frames_per_advance = 4;         // advance() drops time beyond this many frames
+    std::optional<render::RendererDesc> renderer;  // unset: nothing is drawn (bake, export, bench)
+};
+
+struct RuntimeCounts {
+    size_t guides = 0, guide_vertices = 0, follows = 0, follow_vertices = 0;
+};
+
+class SceneRuntime {
+public:
+    // `device` may be null: then only the CPU content is built (meshes, grooms, and fields with
+    // SdfBackend::Cpu); simulation and drawing need a device.
+    static Result<std::unique_ptr<SceneRuntime>> create(gpu::Device* device, const RuntimeOptions& options);
+    ~SceneRuntime();
+    SceneRuntime(const SceneRuntime&) = delete;
+    SceneRuntime& operator=(const SceneRuntime&) = delete;
+
+    // Makes `scene` the running scene, redoing only what differs from the current one (report() says
+    // what). On error the previous scene stays running. Errors name the mesh, group or collision mesh.
+    Status apply(const Scene& scene, Progress* progress = nullptr);
+
+    // The steps of apply(), for callers that build content on a worker (the editor):
+    ContentPlan plan(const Scene& scene) const { return plan_content(scene, content_.get()); }
+    // Builds the content's missing fields (device thread), then makes it current: the simulation is
+    // rebuilt at rest and the renderer refilled; report() starts with content->report. On error the
+    // previous content stays.
+    Status install(std::shared_ptr<SceneContent> content, Progress* progress = nullptr);
+    // Applies what needs no new content: simulation, environment, motion, collider and margin values in
+    // place (the simulation keeps running), shading, drawn meshes, colliders and the slice. A structural
+    // simulation change (vertex count, SDF or collider lists, motion target) rebuilds the simulation at
+    // rest. The scene must have the content's structure (plan(scene).any() is false).
+    Status sync(const Scene& scene);
+
+    // What the last apply(), install() + sync() or sync() redid.
+    const RebuildReport& report() const { return report_; }
+
+    // Simulation. step() runs exactly `frames` frames (each environment.substeps steps); advance()
+    // accumulates elapsed time and runs the whole frames due at the scene's rate (at most
+    // max_frames_per_advance; the rest is dropped) and returns how many. GPU: recorded into `cmd`, or run
+    // and waited for here when `cmd` is null. `ts` (reset by the caller) takes the simulation's pass
+    // times when `ts_capacity` has room for them.
+    Status step(uint32_t frames, gpu::CommandBuffer* cmd = nullptr, gpu::TimestampQueries* ts = nullptr,
+                uint32_t ts_capacity = 0);
+    Result<uint32_t> advance(double elapsed_s, gpu::CommandBuffer* cmd = nullptr, gpu::TimestampQueries* ts = nullptr,
+                             uint32_t ts_capacity = 0);
+    Status reset_simulation();
+    // Copies the GPU state into world() (positions of guides and follows) for metrics and dumps; the last
+    // submission must have completed. No-op for the CPU backend.
+    Status download();
+
+    // Drawing: the frame of `view` (camera from the view, or framed on the meshes' bounds keeping its yaw,
+    // pitch and field of view), the scene's lighting and the view's toggles.
+    render::FrameDesc frame_desc(bool frame_on_meshes = false) const;
+    void set_hair_visibility(bool guides, bool follows);
+    // Records pending copies of simulated positions into the drawn buffers, then the renderer's frame.
+    Status record_render(gpu::CommandBuffer& cmd, const render::FrameDesc& frame, gpu::TimestampQueries* ts = nullptr);
+    // A frame rendered, submitted and read back: sRGB RGBA8, top row first.
+    Result<std::vector<uint8_t>> render_to_rgba(const render::FrameDesc& frame);
+    Status resize(uint32_t width, uint32_t height);
+    // |distance| at full slice colour (metres; 0 = the slice's largest), an editor setting.
+    Status set_slice_range(double range_m);
+
+    const Scene& scene() const { return scene_; }
+    const SceneContent* content() const { return content_.get(); }
+    std::shared_ptr<const SceneContent> shared_content() const { return content_; }
+    SimWorld* world() { return world_ ? &*world_ : nullptr; }
+    const SimWorld* world() const { return world_ ? &*world_ : nullptr; }
+    const SimGpu* sim_gpu() const { return sim_ ? &*sim_ : nullptr; }
+    render::Renderer* renderer() { return renderer_.get(); }
+    gpu::Device* device() const { return device_; }
+    const RuntimeOptions& options() const { return options_; }
+    // Scene index of each simulated hair group (world().groups[i] is hair_groups[sim_group_scene_index[i]]).
+    const std::vector<size_t>& sim_group_scene_index() const { return group_of_sim_; }
+    // Bounds of everything a view should frame: the meshes grown by the longest strand.
+    render::SceneBounds bounds() const;
+    RuntimeCounts counts() const;
+
+private:
+    SceneRuntime() = default;
+    Status build_sdfs(SceneContent& content, Progress* progress);
+    Status build_simulation(const Scene& scene);
+    Status build_hair_drawing(const Scene& scene);
+    Status populate_meshes(const Scene& scene, double t_s);
+    Status update_slice(const Scene& scene);
+    void expand_hair_bounds();
+
+    gpu::Device* device_ = nullptr;
+    RuntimeOptions options_;
+    std::unique_ptr<render::Renderer> renderer_;
+    std::optional<SimGpuPipelines> sim_pipelines_;
+    std::optional<SdfGpuPipelines> sdf_pipelines_;
+    std::shared_ptr<const SceneContent> content_;
+    Scene scene_;                        // the scene the simulation and the drawing reflect
+    std::optional<SimWorld> world_;
+    std::optional<SimGpu> sim_;
+    std::vector<size_t> group_of_sim_;
+    RebuildReport report_;
+
+    struct HairDraw {
+        gpu::Buffer guide_positions;     // copy of the simulation's current guide buffer (a stable binding)
+        gpu::Buffer guide_info, follow_info;
+        std::optional<uint32_t> guides_index, follows_index;  // renderer hair indices
+        glm::vec3 rest_min{0.0f}, rest_max{0.0f};              // bounds of the rest pose (guides and follows)
+        float reach_m = 0.0f;                                  // how far a strand may swing from its rest
+    };
+    std::vector<HairDraw> hair_;
+    bool copy_pending_ = true;
+    bool hair_moved_ = false;            // bounds grown by each strand's reach once the hair has moved
+    double meshes_time_s_ = -1.0;        // simulation time the moving meshes were drawn at
+    double slice_range_m_ = 0.0;
+    double accumulator_s_ = 0.0;         // advance(): time not yet simulated
+    struct SliceKey {
+        SliceAxis axis;
+        double position, margin, range;
+        size_t mesh;
+        const SdfGrid* grid;
+        bool operator==(const SliceKey&) const = default;
+    };
+    std::optional<SliceKey> slice_key_;
+};
+
+// The simulated positions of every group, float32 little-endian xyz: per group its guide vertices then
+// its follow vertices, strand-major (the layout of `bake --dump`). Reads world positions: call download()
+// first on the GPU backend.
+std::vector<uint8_t> positions_f32(const SimWorld& world);
+
+}  // namespace tressel::runtime

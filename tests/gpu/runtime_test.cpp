@@ -1,0 +1,196 @@
+// SceneRuntime (engine/runtime): a scene edit redoes only what it touches, as its report says; time
+// advances at the scene's fixed rate; a failed edit keeps the running scene; without a device it grows
+// the hair and nothing else.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "gpu_test.h"
+#include "runtime/scene_runtime.h"
+#include "scene/scene_io.h"
+#include "test_paths.h"
+
+namespace tressel {
+namespace {
+
+using runtime::RebuildReport;
+using runtime::SceneRuntime;
+
+// The default scene, lighter (300 guides, 600 follows, 24-cell fields), with a second collision mesh: the
+// head again, moved aside, so that an edit of one field can be seen to leave the other alone.
+Scene light_scene() {
+    auto loaded = load_scene(test::source("presets/scenes/default.json"));
+    EXPECT_TRUE(loaded.ok()) << (loaded.ok() ? "" : loaded.error().describe());
+    Scene s = loaded->scene;
+    s.hair_groups[0].growth.guides = 300;
+    s.hair_groups[0].follow.count = 600;
+    s.collision_meshes[0].cells_x = 24;
+    MeshRef other = s.meshes[0];
+    other.name = "other";
+    other.transform.translate_m = glm::dvec3(0.5, 0.0, 0.0);
+    s.meshes.push_back(other);
+    CollisionMesh cm = s.collision_meshes[0];
+    cm.mesh = "other";
+    s.collision_meshes.push_back(cm);
+    return s;
+}
+
+bool contains(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+class RuntimeTest : public test::GpuTest {
+protected:
+    std::unique_ptr<SceneRuntime> make(runtime::SimBackend sim = runtime::SimBackend::Gpu) {
+        runtime::RuntimeOptions o;
+        o.simulation = sim;
+        o.sdf = runtime::SdfBackend::Cpu;  // quick on the CPU driver; the GPU build has its own tests
+        o.renderer = render::RendererDesc{96, 64, 1, 64, 16};
+        auto rt = SceneRuntime::create(&device(), o);
+        EXPECT_TRUE(rt.ok()) << (rt.ok() ? "" : rt.error().describe());
+        return rt.ok() ? std::move(*rt) : nullptr;
+    }
+};
+
+TEST_F(RuntimeTest, EachEditRedoesOnlyWhatItTouches) {
+    auto rt = make();
+    ASSERT_TRUE(rt);
+    Scene s = light_scene();
+    ASSERT_TRUE(rt->apply(s).ok());
+    const RebuildReport& first = rt->report();
+    EXPECT_TRUE(first.meshes);
+    EXPECT_EQ(first.grooms, std::vector<std::string>{"main"});
+    EXPECT_EQ(first.sdfs.size(), 2u);
+    EXPECT_TRUE(first.simulation);
+    const SdfGrid* head_field = rt->content()->sdfs[0].get();
+    const SdfGrid* other_field = rt->content()->sdfs[1].get();
+    const GroomResult* groom = rt->content()->grooms[0].get();
+
+    // Shading (a slider drag in the editor): the renderer's shading and nothing else.
+    s.hair_groups[0].shading.root_color = glm::dvec3(0.3, 0.1, 0.05);
+    s.lighting.ambient = glm::dvec3(0.1, 0.1, 0.12);
+    ASSERT_TRUE(rt->apply(s).ok());
+    EXPECT_TRUE(rt->report().shading);
+    EXPECT_FALSE(rt->report().rebuilt_anything()) << rt->report().summary();
+    EXPECT_FALSE(rt->report().simulation_params);
+    EXPECT_EQ(rt->content()->grooms[0].get(), groom);
+
+    // Stiffness: set in the running simulation; no regrow, no field, no rebuild at rest.
+    ASSERT_TRUE(rt->apply(s).ok());
+    ASSERT_TRUE(rt->step(2).ok());
+    const uint64_t steps = rt->world()->clock.steps;
+    s.hair_groups[0].simulation.local_stiffness = 0.3;
+    ASSERT_TRUE(rt->apply(s).ok());
+    EXPECT_TRUE(rt->report().simulation_params);
+    EXPECT_FALSE(rt->report().rebuilt_anything()) << rt->report().summary();
+    EXPECT_EQ(rt->world()->clock.steps, steps) << "the simulation keeps running";
+    EXPECT_DOUBLE_EQ(rt->world()->groups[0].params.local_stiffness, 0.3);
+
+    // cells_x of one collision mesh: that field only, and the simulation over it.
+    s.collision_meshes[1].cells_x = 20;
+    ASSERT_TRUE(rt->apply(s).ok());
+    EXPECT_EQ(rt->report().sdfs, std::vector<std::string>{"other"});
+    EXPECT_TRUE(rt->report().grooms.empty());
+    EXPECT_FALSE(rt->report().meshes);
+    EXPECT_EQ(rt->content()->sdfs[0].get(), head_field);
+    EXPECT_NE(rt->content()->sdfs[1].get(), other_field);
+    EXPECT_EQ(rt->content()->grooms[0].get(), groom);
+
+    // The margin of the scalp's field: the groom keeps that clearance from its scalp, so it regrows; no
+    // field is rebuilt (the margin is a simulation value).
+    s.collision_meshes[0].margin_m = 0.008;
+    ASSERT_TRUE(rt->apply(s).ok());
+    EXPECT_EQ(rt->report().grooms, std::vector<std::string>{"main"});
+    EXPECT_TRUE(rt->report().sdfs.empty());
+    // ... while the margin of a field the group's scalp is not: no regrow.
+    s.collision_meshes[1].margin_m = 0.008;
+    ASSERT_TRUE(rt->apply(s).ok());
+    EXPECT_TRUE(rt->report().grooms.empty()) << rt->report().summary();
+    EXPECT_TRUE(rt->report().simulation_params);
+
+    // Growth: the group regrows, the fields stay.
+    s.hair_groups[0].growth.guides = 200;
+    ASSERT_TRUE(rt->apply(s).ok());
+    EXPECT_TRUE(contains(rt->report().grooms, "main"));
+    EXPECT_TRUE(rt->report().sdfs.empty());
+    EXPECT_EQ(rt->counts().guides, 200u);
+
+    // Hiding a group draws it no more; it is still grown and simulated (visible is a drawing flag).
+    s.hair_groups[0].visible = false;
+    ASSERT_TRUE(rt->apply(s).ok());
+    EXPECT_FALSE(rt->report().rebuilt_anything()) << rt->report().summary();
+    EXPECT_EQ(rt->counts().guides, 200u);
+}
+
+TEST_F(RuntimeTest, AFailedEditKeepsTheRunningScene) {
+    auto rt = make();
+    ASSERT_TRUE(rt);
+    Scene s = light_scene();
+    ASSERT_TRUE(rt->apply(s).ok());
+    Scene bad = s;
+    bad.hair_groups[0].scalp.mesh = "nowhere";
+    Status st = rt->apply(bad);
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.error().message.find("nowhere"), std::string::npos) << st.error().message;
+    EXPECT_TRUE(rt->scene() == s);
+    EXPECT_EQ(rt->counts().guides, 300u);
+    EXPECT_TRUE(rt->step(1).ok());
+}
+
+TEST_F(RuntimeTest, AdvanceRunsWholeFramesAtTheScenesRate) {
+    auto rt = make();
+    ASSERT_TRUE(rt);
+    Scene s = light_scene();
+    ASSERT_TRUE(rt->apply(s).ok());
+    const double dt = 1.0 / s.environment.sim_rate_hz;
+    auto ran = rt->advance(0.6 * dt);
+    ASSERT_TRUE(ran.ok());
+    EXPECT_EQ(*ran, 0u);
+    ran = rt->advance(0.6 * dt);
+    ASSERT_TRUE(ran.ok());
+    EXPECT_EQ(*ran, 1u);
+    EXPECT_EQ(rt->world()->clock.steps, uint64_t(s.environment.substeps));
+    // A long stall runs at most max_frames_per_advance frames and drops the rest.
+    ran = rt->advance(20.0 * dt);
+    ASSERT_TRUE(ran.ok());
+    EXPECT_EQ(*ran, 4u);
+    EXPECT_GE(rt->world()->clock.dropped_frames, 15u);
+    EXPECT_FALSE(rt->advance(-1.0).ok());
+    // Reset: rest pose at t = 0.
+    ASSERT_TRUE(rt->reset_simulation().ok());
+    EXPECT_EQ(rt->world()->clock.steps, 0u);
+}
+
+TEST_F(RuntimeTest, CpuReferenceBackendStepsTheSameScene) {
+    auto gpu = make(runtime::SimBackend::Gpu);
+    auto cpu = make(runtime::SimBackend::Cpu);
+    ASSERT_TRUE(gpu && cpu);
+    Scene s = light_scene();
+    ASSERT_TRUE(gpu->apply(s).ok());
+    ASSERT_TRUE(cpu->apply(s).ok());
+    ASSERT_TRUE(gpu->step(3).ok());
+    ASSERT_TRUE(cpu->step(3).ok());
+    ASSERT_TRUE(gpu->download().ok());
+    const auto& a = gpu->world()->groups[0].positions;
+    const auto& b = cpu->world()->groups[0].positions;
+    ASSERT_EQ(a.size(), b.size());
+    float worst = 0.0f;
+    for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, glm::length(glm::vec3(a[i] - b[i])));
+    EXPECT_LT(worst, 1e-4f) << "GPU and CPU reference steps of one scene";
+    EXPECT_GT(glm::length(glm::vec3(a.back() - cpu->world()->groups[0].rest_positions_os.back())), 0.0f);
+}
+
+TEST(RuntimeWithoutDevice, GrowsTheHairOnly) {
+    auto rt = SceneRuntime::create(nullptr, {});
+    ASSERT_TRUE(rt.ok());
+    Scene s = light_scene();
+    ASSERT_TRUE((*rt)->apply(s).ok());
+    ASSERT_EQ((*rt)->content()->grooms.size(), 1u);
+    EXPECT_EQ((*rt)->content()->grooms[0]->guides.strand_count(), 300u);
+    EXPECT_EQ((*rt)->world(), nullptr);
+    EXPECT_FALSE((*rt)->step(1).ok());
+    runtime::RuntimeOptions drawing;
+    drawing.renderer = render::RendererDesc{};
+    EXPECT_FALSE(SceneRuntime::create(nullptr, drawing).ok());
+}
+
+}  // namespace
+}  // namespace tressel
