@@ -22,40 +22,8 @@ void EditorContext::report_error(const std::string& message) {
     modal_error = message;
 }
 
-void EditorContext::commit() {
-    if (scene == committed) return;
-    history.undo.push_back(std::move(committed));
-    if (history.undo.size() > history.limit) history.undo.erase(history.undo.begin());
-    history.redo.clear();
-    committed = scene;
-}
-
-bool EditorContext::undo() {
-    commit();
-    if (history.undo.empty()) return false;
-    history.redo.push_back(std::move(scene));
-    scene = std::move(history.undo.back());
-    history.undo.pop_back();
-    committed = scene;
-    return true;
-}
-
-bool EditorContext::redo() {
-    commit();
-    if (history.redo.empty()) return false;
-    history.undo.push_back(std::move(scene));
-    scene = std::move(history.redo.back());
-    history.redo.pop_back();
-    committed = scene;
-    return true;
-}
-
 void EditorContext::reset_scene(Scene s, std::filesystem::path path, bool mark_saved) {
-    scene = std::move(s);
-    committed = scene;
-    if (mark_saved) saved = scene;
-    scene_path = std::move(path);
-    history = {};
+    reset(std::move(s), std::move(path), mark_saved);
     camera = render::OrbitCamera::from_view(scene.view);
 }
 

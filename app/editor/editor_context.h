@@ -1,5 +1,5 @@
 // Everything the editor's panels read and change, passed to each panel explicitly (no globals).
-// Threading: the UI thread only. Workers never touch the context; they return a continuation (Job).
+// Threading: the UI thread only. Workers never touch the context; they return a continuation (job_runner.h).
 #pragma once
 
 #include <chrono>
@@ -16,6 +16,8 @@
 
 #include "core/diagnostics.h"
 #include "core/progress.h"
+#include "document.h"
+#include "job_runner.h"
 #include "gpu/timestamps.h"
 #include "io/scene_meshes.h"
 #include "render/camera.h"
@@ -28,19 +30,13 @@ struct LogEntry {
     Diagnostic diagnostic;
 };
 
-// A long operation on a worker thread: the UI polls `progress` and draws a bar with a Cancel button.
-// `finish` runs on the UI thread once the worker is done, so only the UI thread touches the context.
-struct Job {
-    std::string title;
-    std::shared_ptr<Progress> progress = std::make_shared<Progress>();
-    std::future<std::function<void()>> result;  // the worker returns the UI-thread continuation
-};
-
 // What panels, menus, shortcuts and scripts ask the application to do; handled once per frame on the
 // UI thread, in order.
 enum class Action {
     New, Open, Save, SaveAs, Regrow, RebuildSdf, Reset, Play, Pause, Step, Undo, Redo, FrameAll, ViewFront,
     ViewSide, ViewTop, Export, Recover, DiscardRecovery, Quit,
+    Screenshot,     // path: the whole window as PNG, after this frame is drawn
+    DumpPositions,  // path: the simulated positions as float32 xyz (the layout of `tressel-cli bake --dump`)
 };
 struct Request {
     Action action;
@@ -59,16 +55,6 @@ struct FrameStats {
     double last_groom_ms = 0.0;
 };
 
-// Scene history. Every change to `scene` becomes one undo step once no widget is active any more: a
-// slider drag is one step because the slider stays the active item for the whole drag, and edits that
-// are not ImGui items (scripts, file drops) commit at once. Comparing the scene with the last committed
-// one (instead of instrumenting each widget with IsItemActivated / IsItemDeactivatedAfterEdit) covers
-// combos, colour pickers and text fields the same way and cannot miss a widget.
-struct History {
-    std::vector<Scene> undo, redo;
-    size_t limit = 200;
-};
-
 // What the Collision panel shows about a built field.
 struct SdfInfo {
     int dims[3] = {0, 0, 0};
@@ -76,14 +62,10 @@ struct SdfInfo {
     double build_ms = 0.0;
 };
 
-struct EditorContext {
-    Scene scene;
-    Scene committed;                           // the scene as of the last undo step
-    Scene saved;                               // the scene as last opened or saved (dirty = scene != saved)
-    std::filesystem::path scene_path;          // empty for an unsaved scene
-    History history;
+// The document (scene, undo, files) plus what the editor shows around it.
+struct EditorContext : Document {
     std::vector<LogEntry> log;
-    std::optional<Job> job;
+    JobRunner jobs;
     std::optional<std::string> modal_error;    // shown in a modal until dismissed
     std::string param_error;                   // the last rejected parameter edit (shown under the panels)
     std::vector<Request> requests;
@@ -95,23 +77,17 @@ struct EditorContext {
     double slice_range_m = 0.0;                // |distance| at full slice colour (metres); 0 = the slice's largest
     bool content_ready = false;                // meshes, grooms and simulation match the scene's structure
     FrameStats stats;
-    std::vector<std::string> recent_files;
     uint64_t gpu_bytes = 0, upload_bytes = 0, readback_bytes = 0;
     // Imported meshes, in scene.meshes order, for the panels' reports (owned by the live scene).
     const std::vector<SceneMesh>* meshes = nullptr;
     std::vector<SdfInfo> sdf_info;             // per collision mesh of the content on screen
 
-    bool dirty() const { return !(scene == saved); }
     void add_log(Severity severity, std::string where, std::string message);
     void add_diagnostics(const Diagnostics& d);
     void report_error(const std::string& message);  // log + modal
     void request(Action a, std::string path = {}) { requests.push_back(Request{a, std::move(path), {}, false}); }
 
-    // Records the difference between `scene` and `committed` as one undo step (no-op when equal).
-    void commit();
-    bool undo();
-    bool redo();
-    // Replaces the whole scene and clears the history (open / new / recover).
+    // Document::reset, and the camera moved to the scene's view.
     void reset_scene(Scene s, std::filesystem::path path, bool mark_saved);
 
     // scene_to_json(scene), recomputed when the scene changed since the last call.

@@ -1,0 +1,69 @@
+#include "script_runner.h"
+
+#include <utility>
+
+namespace tressel::editor {
+
+void ScriptRunner::fail(const std::string& message) {
+    failure_ = "step " + std::to_string(index_) + ": " + message;
+}
+
+void ScriptRunner::tick(ScriptHost& host) {
+    if (failure_ || index_ >= steps_.size()) return;
+    if (frames_left_ > 0) {
+        if (stepping_) host.post(Request{Action::Step});
+        if (--frames_left_ > 0) return;
+        awaiting_ = true;
+        return;
+    }
+    if (host.busy()) return;  // every step sees the result of the previous one
+    if (awaiting_) {
+        awaiting_ = false;
+        auto error = host.take_error();
+        if (error && !expect_error_) return fail(*error);
+        if (!error && expect_error_) return fail("the step was expected to fail but succeeded");
+        expect_error_ = false;
+        ++index_;
+        if (index_ >= steps_.size()) return;
+    }
+    begin_step(host);
+}
+
+void ScriptRunner::begin_step(ScriptHost& host) {
+    const nlohmann::json& s = steps_[index_];
+    (void)host.take_error();  // a step answers only for what it causes
+    awaiting_ = true;
+    if (s.contains("open")) {
+        expect_error_ = s.value("expect_error", false);
+        host.post(Request{Action::Open, s["open"].get<std::string>()});
+    } else if (s.contains("set")) {
+        if (Status st = host.set_value(s["set"].get<std::string>(), s["value"]); !st) return fail(st.error().message);
+    } else if (s.contains("play") || s.contains("frames")) {
+        stepping_ = s.contains("play");
+        frames_left_ = s.value(stepping_ ? "play" : "frames", uint64_t(0));
+        if (frames_left_ > 0) tick(host);  // the first frame is this one
+    } else if (s.contains("action")) {
+        static const std::pair<const char*, Action> map[] = {
+            {"regrow", Action::Regrow},       {"rebuild_sdf", Action::RebuildSdf}, {"reset", Action::Reset},
+            {"undo", Action::Undo},           {"redo", Action::Redo},              {"save", Action::Save},
+            {"recover", Action::Recover},     {"frame_all", Action::FrameAll},     {"view_front", Action::ViewFront},
+            {"view_side", Action::ViewSide},  {"view_top", Action::ViewTop},       {"play", Action::Play},
+            {"pause", Action::Pause},         {"step", Action::Step},              {"new", Action::New}};
+        const std::string a = s["action"].get<std::string>();
+        if (a == "save" && !host.has_file()) return fail("save: the scene has no file yet; use {\"save\": path}");
+        for (const auto& [name, action] : map)
+            if (a == name) host.post(Request{action});
+    } else if (s.contains("screenshot")) {
+        host.post(Request{Action::Screenshot, s["screenshot"].get<std::string>()});
+    } else if (s.contains("save")) {
+        host.post(Request{Action::SaveAs, s["save"].get<std::string>()});
+    } else if (s.contains("dump")) {
+        host.post(Request{Action::DumpPositions, s["dump"].get<std::string>()});
+    } else if (s.contains("export")) {
+        host.post(Request{Action::Export, s["export"].get<std::string>(), s["format"].get<std::string>(), s.value("follows", false)});
+    } else if (s.contains("quit")) {
+        host.post(Request{Action::Quit});
+    }
+}
+
+}  // namespace tressel::editor
