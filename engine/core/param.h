@@ -2,6 +2,7 @@
 // sliders and tooltips, presets and the TressFX export all read these (STYLE.md habit 4).
 #pragma once
 
+#include <limits>
 #include <string_view>
 
 namespace tressel {
@@ -14,7 +15,11 @@ struct ParamDecl {
     std::string_view unit;      // "m", "m/s^2", "deg", "cells", "1" (dimensionless), "" for none
     double min = 0.0;           // inclusive range for numbers (per component for Vec3)
     double max = 0.0;
-    double default_value = 0.0; // numbers and bools; vec3/enum/string defaults live in the C++ struct
+    // Float / Int / Bool (0 or 1): the default of the C++ member the key maps to, never written in a
+    // declaration but read from the member's initialiser by whoever builds the table (the scene's:
+    // scene_param_tables()). NaN where none was read, and for the other types, whose defaults are
+    // only in the C++ structs.
+    double default_value = std::numeric_limits<double>::quiet_NaN();
     std::string_view meaning;   // one line for the tooltip and the schema document
     std::string_view tressfx;   // matching TressFX setting name, empty if none
     std::string_view enum_values = {};  // "a|b|c" for ParamType::Enum

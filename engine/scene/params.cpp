@@ -1,270 +1,110 @@
 #include "scene/params.h"
 
 #include <array>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "scene/param_decls.h"
+#include "scene/scene_fields.h"
 
 namespace tressel {
 namespace {
 
-using sv = std::string_view;
+constexpr size_t kTableCount = param_decls::kTables.size();
 
-// Ranges are inclusive. Where zero is not a meaningful value (radii, lengths, scales) the minimum is
-// a small positive number instead, so the documented range is exactly what loading accepts.
-constexpr double kMaxCoord_m = 1.0e4;   // positions and translations
-constexpr double kMaxU32 = 4294967295.0;
+struct Tables {
+    std::array<std::vector<ParamDecl>, kTableCount> decls;  // the constant declarations, defaults filled
+    std::array<ParamTable, kTableCount> tables;             // spans into `decls`
+};
 
-constexpr ParamDecl num(sv key, sv unit, double min, double max, double def, sv meaning, sv tressfx = {}) {
-    return ParamDecl{key, ParamType::Float, unit, min, max, def, meaning, tressfx};
+// Walks a default-constructed scene (one default element in every array) and copies each number's
+// and boolean's member into its declaration's default_value. Vectors, strings and enums keep their
+// defaults in the structs only.
+class DefaultReader {
+public:
+    explicit DefaultReader(Tables& t) : t_(t) {}
+
+    void tag(std::string_view, std::string_view) {}
+    void field(std::string_view key, const double& m) { set(key, m); }
+    void field(std::string_view key, const int& m) { set(key, static_cast<double>(m)); }
+    void field(std::string_view key, const uint32_t& m) { set(key, static_cast<double>(m)); }
+    void field(std::string_view key, const bool& m) { set(key, m ? 1.0 : 0.0); }
+    template <class T>
+    void field(std::string_view key, const T&) { decl(key); }
+    void scale_field(std::string_view key, const glm::dvec3&) { decl(key); }
+    template <class S>
+    void object(std::string_view key, const S& s) { nested(join(table_, key), s); }
+    template <class S>
+    void array(std::string_view key, const std::vector<S>&) {
+        const S element{};
+        nested(join(table_, key) + "[]", element);
+    }
+
+    template <class S>
+    void nested(std::string table, const S& s) {
+        std::string saved = std::move(table_);
+        table_ = std::move(table);
+        scene_fields::describe(*this, s);
+        table_ = std::move(saved);
+    }
+
+private:
+    static std::string join(const std::string& path, std::string_view key) {
+        return path.empty() ? std::string(key) : path + "." + std::string(key);
+    }
+    ParamDecl& decl(std::string_view key) {
+        size_t i = 0;
+        while (i < kTableCount && param_decls::kTables[i].path != table_) ++i;
+        TRESSEL_ASSERT(i < kTableCount, "every object walked in scene_fields.h needs a ParamTable in param_decls.h");
+        for (ParamDecl& d : t_.decls[i])
+            if (d.key == key) return d;
+        TRESSEL_ASSERT(false, "every key walked in scene_fields.h needs a ParamDecl in its table in param_decls.h");
+        return t_.decls[i].front();
+    }
+    void set(std::string_view key, double v) {
+        ParamDecl& d = decl(key);
+        TRESSEL_ASSERT(d.type == ParamType::Float || d.type == ParamType::Int || d.type == ParamType::Bool,
+                       "a number or bool member needs a Float, Int or Bool declaration in param_decls.h");
+        d.default_value = v;
+    }
+
+    Tables& t_;
+    std::string table_;
+};
+
+Tables make_tables() {
+    Tables t;
+    for (size_t i = 0; i < kTableCount; ++i) {
+        const ParamTable& c = param_decls::kTables[i];
+        t.decls[i].assign(c.decls.begin(), c.decls.end());
+    }
+    DefaultReader reader(t);
+    const Scene defaults{};
+    scene_fields::describe(reader, defaults);
+    for (size_t i = 0; i < kTableCount; ++i) {
+        const ParamTable& c = param_decls::kTables[i];
+        for (const ParamDecl& d : t.decls[i])
+            TRESSEL_ASSERT(!std::isnan(d.default_value) || (d.type != ParamType::Float && d.type != ParamType::Int && d.type != ParamType::Bool),
+                           "every number and bool declared in param_decls.h needs a member walked in scene_fields.h (its default)");
+        t.tables[i] = ParamTable{c.path, c.meaning, t.decls[i]};
+    }
+    return t;
 }
-constexpr ParamDecl integer(sv key, sv unit, double min, double max, double def, sv meaning, sv tressfx = {}) {
-    return ParamDecl{key, ParamType::Int, unit, min, max, def, meaning, tressfx};
+
+const Tables& tables() {
+    static const Tables t = make_tables();
+    return t;
 }
-constexpr ParamDecl boolean(sv key, bool def, sv meaning, sv tressfx = {}) {
-    return ParamDecl{key, ParamType::Bool, "", 0.0, 1.0, def ? 1.0 : 0.0, meaning, tressfx};
-}
-constexpr ParamDecl choice(sv key, sv values, sv meaning, sv tressfx = {}) {
-    return ParamDecl{key, ParamType::Enum, "", 0.0, 0.0, 0.0, meaning, tressfx, values};
-}
-constexpr ParamDecl vec3(sv key, sv unit, double min, double max, sv meaning, sv tressfx = {}) {
-    return ParamDecl{key, ParamType::Vec3, unit, min, max, 0.0, meaning, tressfx};
-}
-constexpr ParamDecl text(sv key, sv meaning) { return ParamDecl{key, ParamType::String, "", 0.0, 0.0, 0.0, meaning, {}}; }
-constexpr ParamDecl path(sv key, sv meaning) { return ParamDecl{key, ParamType::Path, "", 0.0, 0.0, 0.0, meaning, {}}; }
-constexpr ParamDecl names(sv key, sv meaning) { return ParamDecl{key, ParamType::StringList, "", 0.0, 0.0, 0.0, meaning, {}}; }
-
-constexpr std::array kRoot{
-    text("format", "always \"tressel-scene\""),
-    integer("version", "", 1, 1, 1, "scene file version; this build reads version 1"),
-    choice("units", "m|cm|mm|in|ft", "length unit of imported files unless a mesh overrides it"),
-    choice("up_axis", "y|z", "up axis of imported files unless a mesh overrides it (z-up files are rotated to y-up)"),
-};
-
-constexpr std::array kMesh{
-    text("name", "unique mesh name, referenced by collision meshes, scalps, colliders and motion (required)"),
-    path("path", "mesh file (.fbx .obj .gltf .glb .ply .tfxmesh ...); relative to the scene file (required)"),
-    choice("units", "m|cm|mm|in|ft", "unit of this file; \"\" = the scene's units"),
-    choice("up_axis", "y|z", "up axis of this file; \"\" = the scene's up axis"),
-    boolean("weld", false, "merge vertices with identical positions on import"),
-    boolean("visible", true, "draw the mesh in the viewport"),
-};
-
-constexpr std::array kTransform{
-    vec3("translate", "m", -kMaxCoord_m, kMaxCoord_m, "translation in metres, applied after rotation and scale"),
-    vec3("rotate_deg", "deg", -360.0, 360.0, "Euler angles in degrees, applied about X, then Y, then Z"),
-    vec3("scale", "1", 1.0e-6, 1.0e6, "scale factor: a number (uniform) or [x, y, z]; mirroring is not allowed"),
-};
-
-constexpr std::array kCollisionMesh{
-    text("mesh", "name of the mesh an SDF is built from; at most one collision mesh per mesh (required)"),
-    integer("cells_x", "cells", 4, 1024, 64, "SDF cells across the mesh's x extent (largest extent when x is flat)", "numCellsInXAxis"),
-    num("padding", "1", 0.0, 4.0, 0.8, "extra cells on every side of the grid, as a fraction of cells_x (TressFX fixes 0.8)"),
-    num("margin", "m", 0.0, 1.0, 0.004, "collision margin in metres: hair is pushed this far outside the surface", "collisionMargin (in cells)"),
-    choice("sign", "auto|parity|winding|face_normal", "how inside/outside is decided; face_normal is TressFX's method (wrong near edges)"),
-};
-
-constexpr std::array kCollider{
-    text("name", "unique collider name, referenced by hair groups (required)"),
-    choice("type", "sphere|capsule", "primitive shape"),
-    vec3("p0", "m", -kMaxCoord_m, kMaxCoord_m, "sphere centre or capsule end 0, world space (or the attached mesh's space)"),
-    vec3("p1", "m", -kMaxCoord_m, kMaxCoord_m, "capsule end 1; unused for spheres; may equal p0"),
-    num("radius", "m", 1.0e-5, 100.0, 0.05, "radius in metres"),
-    num("friction", "1", 0.0, 1.0, 0.3, "0 = hair slides freely, 1 = hair sticks"),
-    text("attach_to", "name of the mesh whose motion the collider follows; \"\" = fixed in the world"),
-};
-
-constexpr std::array kHairGroup{
-    text("name", "unique hair group name (required)"),
-    boolean("visible", true, "draw this group"),
-};
-
-constexpr std::array kScalp{
-    text("mesh", "name of the mesh hair grows from: the head itself or a separate scalp mesh (required)"),
-};
-
-constexpr std::array kRegion{
-    choice("type", "whole|cap|vertex_color|uv_mask", "which part of the scalp mesh grows hair"),
-    vec3("axis", "1", -1.0e3, 1.0e3, "cap: direction of the cap centre from the mesh's bounding-box centre, mesh space (non-zero)"),
-    num("angle_deg", "deg", 0.0, 180.0, 70.0, "cap: half angle around the axis"),
-    integer("channel", "", 0, 3, 0, "vertex_color / uv_mask: channel read, 0 r, 1 g, 2 b, 3 a"),
-    num("threshold", "1", 0.0, 1.0, 0.5, "vertex_color / uv_mask: a point grows hair when its channel is above this"),
-    path("mask_path", "uv_mask: PNG mask in the scalp's UV space, relative to the scene file"),
-};
-
-constexpr std::array kGrowth{
-    choice("placement", "per_vertex|random|file", "where guide roots go: every scalp vertex, area-uniform random, or a guide file"),
-    integer("guides", "", 1, 1.0e6, 3000, "random: number of guides (ignored when density_per_cm2 > 0)"),
-    num("density_per_cm2", "1/cm^2", 0.0, 1.0e4, 0.0, "random: guides per square centimetre of region; 0 = use guides"),
-    integer("seed", "", 0, kMaxU32, 7, "random: seed of the placement (same seed, same roots)"),
-    num("min_spacing", "m", 0.0, 1.0, 0.0, "random: minimum distance between roots (Poisson disk); 0 = none"),
-    path("guide_file", "file: .tfx or .hair guides, attached to the nearest scalp triangle; relative to the scene file"),
-    integer("vertices_per_strand", "", 2, 256, 32, "vertices per guide strand as grown (the GPU resamples)"),
-    num("length", "m", 1.0e-4, 10.0, 0.25, "strand length in metres"),
-    num("length_variation", "1", 0.0, 1.0, 0.15, "lengths spread uniformly in length x [1 - v, 1 + v]"),
-    path("length_map", "optional PNG in scalp UV space whose red channel scales the length; relative to the scene file"),
-    vec3("comb_direction", "1", -1.0e3, 1.0e3, "direction strands are combed toward (non-zero when comb > 0)"),
-    num("comb", "1", 0.0, 1.0, 0.0, "0 = grow along the scalp normal, 1 = along comb_direction"),
-    num("curl_radius", "m", 0.0, 1.0, 0.0, "helix radius of curls in metres; 0 = no curl"),
-    num("curl_pitch", "m", 1.0e-4, 10.0, 0.02, "distance the curl advances along the growth direction per turn"),
-    num("wave_amplitude", "m", 0.0, 1.0, 0.0, "wave amplitude in metres; 0 = no wave"),
-    num("wave_frequency", "1/m", 0.0, 1.0e4, 10.0, "waves per metre of strand"),
-    vec3("wave_axis", "1", -1.0e3, 1.0e3, "wave displacement direction; [0, 0, 0] = perpendicular to the strand and the comb direction"),
-    num("droop", "1", 0.0, 1.0, 0.0, "0 = straight, 1 = fully bent toward gravity (starts near rest)"),
-    num("tip_width_scale", "1", 0.0, 1.0, 0.2, "width at the tip / width at the root"),
-};
-
-constexpr std::array kFollow{
-    choice("mode", "none|tressfx|barycentric", "how follow hairs are made: none, offsets around each guide (TressFX), or barycentric over scalp triangles"),
-    integer("per_guide", "", 1, 64, 4, "tressfx: follow hairs per guide", "numFollowHairsPerGuideHair"),
-    num("root_radius", "m", 0.0, 1.0, 0.012, "tressfx: largest root offset from its guide, in metres"),
-    num("tip_separation", "1", 0.0, 10.0, 1.0, "how much follow hairs spread toward the tip", "tipSeparationFactor"),
-    integer("count", "", 0, 1.0e7, 40000, "barycentric: total follow hairs (ignored when density_per_cm2 > 0)"),
-    num("density_per_cm2", "1/cm^2", 0.0, 1.0e5, 0.0, "barycentric: follow hairs per square centimetre; 0 = use count"),
-    integer("subdivisions", "", 0, 8, 1, "barycentric: regular subdivision level of each scalp triangle"),
-    num("clump", "1", 0.0, 1.0, 0.2, "0 = spread evenly, 1 = pulled onto the nearest guide"),
-    integer("seed", "", 0, kMaxU32, 11, "seed of the follow-hair placement"),
-};
-
-constexpr std::array kSmoothing{
-    choice("mode", "none|bezier|catmull_rom", "curve through the guide points used for rendering"),
-    integer("factor", "", 1, 16, 2, "rendered vertices per guide segment"),
-};
-
-constexpr std::array kSimulation{
-    boolean("enabled", true, "simulate this group (off: it stays in its grown shape, following the scalp)"),
-    integer("gpu_vertices_per_strand", "", 4, 64, 32, "vertices per strand on the GPU: 4, 8, 16, 32 or 64 (strands are resampled)", "numVerticesPerStrand"),
-    num("damping", "1", 0.0, 1.0, 0.08, "velocity damping per step at 60 Hz", "damping"),
-    num("global_stiffness", "1", 0.0, 1.0, 0.4, "pull toward the grown shape in world space", "globalConstraintStiffness"),
-    num("global_range", "1", 0.0, 1.0, 0.3, "fraction of the strand, from the root, held by global_stiffness", "globalConstraintsRange"),
-    num("local_stiffness", "1", 0.0, 1.0, 0.9, "keeps each segment's angle to its parent (same meaning for any iteration count)", "localConstraintStiffness"),
-    integer("local_iterations", "", 1, 32, 3, "local shape constraint iterations per step", "localConstraintsIterations"),
-    integer("length_iterations", "", 1, 32, 3, "length constraint iterations per step", "lengthConstraintsIterations"),
-    num("vsp_coeff", "1", 0.0, 1.0, 0.76, "velocity shock propagation: share of the root's motion passed down the strand", "vspCoeff"),
-    num("vsp_threshold", "m/s^2", 0.0, 1.0e3, 1.2, "root acceleration above which VSP applies fully", "vspAccelThreshold"),
-    num("friction", "1", 0.0, 1.0, 0.3, "friction against SDF surfaces: 0 slides, 1 sticks"),
-    num("particle_radius", "m", 0.0, 0.05, 0.001, "radius of each hair vertex (\"pearl\") added to collider radii and the SDF margin"),
-    num("max_position_delta", "m", 1.0e-4, 10.0, 0.2, "largest movement of a vertex in one step, in metres", "clampPositionDelta"),
-    num("wind_scale", "1", 0.0, 10.0, 1.0, "how strongly this group feels the wind"),
-    names("sdf", "names of the collision meshes (their mesh names) this group collides with"),
-    names("colliders", "names of the primitive colliders this group collides with"),
-};
-
-constexpr std::array kShading{
-    choice("model", "kajiya_kay|marschner", "shading model"),
-    vec3("root_color", "1", 0.0, 1.0, "linear RGB colour at the root"),
-    vec3("tip_color", "1", 0.0, 1.0, "linear RGB colour at the tip"),
-    num("tip_percentage", "1", 0.0, 1.0, 0.5, "fraction of the strand over which the root colour blends into the tip colour"),
-    num("color_variation", "1", 0.0, 1.0, 0.1, "per-strand hue/value jitter"),
-    num("brightness_variation", "1", 0.0, 1.0, 0.1, "per-strand brightness jitter"),
-    num("opacity", "1", 0.0, 1.0, 1.0, "opacity of one strand"),
-    num("fiber_radius", "m", 1.0e-6, 0.05, 0.002, "ribbon half width at the root, in metres", "fiberRadius"),
-    num("fiber_ratio", "1", 0.0, 1.0, 0.463, "tip width / root width when thin_tip is on", "fiberRatio"),
-    boolean("thin_tip", true, "taper the ribbon toward the tip by fiber_ratio"),
-    num("kd", "1", 0.0, 1.0, 0.22, "Kajiya-Kay diffuse weight", "Kd"),
-    num("ks1", "1", 0.0, 1.0, 0.012, "Kajiya-Kay primary highlight weight", "Ks1"),
-    num("ex1", "1", 0.0, 1.0e3, 14.4, "Kajiya-Kay primary highlight exponent", "Ex1"),
-    num("ks2", "1", 0.0, 1.0, 0.136, "Kajiya-Kay secondary highlight weight", "Ks2"),
-    num("ex2", "1", 0.0, 1.0e3, 11.8, "Kajiya-Kay secondary highlight exponent", "Ex2"),
-    num("spec_shift", "1", -1.0, 1.0, 0.03, "shift of the highlights along the fibre, in tangent units"),
-    num("alpha_r_deg", "deg", -20.0, 20.0, -7.5, "Marschner: longitudinal shift of R (TT -alpha/2, TRT -3alpha/2)"),
-    num("beta_r_deg", "deg", 0.5, 45.0, 7.5, "Marschner: longitudinal width of R (TT beta/2, TRT 2beta)"),
-    num("ior", "1", 1.0, 3.0, 1.55, "Marschner: index of refraction of the fibre"),
-    vec3("absorption", "1", 0.0, 100.0, "Marschner: absorption per unit fibre diameter, per channel"),
-    boolean("shadows", true, "self-shadowing"),
-    num("shadow_alpha", "1", 0.0, 1.0, 0.35, "opacity of one fibre in the shadow map", "shadowAlpha"),
-    num("fiber_spacing", "1", 0.0, 10.0, 0.4, "spacing between fibres in the shadow approximation", "fiberSpacing"),
-};
-
-constexpr std::array kEnvironment{
-    vec3("gravity", "m/s^2", -1.0e3, 1.0e3, "gravity vector in world space", "gravityMagnitude (its length, along -Y)"),
-    num("sim_rate_hz", "Hz", 1.0, 1000.0, 60.0, "simulation steps per second, independent of the display rate"),
-    integer("substeps", "", 1, 64, 2, "substeps per simulation step"),
-};
-
-constexpr std::array kWind{
-    vec3("direction", "1", -1.0e3, 1.0e3, "direction the wind blows toward, world space (non-zero when speed > 0)", "windDirection"),
-    num("speed", "m/s", 0.0, 100.0, 0.0, "wind speed", "windMagnitude"),
-    num("turbulence", "1", 0.0, 1.0, 0.0, "relative gust strength"),
-    num("gust_frequency_hz", "Hz", 0.0, 100.0, 0.5, "gusts per second"),
-};
-
-constexpr std::array kMotion{
-    choice("type", "none|procedural|animation", "how meshes move: still, procedural turn/nod/shake, or the file's skeletal animation"),
-    text("mesh", "name of the mesh that moves; \"\" = every mesh"),
-    vec3("pivot", "m", -kMaxCoord_m, kMaxCoord_m, "procedural: rotation pivot in world space"),
-    num("turn_deg", "deg", -180.0, 180.0, 30.0, "procedural: yaw amplitude about the up axis"),
-    num("nod_deg", "deg", -180.0, 180.0, 0.0, "procedural: pitch amplitude"),
-    num("shake_deg", "deg", -180.0, 180.0, 0.0, "procedural: fast yaw amplitude at shake_frequency_hz"),
-    num("shake_frequency_hz", "Hz", 0.0, 100.0, 3.0, "procedural: shake frequency"),
-    vec3("translate", "m", -100.0, 100.0, "procedural: translation amplitude in metres"),
-    num("frequency_hz", "Hz", 0.0, 100.0, 0.5, "procedural: frequency of turn, nod and translation"),
-    text("animation", "animation: name of the animation in the mesh's file; \"\" = the first"),
-};
-
-constexpr std::array kLighting{
-    vec3("ambient", "1", 0.0, 100.0, "ambient light, linear RGB"),
-};
-
-constexpr std::array<ParamDecl, 3> light_decls(double intensity) {
-    return {
-        vec3("direction", "1", -1.0e3, 1.0e3, "direction the light travels, world space (non-zero)"),
-        vec3("color", "1", 0.0, 100.0, "linear RGB colour"),
-        num("intensity", "1", 0.0, 1.0e3, intensity, "intensity multiplier"),
-    };
-}
-constexpr auto kKeyLight = light_decls(3.0);
-constexpr auto kFillLight = light_decls(0.8);
-
-constexpr std::array kView{
-    vec3("target", "m", -kMaxCoord_m, kMaxCoord_m, "point the camera orbits, world space"),
-    num("yaw_deg", "deg", -360.0, 360.0, 20.0, "camera yaw about the up axis"),
-    num("pitch_deg", "deg", -89.0, 89.0, 10.0, "camera pitch above the horizon"),
-    num("distance", "m", 1.0e-3, 1.0e4, 1.5, "camera distance from the target in metres"),
-    num("fov_deg", "deg", 1.0, 170.0, 40.0, "vertical field of view"),
-    boolean("show_guides", true, "draw guide strands"),
-    boolean("show_follows", true, "draw follow hairs"),
-    boolean("show_collision", false, "draw collision meshes"),
-    boolean("show_colliders", true, "draw primitive colliders"),
-    boolean("show_slice", false, "draw the SDF slice plane"),
-    boolean("show_grid", true, "draw the ground grid"),
-    choice("slice_axis", "x|y|z", "axis the SDF slice plane is perpendicular to"),
-    num("slice_position", "1", 0.0, 1.0, 0.5, "slice plane position across the grid, 0..1"),
-    text("slice_mesh", "collision mesh (its mesh name) whose field is sliced; \"\" = the first"),
-};
-
-constexpr std::array kTables{
-    ParamTable{"", "the scene document", kRoot},
-    ParamTable{"meshes[]", "a mesh file loaded into the scene", kMesh},
-    ParamTable{"meshes[].transform", "placement of a mesh in the scene", kTransform},
-    ParamTable{"collision_meshes[]", "a signed distance field built from a mesh, for hair collision", kCollisionMesh},
-    ParamTable{"colliders[]", "a primitive collider (sphere or capsule)", kCollider},
-    ParamTable{"hair_groups[]", "one groom: scalp, growth, follow hairs, simulation and shading", kHairGroup},
-    ParamTable{"hair_groups[].scalp", "the mesh the group grows from", kScalp},
-    ParamTable{"hair_groups[].scalp.region", "the part of the scalp mesh that grows hair", kRegion},
-    ParamTable{"hair_groups[].growth", "guide strand placement and shape", kGrowth},
-    ParamTable{"hair_groups[].follow", "follow (interpolated) hairs generated from the guides", kFollow},
-    ParamTable{"hair_groups[].smoothing", "render-time curve smoothing of the guides", kSmoothing},
-    ParamTable{"hair_groups[].simulation", "the group's simulation (TressFX 4.1 pass order)", kSimulation},
-    ParamTable{"hair_groups[].shading", "the group's appearance", kShading},
-    ParamTable{"environment", "forces and the simulation clock", kEnvironment},
-    ParamTable{"environment.wind", "wind", kWind},
-    ParamTable{"motion", "motion of the meshes in the live preview", kMotion},
-    ParamTable{"lighting", "viewport lighting", kLighting},
-    ParamTable{"lighting.key", "key light", kKeyLight},
-    ParamTable{"lighting.fill", "fill light", kFillLight},
-    ParamTable{"view", "camera and overlays of the viewport", kView},
-};
 
 }  // namespace
 
-const ParamDecl* ParamTable::find(std::string_view key) const {
-    for (const auto& d : decls)
-        if (d.key == key) return &d;
-    return nullptr;
-}
-
-std::span<const ParamTable> scene_param_tables() { return kTables; }
+std::span<const ParamTable> scene_param_tables() { return tables().tables; }
 
 const ParamTable* find_param_table(std::string_view table_path) {
-    for (const auto& t : kTables)
+    for (const ParamTable& t : tables().tables)
         if (t.path == table_path) return &t;
     return nullptr;
 }

@@ -1,7 +1,8 @@
 // The declaration of every scene parameter, grouped by the JSON object that holds it. Loading
 // (types, ranges), the schema document (docs/scene-schema.md), presets and the editor's sliders and
-// tooltips all read these tables; the C++ defaults live in scene_types.h and a test keeps the numeric
-// defaults of both equal.
+// tooltips all read these tables. The declarations themselves are constant data in param_decls.h;
+// the defaults are the member initialisers of scene_types.h, read into ParamDecl::default_value from a
+// default-constructed scene, so a declaration and its member cannot disagree about a default.
 #pragma once
 
 #include <span>
@@ -18,10 +19,15 @@ struct ParamTable {
     std::string_view meaning;  // one line: what the object is
     std::span<const ParamDecl> decls;
 
-    const ParamDecl* find(std::string_view key) const;
+    constexpr const ParamDecl* find(std::string_view key) const {
+        for (const ParamDecl& d : decls)
+            if (d.key == key) return &d;
+        return nullptr;
+    }
 };
 
-// Every table, in document order (parents before their children).
+// Every table, in document order (parents before their children), with the defaults filled in.
+// Built on first use (thread-safe) and never changed after; the spans stay valid for the program.
 std::span<const ParamTable> scene_param_tables();
 
 // The table for `path` (spelled as ParamTable::path), or nullptr.

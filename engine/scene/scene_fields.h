@@ -1,6 +1,7 @@
 // Which C++ member each JSON key of the scene file maps to, written once and walked by the JSON
-// reader, the JSON writer and the tests (every key walked must have a ParamDecl in params.h, and every
-// ParamDecl must be walked).
+// reader, the JSON writer, the declared checks (param_check.h), the defaults of the declarations
+// (params.cpp) and the tests (every key walked must have a ParamDecl in param_decls.h, and every ParamDecl
+// must be walked).
 //
 // A visitor V provides:
 //   v.tag(key, value)           a constant string the document must hold (the "format" key)

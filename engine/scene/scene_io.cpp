@@ -1,13 +1,13 @@
 #include "scene/scene_io.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 
 #include "core/file_io.h"
+#include "scene/param_check.h"
 #include "scene/scene_json.h"
 
 namespace tressel {
@@ -24,11 +24,7 @@ std::string join(std::string_view path, std::string_view key) {
     return out;
 }
 
-std::string format_number(double v) {
-    char buf[64];
-    auto r = std::to_chars(buf, buf + sizeof(buf), v);
-    return std::string(buf, r.ptr);
-}
+std::string format_number(double v) { return param_number_text(v); }
 
 std::string describe_type(const json& j) {
     switch (j.type()) {
@@ -78,9 +74,9 @@ const json* Reader::lookup(std::string_view key) {
 
 const ParamDecl& Reader::decl(std::string_view key) const {
     const ParamTable* t = find_param_table(table_);
-    TRESSEL_ASSERT(t != nullptr, "every object walked in scene_fields.h needs a ParamTable in params.cpp");
+    TRESSEL_ASSERT(t != nullptr, "every object walked in scene_fields.h needs a ParamTable in param_decls.h");
     const ParamDecl* d = t->find(key);
-    TRESSEL_ASSERT(d != nullptr, "every key walked in scene_fields.h needs a ParamDecl in its table in params.cpp");
+    TRESSEL_ASSERT(d != nullptr, "every key walked in scene_fields.h needs a ParamDecl in its table in param_decls.h");
     return *d;
 }
 
@@ -108,19 +104,14 @@ std::optional<double> Reader::number(const json& j, const ParamDecl& d, const st
         v = static_cast<double>(j.get<int64_t>());
     } else {
         v = j.get<double>();
-        if (!std::isfinite(v)) {
-            fail(ErrorCode::InvalidArgument, path, "must be a finite number, not " + format_number(v));
-            return std::nullopt;
-        }
-        if (whole && v != std::floor(v)) {
+        if (whole && std::isfinite(v) && v != std::floor(v)) {
             fail(ErrorCode::InvalidArgument, path, std::string(expected) + ", not " + format_number(v));
             return std::nullopt;
         }
     }
-    if (v < d.min || v > d.max) {
-        std::string unit = d.unit.empty() || d.unit == "1" ? std::string() : " " + std::string(d.unit);
-        fail(ErrorCode::InvalidArgument, path,
-             format_number(v) + " is out of range [" + format_number(d.min) + ", " + format_number(d.max) + "]" + unit);
+    // The same rule the simulation checks its inputs with (param_check.h).
+    if (auto problem = declared_range_problem(d, v)) {
+        fail(ErrorCode::InvalidArgument, path, *problem);
         return std::nullopt;
     }
     return v;
@@ -247,7 +238,8 @@ Status check_reference(const std::string& path, const std::string& name, const s
     return invalid(path, "no " + std::string(what) + " named \"" + name + "\" (" + list_names(known) + ")");
 }
 
-// Cross-field rules and references between objects (ranges and types were checked while reading).
+// Cross-field rules and references between objects (types and ranges were checked while reading,
+// and again by check_params).
 Status validate_references(const Scene& s) {
     std::vector<std::string> meshes, collision, colliders;
     for (const auto& m : s.meshes) meshes.push_back(m.name);
@@ -293,9 +285,6 @@ Status validate_references(const Scene& s) {
         if (g.growth.comb > 0.0 && is_zero(g.growth.comb_direction))
             return invalid(gp + ".growth.comb_direction", "must not be [0, 0, 0] when comb is above 0");
 
-        int n = g.simulation.gpu_vertices_per_strand;
-        if (n != 4 && n != 8 && n != 16 && n != 32 && n != 64)
-            return invalid(gp + ".simulation.gpu_vertices_per_strand", std::to_string(n) + " is not one of 4, 8, 16, 32, 64");
         const auto check_list = [&](const std::vector<std::string>& list, std::string_view key, const std::vector<std::string>& known,
                                     std::string_view what) -> Status {
             for (size_t k = 0; k < list.size(); ++k) {
@@ -383,6 +372,7 @@ Result<Scene> scene_from_json(const json& doc, const fs::path& base_dir, Diagnos
     Scene scene;
     scene_json::Reader reader(diagnostics);
     TRESSEL_TRY(reader.read(doc, "", "", scene));
+    TRESSEL_TRY(check_params(scene));
     TRESSEL_TRY(validate_references(scene));
     scene.origin.dir = base_dir;
     return scene;

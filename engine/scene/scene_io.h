@@ -1,5 +1,6 @@
 // Scene file v1 (JSON): load, validate, save. The keys, types, units and ranges are the ParamDecl
-// tables in params.h (docs/scene-schema.md is generated from them).
+// tables in params.h / param_decls.h (docs/scene-schema.md is generated from them); the range check
+// is param_check.h's, the one the simulation applies to its inputs.
 //
 // Validation contract: wrong JSON types, values outside their declared range, non-finite numbers,
 // unknown enum strings, a missing or wrong "format", a version other than 1, empty required names,

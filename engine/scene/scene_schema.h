@@ -1,4 +1,4 @@
-// The scene file's reference document, generated from the ParamDecl tables (params.h) and the C++
+// The scene file's reference document, generated from the ParamDecl tables (params.h, param_decls.h) and the C++
 // defaults (scene_types.h). docs/scene-schema.md is this text; a test fails when they differ.
 #pragma once
 

@@ -1,6 +1,7 @@
-// The scene description (JSON v1): plain C++ types with their defaults. Loading, saving, validation,
-// the schema document and presets live beside this file and read the parameter declarations in
-// params.h. All lengths are metres, angles degrees, times seconds, unless a name says otherwise.
+// The scene description (JSON v1): plain C++ types with their defaults. The member initialisers are
+// the only place a default is written: the parameter declarations (params.h) read theirs from a
+// default-constructed scene. Loading, saving, validation, the schema document and presets live beside
+// this file. All lengths are metres, angles degrees, times seconds, unless a name says otherwise.
 #pragma once
 
 #include <cstdint>

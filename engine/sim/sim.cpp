@@ -5,6 +5,7 @@
 #include <string>
 
 #include "groom/follow.h"
+#include "scene/param_check.h"
 #include "sim/motion.h"
 #include "sim/sim_passes.h"
 
@@ -15,19 +16,6 @@ using gpu_shared::SimCollider;
 using gpu_shared::SimGroupParams;
 
 namespace {
-
-bool finite3(const glm::dvec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
-
-Error bad_param(const std::string& where, const std::string& name, const std::string& problem) {
-    return make_error(ErrorCode::InvalidArgument, where + "." + name + " " + problem);
-}
-
-Status check_range(const std::string& where, const char* name, double v, double lo, double hi) {
-    if (!std::isfinite(v) || v < lo || v > hi)
-        return bad_param(where, name, "must be finite and in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                                          "], got " + std::to_string(v));
-    return {};
-}
 
 glm::mat4 to_mat4(const glm::dmat4& m) { return glm::mat4(m); }
 
@@ -95,43 +83,12 @@ void set_collider_gpu(SimColliderState& c, const glm::mat4& now, const glm::mat4
 }  // namespace
 
 Status validate_sim_params(const SimulationParams& p, const std::string& group) {
-    const std::string where = "hair group '" + group + "' simulation";
-    if (!is_gpu_vertex_count(uint32_t(std::max(p.gpu_vertices_per_strand, 0))))
-        return bad_param(where, "gpu_vertices_per_strand", "must be 4, 8, 16, 32 or 64, got " + std::to_string(p.gpu_vertices_per_strand));
-    TRESSEL_TRY(check_range(where, "damping", p.damping, 0.0, 1e3));
-    TRESSEL_TRY(check_range(where, "global_stiffness", p.global_stiffness, 0.0, 1.0));
-    TRESSEL_TRY(check_range(where, "global_range", p.global_range, 0.0, 1.0));
-    TRESSEL_TRY(check_range(where, "local_stiffness", p.local_stiffness, 0.0, 1.0));
-    TRESSEL_TRY(check_range(where, "local_iterations", p.local_iterations, 0, 100));
-    TRESSEL_TRY(check_range(where, "length_iterations", p.length_iterations, 0, 100));
-    TRESSEL_TRY(check_range(where, "vsp_coeff", p.vsp_coeff, 0.0, 1.0));
-    TRESSEL_TRY(check_range(where, "vsp_threshold", p.vsp_threshold, 0.0, 1e6));
-    TRESSEL_TRY(check_range(where, "friction", p.friction, 0.0, 1.0));
-    TRESSEL_TRY(check_range(where, "particle_radius_m", p.particle_radius_m, 0.0, 1.0));
-    TRESSEL_TRY(check_range(where, "max_position_delta_m", p.max_position_delta_m, 1e-6, 1e3));
-    TRESSEL_TRY(check_range(where, "wind_scale", p.wind_scale, 0.0, 1e3));
-    return {};
+    return check_params(p, "hair_groups['" + group + "'].simulation");
 }
 
-Status validate_environment(const Environment& e) {
-    if (!finite3(e.gravity_mps2)) return bad_param("environment", "gravity_mps2", "must be finite");
-    if (!finite3(e.wind.direction)) return bad_param("environment", "wind.direction", "must be finite");
-    TRESSEL_TRY(check_range("environment", "wind.speed_mps", e.wind.speed_mps, 0.0, 1e3));
-    TRESSEL_TRY(check_range("environment", "wind.turbulence", e.wind.turbulence, 0.0, 1.0));
-    TRESSEL_TRY(check_range("environment", "wind.gust_frequency_hz", e.wind.gust_frequency_hz, 0.0, 1e3));
-    TRESSEL_TRY(check_range("environment", "sim_rate_hz", e.sim_rate_hz, 1.0, 10000.0));
-    TRESSEL_TRY(check_range("environment", "substeps", e.substeps, 1, 64));
-    return {};
-}
+Status validate_environment(const Environment& e) { return check_params(e, "environment"); }
 
-Status validate_collider(const Collider& c) {
-    const std::string where = "collider '" + c.name + "'";
-    if (!finite3(c.p0_m)) return bad_param(where, "p0_m", "must be finite");
-    if (!finite3(c.p1_m)) return bad_param(where, "p1_m", "must be finite");
-    TRESSEL_TRY(check_range(where, "radius_m", c.radius_m, 0.0, 1e3));
-    TRESSEL_TRY(check_range(where, "friction", c.friction, 0.0, 1.0));
-    return {};
-}
+Status validate_collider(const Collider& c) { return check_params(c, "colliders['" + c.name + "']"); }
 
 Result<SimGroupState> build_sim_group(const SimGroupInputs& in, const glm::mat4& root_transform) {
     TRESSEL_ASSERT(in.groom != nullptr, "SimGroupInputs::groom must point to the group's groom");
@@ -200,6 +157,7 @@ Result<SimGroupState> build_sim_group(const SimGroupInputs& in, const glm::mat4&
 
 Result<SimWorld> build_sim_world(const SimWorldInputs& in) {
     TRESSEL_TRY(validate_environment(in.environment));
+    TRESSEL_TRY(check_params(in.motion, "motion"));
     TRESSEL_TRY(validate_motion(in.motion));
     SimWorld w;
     w.environment = in.environment;
@@ -208,7 +166,7 @@ Result<SimWorld> build_sim_world(const SimWorldInputs& in) {
     for (const SimSdfInputs& s : in.sdfs) {
         if (s.grid == nullptr || s.grid->distance_m.empty())
             return make_error(ErrorCode::InvalidArgument, "collision mesh '" + s.mesh + "' has no SDF to collide with");
-        TRESSEL_TRY(check_range("collision mesh '" + s.mesh + "'", "margin_m", s.margin_m, 0.0, 1.0));
+        TRESSEL_TRY(check_param("collision_meshes[]", "margin", s.margin_m, "collision_meshes['" + s.mesh + "'].margin"));
         SimSdfState st;
         st.mesh = s.mesh;
         st.grid = s.grid;

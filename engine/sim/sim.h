@@ -125,9 +125,12 @@ struct SimWorld {
     double time_s() const { return clock.time_s(step_dt_s()); }
 };
 
-// Validation of what the simulation is given (the scene loader validates ranges for the user; these
-// guard the functions): InvalidArgument naming the parameter for NaN / Inf or values outside the range
-// the step can run with.
+// Validation of what the simulation is given: the declared checks scene loading applies
+// (scene/param_check.h: finite, inside the ranges of docs/scene-schema.md, gpu_vertices_per_strand 4, 8,
+// 16, 32 or 64), so a value the loader refuses is refused here with the same bound. InvalidArgument
+// whose message starts with the parameter's JSON path, the object named instead of indexed:
+// "hair_groups['long'].simulation.damping: 5 is out of range [0, 1]", "environment.wind.speed: ...",
+// "colliders['neck'].radius: ...".
 Status validate_sim_params(const SimulationParams& p, const std::string& group);
 Status validate_environment(const Environment& e);
 Status validate_collider(const Collider& c);
@@ -138,7 +141,8 @@ Status validate_collider(const Collider& c);
 Result<SimGroupState> build_sim_group(const SimGroupInputs& in, const glm::mat4& root_transform = glm::mat4(1.0f));
 
 // The world at t = 0: groups, SDFs and colliders, the groups' sdf / collider names resolved (NotFound
-// naming the group and the name otherwise), every parameter validated.
+// naming the group and the name otherwise), every parameter validated (the functions above, the motion's
+// and each SDF margin's declared ranges too).
 Result<SimWorld> build_sim_world(const SimWorldInputs& in);
 
 // What one substep uses besides the state, computed once for the CPU and the GPU steps: every transform

@@ -1,21 +1,28 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <set>
 #include <string>
 
 #include "core/file_io.h"
+#include "param_slots.h"
+#include "scene/param_check.h"
+#include "scene/param_decls.h"
 #include "scene/params.h"
 #include "scene/scene_fields.h"
 #include "scene/scene_json.h"
 #include "scene/scene_schema.h"
+#include "scene_test_util.h"
 #include "test_paths.h"
 
 namespace tressel {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::StartsWith;
 
 ParamType expected_type(double) { return ParamType::Float; }
 ParamType expected_type(int) { return ParamType::Int; }
@@ -23,8 +30,9 @@ ParamType expected_type(uint32_t) { return ParamType::Int; }
 ParamType expected_type(const std::vector<std::string>&) { return ParamType::StringList; }
 
 // Walks a scene (with one element in every array) and checks each member against its declaration:
-// the declaration exists, its type fits the member, numeric defaults equal the C++ default, vector
-// defaults lie inside the declared range, enum spellings match.
+// the declaration exists, its type fits the member, the default the table shows is the C++ default
+// (scene_param_tables() reads it from the member, so this guards that reading), defaults lie inside
+// the declared range, enum spellings match.
 struct DeclChecker {
     std::string table;
     std::set<std::pair<std::string, std::string>> visited;
@@ -218,6 +226,40 @@ TEST(SceneParams, EveryStructMemberIsMappedToAKey) {
     EXPECT_EQ(member_count<Scene>(), walked_members<Scene>() + 1);
 }
 
+// The defaults are written once, in scene_types.h: no constant declaration carries one, and the
+// tables everyone reads are those declarations with the member defaults filled in, nothing else changed.
+TEST(SceneParams, DeclarationsWriteNoDefaultsTheTablesReadThemFromTheStructs) {
+    auto tables = scene_param_tables();
+    ASSERT_EQ(tables.size(), param_decls::kTables.size());
+    for (size_t i = 0; i < tables.size(); ++i) {
+        const ParamTable& c = param_decls::kTables[i];
+        const ParamTable& t = tables[i];
+        EXPECT_EQ(t.path, c.path);
+        EXPECT_EQ(t.meaning, c.meaning);
+        ASSERT_EQ(t.decls.size(), c.decls.size()) << c.path;
+        EXPECT_EQ(find_param_table(c.path), &t);
+        for (size_t k = 0; k < c.decls.size(); ++k) {
+            const ParamDecl& cd = c.decls[k];
+            const ParamDecl& td = t.decls[k];
+            std::string where = scene_json::join(c.path, cd.key);
+            EXPECT_TRUE(std::isnan(cd.default_value)) << where << ": a default written in param_decls.h; write it in scene_types.h only";
+            EXPECT_EQ(td.key, cd.key) << where;
+            EXPECT_EQ(td.type, cd.type) << where;
+            EXPECT_EQ(td.unit, cd.unit) << where;
+            EXPECT_EQ(td.min, cd.min) << where;
+            EXPECT_EQ(td.max, cd.max) << where;
+            EXPECT_EQ(td.meaning, cd.meaning) << where;
+            EXPECT_EQ(td.tressfx, cd.tressfx) << where;
+            EXPECT_EQ(td.enum_values, cd.enum_values) << where;
+            const bool numeric = cd.type == ParamType::Float || cd.type == ParamType::Int || cd.type == ParamType::Bool;
+            EXPECT_EQ(std::isnan(td.default_value), !numeric) << where;
+        }
+    }
+    EXPECT_EQ(find_param_table("hair_groups[].simulation")->find("damping")->default_value, SimulationParams{}.damping);
+    EXPECT_EQ(find_param_table("environment")->find("substeps")->default_value, Environment{}.substeps);
+    EXPECT_EQ(find_param_table("view")->find("show_grid")->default_value, View{}.show_grid ? 1.0 : 0.0);
+}
+
 TEST(SceneParams, LightTablesCarryTheirOwnDefaults) {
     // key and fill share a struct but not their defaults: each table must match its own instance.
     const ParamDecl* key = find_param_table("lighting.key")->find("intensity");
@@ -226,6 +268,104 @@ TEST(SceneParams, LightTablesCarryTheirOwnDefaults) {
     EXPECT_EQ(key->default_value, Lighting{}.key.intensity);
     EXPECT_EQ(fill->default_value, Lighting{}.fill.intensity);
     EXPECT_NE(key->default_value, fill->default_value);
+}
+
+// Every declared range is the one enforced, at its exact bounds: for each number and vector component
+// of a valid scene, the bound itself passes, and the nearest value outside it (and NaN) fails, with the
+// same message from loading (validate_scene reads the scene back as JSON) and from check_params, the
+// check the simulation runs on its inputs.
+TEST(ParamCheck, EveryDeclaredRangeIsTheOneEnforced) {
+    Diagnostics diag;
+    auto loaded = scene_from_json(test::minimal_scene_doc(), "/scenes", diag);
+    ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+    Scene s = *loaded;
+    ASSERT_TRUE(check_params(s).ok());
+    auto slots = test::number_slots(s, "", "");
+
+    // Every declared number and vector of every table has a slot (the scene has one of each element).
+    size_t declared = 0;
+    for (const ParamTable& t : param_decls::kTables)
+        for (const ParamDecl& d : t.decls) declared += d.type == ParamType::Vec3 ? 3 : d.type == ParamType::Float || d.type == ParamType::Int;
+    EXPECT_EQ(slots.size(), declared);
+
+    int outside_checked = 0;
+    for (const test::NumberSlot& slot : slots) {
+        const double saved = slot.get();
+        const bool version = slot.path == "version";  // the loader refuses other versions before any range
+        for (double bound : {slot.decl->min, slot.decl->max}) {
+            slot.set(bound);
+            Status st = check_params(s);
+            EXPECT_TRUE(st.ok()) << slot.path << " = " << bound << ": " << st.error().message;
+            if (!version) {
+                Status loaded_st = validate_scene(s);
+                EXPECT_TRUE(loaded_st.ok()) << slot.path << " = " << bound << ": " << loaded_st.error().message;
+            }
+        }
+        std::vector<double> outside;
+        if (auto v = test::just_below(slot)) outside.push_back(*v);
+        if (auto v = test::just_above(slot)) outside.push_back(*v);
+        if (!slot.integral) outside.push_back(std::nan(""));
+        for (double v : outside) {
+            slot.set(v);
+            Status st = check_params(s);
+            ASSERT_FALSE(st.ok()) << slot.path << " = " << v << " passed check_params";
+            EXPECT_EQ(st.error().code, ErrorCode::InvalidArgument);
+            EXPECT_THAT(st.error().message, StartsWith(slot.path + ": "));
+            if (std::isnan(v))
+                EXPECT_THAT(st.error().message, HasSubstr("must be a finite number, not nan"));
+            else
+                EXPECT_THAT(st.error().message, HasSubstr("is out of range " + test::range_text(*slot.decl)));
+            if (!version) {
+                Status loaded_st = validate_scene(s);
+                ASSERT_FALSE(loaded_st.ok()) << slot.path << " = " << v << " loaded";
+                EXPECT_EQ(loaded_st.error().message, st.error().message) << "loading and check_params disagree";
+            }
+            ++outside_checked;
+        }
+        slot.set(saved);
+    }
+    EXPECT_GT(outside_checked, 2 * static_cast<int>(slots.size()) - 10) << "almost every bound has a value just outside it";
+    EXPECT_TRUE(check_params(s).ok());
+}
+
+TEST(ParamCheck, NamesTheObjectAndAppliesTheRulesBeyondRanges) {
+    SimulationParams p;
+    p.damping = 5.0;
+    Status st = check_params(p, "hair_groups['long'].simulation");
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().message, "hair_groups['long'].simulation.damping: 5 is out of range [0, 1]");
+    p = SimulationParams{};
+    p.gpu_vertices_per_strand = 12;
+    st = check_params(p, "hair_groups[0].simulation");
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().message, "hair_groups[0].simulation.gpu_vertices_per_strand: 12 is not one of 4, 8, 16, 32, 64");
+
+    Environment e;
+    e.wind.speed_mps = 200.0;
+    st = check_params(e);
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().message, "environment.wind.speed: 200 is out of range [0, 100] m/s");
+    e = Environment{};
+    e.gravity_mps2.y = std::numeric_limits<double>::infinity();
+    st = check_params(e);
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().message, "environment.gravity[1]: must be a finite number, not inf");
+
+    Collider c;
+    c.radius_m = 0.0;
+    st = check_params(c, "colliders['neck']");
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().message, "colliders['neck'].radius: 0 is out of range [1e-05, 100] m");
+    c = Collider{};
+    c.type = static_cast<ColliderType>(7);
+    st = check_params(c, "colliders[0]");
+    ASSERT_FALSE(st.ok());
+    EXPECT_THAT(st.error().message, StartsWith("colliders[0].type: 7 is not one of"));
+
+    EXPECT_TRUE(check_param("collision_meshes[]", "margin", 0.004, "collision_meshes['head'].margin").ok());
+    st = check_param("collision_meshes[]", "margin", 2.0, "collision_meshes['head'].margin");
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().message, "collision_meshes['head'].margin: 2 is out of range [0, 1] m");
 }
 
 TEST(SceneParams, EnumHelpersRoundTrip) {
@@ -250,7 +390,7 @@ TEST(SchemaDoc, CommittedDocumentMatchesTheDeclarations) {
     const std::string how = "regenerate it with: TRESSEL_UPDATE_SCHEMA=1 " + test::binary("tests/unit/scene/scene_tests").string() +
                             " --gtest_filter=SchemaDoc.*";
     ASSERT_TRUE(text.ok()) << file << " is missing; " << how;
-    EXPECT_TRUE(*text == generated) << file << " is out of date with engine/scene/params.cpp; " << how;
+    EXPECT_TRUE(*text == generated) << file << " is out of date with engine/scene/param_decls.h; " << how;
 }
 
 TEST(SchemaDoc, HasOneTablePerObjectWithRangesDefaultsAndTressFXNames) {

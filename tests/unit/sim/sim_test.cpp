@@ -11,6 +11,9 @@
 
 #include "shared/sim.h"
 #include "groom/groom_bench.h"
+#include "param_slots.h"
+#include "scene/scene_io.h"
+#include "scene_test_util.h"
 #include "sdf/sdf.h"
 #include "sim/motion.h"
 #include "sim/sim.h"
@@ -455,6 +458,100 @@ TEST(SimValidation, BadParametersNameTheParameter) {
     SimWorld w = build(world_inputs(groom, soft_params()));
     std::vector<glm::mat4> two(2, glm::mat4(1.0f));
     EXPECT_FALSE(set_root_transforms(w, 0, two).ok()) << "one transform per strand";
+}
+
+// The simulation refuses exactly what loading refuses. Each value here lay inside the range the
+// simulation used to keep for itself (damping 0..1000, iterations 0..100, particle radius 0..1 m) and is
+// outside the declared one; both now give the same bound.
+TEST(SimValidation, RefusesWhatLoadingRefusesWithTheSameBound) {
+    auto groom = make_straight_groom({{0, 0, 0}}, {{1, 0, 0}}, 0.2f);
+    struct Case {
+        std::string key;
+        double value;
+        std::string problem;
+    };
+    for (const Case& c : {Case{"damping", 5.0, ": 5 is out of range [0, 1]"}, Case{"local_iterations", 50.0, ": 50 is out of range [1, 32]"},
+                          Case{"particle_radius", 0.5, ": 0.5 is out of range [0, 0.05] m"}}) {
+        SimulationParams p = soft_params();
+        bool found = false;
+        for (const test::NumberSlot& slot : test::number_slots(p, "hair_groups[].simulation", ""))
+            if (slot.path == c.key) {
+                slot.set(c.value);
+                found = true;
+            }
+        ASSERT_TRUE(found) << c.key;
+        auto r = build_sim_world(world_inputs(groom, p));
+        ASSERT_FALSE(r.ok()) << c.key << " = " << c.value << " was simulated";
+        EXPECT_EQ(r.error().code, ErrorCode::InvalidArgument);
+        EXPECT_EQ(r.error().message, "hair_groups['test'].simulation." + c.key + c.problem);
+
+        nlohmann::json doc = test::minimal_scene_doc();
+        doc["hair_groups"][0]["simulation"][c.key] = c.value;
+        EXPECT_EQ(test::load_error(doc), "hair_groups[0].simulation." + c.key + c.problem);
+    }
+}
+
+// Every declared number the simulation is given (group parameters, environment, colliders, motion, SDF
+// margins) is checked against its declaration at its exact bounds: the bound passes, the nearest value
+// outside it and NaN fail, naming the parameter and the declared range.
+TEST(SimValidation, EveryDeclaredRangeOfItsInputsIsEnforced) {
+    auto groom = make_straight_groom({{0, 0, 0}}, {{1, 0, 0}}, 0.2f);
+    SimWorldInputs base = world_inputs(groom, soft_params());
+    Collider ball;
+    ball.name = "ball";
+    ball.p0_m = {0.1, -0.2, 0.0};
+    base.colliders = {ball};
+    base.motion.type = MotionType::Procedural;
+    ASSERT_TRUE(build_sim_world(base).ok());
+
+    size_t slots_checked = 0;
+    const auto exercise = [&](auto&& member_of, std::string_view table, std::string_view path) {
+        SimWorldInputs in = base;
+        const auto slots = test::number_slots(member_of(in), table, path);
+        EXPECT_FALSE(slots.empty()) << table;
+        for (const test::NumberSlot& slot : slots) {
+            const double saved = slot.get();
+            for (double bound : {slot.decl->min, slot.decl->max}) {
+                slot.set(bound);
+                auto r = build_sim_world(in);
+                EXPECT_TRUE(r.ok()) << slot.path << " = " << bound << ": " << r.error().message;
+            }
+            std::vector<double> outside{std::nan("")};
+            if (slot.integral) outside.clear();
+            if (auto v = test::just_below(slot)) outside.push_back(*v);
+            if (auto v = test::just_above(slot)) outside.push_back(*v);
+            for (double v : outside) {
+                slot.set(v);
+                auto r = build_sim_world(in);
+                ASSERT_FALSE(r.ok()) << slot.path << " = " << v << " was simulated";
+                EXPECT_EQ(r.error().code, ErrorCode::InvalidArgument);
+                EXPECT_EQ(r.error().message.rfind(slot.path + ": ", 0), 0u) << r.error().message;
+                const std::string expected = std::isnan(v) ? "must be a finite number" : "is out of range " + test::range_text(*slot.decl);
+                EXPECT_NE(r.error().message.find(expected), std::string::npos) << r.error().message;
+            }
+            slot.set(saved);
+            ++slots_checked;
+        }
+    };
+    exercise([](SimWorldInputs& in) -> SimulationParams& { return in.groups[0].params; }, "hair_groups[].simulation",
+             "hair_groups['test'].simulation");
+    exercise([](SimWorldInputs& in) -> Environment& { return in.environment; }, "environment", "environment");
+    exercise([](SimWorldInputs& in) -> Collider& { return in.colliders[0]; }, "colliders[]", "colliders['ball']");
+    exercise([](SimWorldInputs& in) -> Motion& { return in.motion; }, "motion", "motion");
+    EXPECT_GE(slots_checked, 30u);
+
+    // SDF margins: the collision mesh's declared margin.
+    static const Mesh sphere = make_sphere_mesh(0.1f, 12, 16);
+    static const SdfGrid field = test::build_test_field(sphere, 16, 0.2);
+    const ParamDecl& margin = *param_decls::find_table("collision_meshes[]")->find("margin");
+    SimWorldInputs in = base;
+    in.sdfs.push_back({"head", &field, margin.max});
+    EXPECT_TRUE(build_sim_world(in).ok());
+    in.sdfs[0].margin_m = std::nextafter(margin.max, 2.0);
+    auto r = build_sim_world(in);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().message.rfind("collision_meshes['head'].margin: ", 0), 0u) << r.error().message;
+    EXPECT_NE(r.error().message.find("is out of range " + test::range_text(margin) + " m"), std::string::npos) << r.error().message;
 }
 
 TEST(SimMotion, ProceduralMotionIsRigidAboutThePivot) {

@@ -1,0 +1,272 @@
+// The declaration of every scene parameter, as constant data: key, type, unit, inclusive range,
+// one-line meaning, TressFX name and enum spellings, grouped by the JSON object that holds it.
+//
+// Defaults are not written here: each number's and boolean's default is its C++ member initialiser in
+// scene_types.h, and scene_param_tables() (params.h) fills ParamDecl::default_value from a
+// default-constructed scene. In these constant tables default_value is NaN; use scene_param_tables()
+// wherever a default is shown.
+//
+// A header so that modules which use scene_types.h without the JSON library (the simulation) check
+// their inputs against the same ranges (param_check.h) without linking tressel_scene.
+#pragma once
+
+#include <array>
+#include <string_view>
+
+#include "scene/params.h"
+
+namespace tressel::param_decls {
+
+using sv = std::string_view;
+
+// Ranges are inclusive. Where zero is not a meaningful value (radii, lengths, scales) the minimum is
+// a small positive number instead, so the documented range is exactly what loading accepts.
+inline constexpr double kMaxCoord_m = 1.0e4;   // positions and translations
+inline constexpr double kMaxU32 = 4294967295.0;
+
+inline constexpr ParamDecl num(sv key, sv unit, double min, double max, sv meaning, sv tressfx = {}) {
+    return {.key = key, .type = ParamType::Float, .unit = unit, .min = min, .max = max, .meaning = meaning, .tressfx = tressfx};
+}
+inline constexpr ParamDecl integer(sv key, sv unit, double min, double max, sv meaning, sv tressfx = {}) {
+    return {.key = key, .type = ParamType::Int, .unit = unit, .min = min, .max = max, .meaning = meaning, .tressfx = tressfx};
+}
+inline constexpr ParamDecl boolean(sv key, sv meaning, sv tressfx = {}) {
+    return {.key = key, .type = ParamType::Bool, .min = 0.0, .max = 1.0, .meaning = meaning, .tressfx = tressfx};
+}
+inline constexpr ParamDecl choice(sv key, sv values, sv meaning, sv tressfx = {}) {
+    return {.key = key, .type = ParamType::Enum, .meaning = meaning, .tressfx = tressfx, .enum_values = values};
+}
+inline constexpr ParamDecl vec3(sv key, sv unit, double min, double max, sv meaning, sv tressfx = {}) {
+    return {.key = key, .type = ParamType::Vec3, .unit = unit, .min = min, .max = max, .meaning = meaning, .tressfx = tressfx};
+}
+inline constexpr ParamDecl text(sv key, sv meaning) { return {.key = key, .type = ParamType::String, .meaning = meaning}; }
+inline constexpr ParamDecl path(sv key, sv meaning) { return {.key = key, .type = ParamType::Path, .meaning = meaning}; }
+inline constexpr ParamDecl names(sv key, sv meaning) { return {.key = key, .type = ParamType::StringList, .meaning = meaning}; }
+
+inline constexpr std::array kRoot{
+    text("format", "always \"tressel-scene\""),
+    integer("version", "", 1, 1, "scene file version; this build reads version 1"),
+    choice("units", "m|cm|mm|in|ft", "length unit of imported files unless a mesh overrides it"),
+    choice("up_axis", "y|z", "up axis of imported files unless a mesh overrides it (z-up files are rotated to y-up)"),
+};
+
+inline constexpr std::array kMesh{
+    text("name", "unique mesh name, referenced by collision meshes, scalps, colliders and motion (required)"),
+    path("path", "mesh file (.fbx .obj .gltf .glb .ply .tfxmesh ...); relative to the scene file (required)"),
+    choice("units", "m|cm|mm|in|ft", "unit of this file; \"\" = the scene's units"),
+    choice("up_axis", "y|z", "up axis of this file; \"\" = the scene's up axis"),
+    boolean("weld", "merge vertices with identical positions on import"),
+    boolean("visible", "draw the mesh in the viewport"),
+};
+
+inline constexpr std::array kTransform{
+    vec3("translate", "m", -kMaxCoord_m, kMaxCoord_m, "translation in metres, applied after rotation and scale"),
+    vec3("rotate_deg", "deg", -360.0, 360.0, "Euler angles in degrees, applied about X, then Y, then Z"),
+    vec3("scale", "1", 1.0e-6, 1.0e6, "scale factor: a number (uniform) or [x, y, z]; mirroring is not allowed"),
+};
+
+inline constexpr std::array kCollisionMesh{
+    text("mesh", "name of the mesh an SDF is built from; at most one collision mesh per mesh (required)"),
+    integer("cells_x", "cells", 4, 1024, "SDF cells across the mesh's x extent (largest extent when x is flat)", "numCellsInXAxis"),
+    num("padding", "1", 0.0, 4.0, "extra cells on every side of the grid, as a fraction of cells_x (TressFX fixes 0.8)"),
+    num("margin", "m", 0.0, 1.0, "collision margin in metres: hair is pushed this far outside the surface", "collisionMargin (in cells)"),
+    choice("sign", "auto|parity|winding|face_normal", "how inside/outside is decided; face_normal is TressFX's method (wrong near edges)"),
+};
+
+inline constexpr std::array kCollider{
+    text("name", "unique collider name, referenced by hair groups (required)"),
+    choice("type", "sphere|capsule", "primitive shape"),
+    vec3("p0", "m", -kMaxCoord_m, kMaxCoord_m, "sphere centre or capsule end 0, world space (or the attached mesh's space)"),
+    vec3("p1", "m", -kMaxCoord_m, kMaxCoord_m, "capsule end 1; unused for spheres; may equal p0"),
+    num("radius", "m", 1.0e-5, 100.0, "radius in metres"),
+    num("friction", "1", 0.0, 1.0, "0 = hair slides freely, 1 = hair sticks"),
+    text("attach_to", "name of the mesh whose motion the collider follows; \"\" = fixed in the world"),
+};
+
+inline constexpr std::array kHairGroup{
+    text("name", "unique hair group name (required)"),
+    boolean("visible", "draw this group"),
+};
+
+inline constexpr std::array kScalp{
+    text("mesh", "name of the mesh hair grows from: the head itself or a separate scalp mesh (required)"),
+};
+
+inline constexpr std::array kRegion{
+    choice("type", "whole|cap|vertex_color|uv_mask", "which part of the scalp mesh grows hair"),
+    vec3("axis", "1", -1.0e3, 1.0e3, "cap: direction of the cap centre from the mesh's bounding-box centre, mesh space (non-zero)"),
+    num("angle_deg", "deg", 0.0, 180.0, "cap: half angle around the axis"),
+    integer("channel", "", 0, 3, "vertex_color / uv_mask: channel read, 0 r, 1 g, 2 b, 3 a"),
+    num("threshold", "1", 0.0, 1.0, "vertex_color / uv_mask: a point grows hair when its channel is above this"),
+    path("mask_path", "uv_mask: PNG mask in the scalp's UV space, relative to the scene file"),
+};
+
+inline constexpr std::array kGrowth{
+    choice("placement", "per_vertex|random|file", "where guide roots go: every scalp vertex, area-uniform random, or a guide file"),
+    integer("guides", "", 1, 1.0e6, "random: number of guides (ignored when density_per_cm2 > 0)"),
+    num("density_per_cm2", "1/cm^2", 0.0, 1.0e4, "random: guides per square centimetre of region; 0 = use guides"),
+    integer("seed", "", 0, kMaxU32, "random: seed of the placement (same seed, same roots)"),
+    num("min_spacing", "m", 0.0, 1.0, "random: minimum distance between roots (Poisson disk); 0 = none"),
+    path("guide_file", "file: .tfx or .hair guides, attached to the nearest scalp triangle; relative to the scene file"),
+    integer("vertices_per_strand", "", 2, 256, "vertices per guide strand as grown (the GPU resamples)"),
+    num("length", "m", 1.0e-4, 10.0, "strand length in metres"),
+    num("length_variation", "1", 0.0, 1.0, "lengths spread uniformly in length x [1 - v, 1 + v]"),
+    path("length_map", "optional PNG in scalp UV space whose red channel scales the length; relative to the scene file"),
+    vec3("comb_direction", "1", -1.0e3, 1.0e3, "direction strands are combed toward (non-zero when comb > 0)"),
+    num("comb", "1", 0.0, 1.0, "0 = grow along the scalp normal, 1 = along comb_direction"),
+    num("curl_radius", "m", 0.0, 1.0, "helix radius of curls in metres; 0 = no curl"),
+    num("curl_pitch", "m", 1.0e-4, 10.0, "distance the curl advances along the growth direction per turn"),
+    num("wave_amplitude", "m", 0.0, 1.0, "wave amplitude in metres; 0 = no wave"),
+    num("wave_frequency", "1/m", 0.0, 1.0e4, "waves per metre of strand"),
+    vec3("wave_axis", "1", -1.0e3, 1.0e3, "wave displacement direction; [0, 0, 0] = perpendicular to the strand and the comb direction"),
+    num("droop", "1", 0.0, 1.0, "0 = straight, 1 = fully bent toward gravity (starts near rest)"),
+    num("tip_width_scale", "1", 0.0, 1.0, "width at the tip / width at the root"),
+};
+
+inline constexpr std::array kFollow{
+    choice("mode", "none|tressfx|barycentric", "how follow hairs are made: none, offsets around each guide (TressFX), or barycentric over scalp triangles"),
+    integer("per_guide", "", 1, 64, "tressfx: follow hairs per guide", "numFollowHairsPerGuideHair"),
+    num("root_radius", "m", 0.0, 1.0, "tressfx: largest root offset from its guide, in metres"),
+    num("tip_separation", "1", 0.0, 10.0, "how much follow hairs spread toward the tip", "tipSeparationFactor"),
+    integer("count", "", 0, 1.0e7, "barycentric: total follow hairs (ignored when density_per_cm2 > 0)"),
+    num("density_per_cm2", "1/cm^2", 0.0, 1.0e5, "barycentric: follow hairs per square centimetre; 0 = use count"),
+    integer("subdivisions", "", 0, 8, "barycentric: regular subdivision level of each scalp triangle"),
+    num("clump", "1", 0.0, 1.0, "0 = spread evenly, 1 = pulled onto the nearest guide"),
+    integer("seed", "", 0, kMaxU32, "seed of the follow-hair placement"),
+};
+
+inline constexpr std::array kSmoothing{
+    choice("mode", "none|bezier|catmull_rom", "curve through the guide points used for rendering"),
+    integer("factor", "", 1, 16, "rendered vertices per guide segment"),
+};
+
+inline constexpr std::array kSimulation{
+    boolean("enabled", "simulate this group (off: it stays in its grown shape, following the scalp)"),
+    integer("gpu_vertices_per_strand", "", 4, 64, "vertices per strand on the GPU: 4, 8, 16, 32 or 64 (strands are resampled)", "numVerticesPerStrand"),
+    num("damping", "1", 0.0, 1.0, "velocity damping per step at 60 Hz", "damping"),
+    num("global_stiffness", "1", 0.0, 1.0, "pull toward the grown shape in world space", "globalConstraintStiffness"),
+    num("global_range", "1", 0.0, 1.0, "fraction of the strand, from the root, held by global_stiffness", "globalConstraintsRange"),
+    num("local_stiffness", "1", 0.0, 1.0, "keeps each segment's angle to its parent (same meaning for any iteration count)", "localConstraintStiffness"),
+    integer("local_iterations", "", 1, 32, "local shape constraint iterations per step", "localConstraintsIterations"),
+    integer("length_iterations", "", 1, 32, "length constraint iterations per step", "lengthConstraintsIterations"),
+    num("vsp_coeff", "1", 0.0, 1.0, "velocity shock propagation: share of the root's motion passed down the strand", "vspCoeff"),
+    num("vsp_threshold", "m/s^2", 0.0, 1.0e3, "root acceleration above which VSP applies fully", "vspAccelThreshold"),
+    num("friction", "1", 0.0, 1.0, "friction against SDF surfaces: 0 slides, 1 sticks"),
+    num("particle_radius", "m", 0.0, 0.05, "radius of each hair vertex (\"pearl\") added to collider radii and the SDF margin"),
+    num("max_position_delta", "m", 1.0e-4, 10.0, "largest movement of a vertex in one step, in metres", "clampPositionDelta"),
+    num("wind_scale", "1", 0.0, 10.0, "how strongly this group feels the wind"),
+    names("sdf", "names of the collision meshes (their mesh names) this group collides with"),
+    names("colliders", "names of the primitive colliders this group collides with"),
+};
+
+inline constexpr std::array kShading{
+    choice("model", "kajiya_kay|marschner", "shading model"),
+    vec3("root_color", "1", 0.0, 1.0, "linear RGB colour at the root"),
+    vec3("tip_color", "1", 0.0, 1.0, "linear RGB colour at the tip"),
+    num("tip_percentage", "1", 0.0, 1.0, "fraction of the strand over which the root colour blends into the tip colour"),
+    num("color_variation", "1", 0.0, 1.0, "per-strand hue/value jitter"),
+    num("brightness_variation", "1", 0.0, 1.0, "per-strand brightness jitter"),
+    num("opacity", "1", 0.0, 1.0, "opacity of one strand"),
+    num("fiber_radius", "m", 1.0e-6, 0.05, "ribbon half width at the root, in metres", "fiberRadius"),
+    num("fiber_ratio", "1", 0.0, 1.0, "tip width / root width when thin_tip is on", "fiberRatio"),
+    boolean("thin_tip", "taper the ribbon toward the tip by fiber_ratio"),
+    num("kd", "1", 0.0, 1.0, "Kajiya-Kay diffuse weight", "Kd"),
+    num("ks1", "1", 0.0, 1.0, "Kajiya-Kay primary highlight weight", "Ks1"),
+    num("ex1", "1", 0.0, 1.0e3, "Kajiya-Kay primary highlight exponent", "Ex1"),
+    num("ks2", "1", 0.0, 1.0, "Kajiya-Kay secondary highlight weight", "Ks2"),
+    num("ex2", "1", 0.0, 1.0e3, "Kajiya-Kay secondary highlight exponent", "Ex2"),
+    num("spec_shift", "1", -1.0, 1.0, "shift of the highlights along the fibre, in tangent units"),
+    num("alpha_r_deg", "deg", -20.0, 20.0, "Marschner: longitudinal shift of R (TT -alpha/2, TRT -3alpha/2)"),
+    num("beta_r_deg", "deg", 0.5, 45.0, "Marschner: longitudinal width of R (TT beta/2, TRT 2beta)"),
+    num("ior", "1", 1.0, 3.0, "Marschner: index of refraction of the fibre"),
+    vec3("absorption", "1", 0.0, 100.0, "Marschner: absorption per unit fibre diameter, per channel"),
+    boolean("shadows", "self-shadowing"),
+    num("shadow_alpha", "1", 0.0, 1.0, "opacity of one fibre in the shadow map", "shadowAlpha"),
+    num("fiber_spacing", "1", 0.0, 10.0, "spacing between fibres in the shadow approximation", "fiberSpacing"),
+};
+
+inline constexpr std::array kEnvironment{
+    vec3("gravity", "m/s^2", -1.0e3, 1.0e3, "gravity vector in world space", "gravityMagnitude (its length, along -Y)"),
+    num("sim_rate_hz", "Hz", 1.0, 1000.0, "simulation steps per second, independent of the display rate"),
+    integer("substeps", "", 1, 64, "substeps per simulation step"),
+};
+
+inline constexpr std::array kWind{
+    vec3("direction", "1", -1.0e3, 1.0e3, "direction the wind blows toward, world space (non-zero when speed > 0)", "windDirection"),
+    num("speed", "m/s", 0.0, 100.0, "wind speed", "windMagnitude"),
+    num("turbulence", "1", 0.0, 1.0, "relative gust strength"),
+    num("gust_frequency_hz", "Hz", 0.0, 100.0, "gusts per second"),
+};
+
+inline constexpr std::array kMotion{
+    choice("type", "none|procedural|animation", "how meshes move: still, procedural turn/nod/shake, or the file's skeletal animation"),
+    text("mesh", "name of the mesh that moves; \"\" = every mesh"),
+    vec3("pivot", "m", -kMaxCoord_m, kMaxCoord_m, "procedural: rotation pivot in world space"),
+    num("turn_deg", "deg", -180.0, 180.0, "procedural: yaw amplitude about the up axis"),
+    num("nod_deg", "deg", -180.0, 180.0, "procedural: pitch amplitude"),
+    num("shake_deg", "deg", -180.0, 180.0, "procedural: fast yaw amplitude at shake_frequency_hz"),
+    num("shake_frequency_hz", "Hz", 0.0, 100.0, "procedural: shake frequency"),
+    vec3("translate", "m", -100.0, 100.0, "procedural: translation amplitude in metres"),
+    num("frequency_hz", "Hz", 0.0, 100.0, "procedural: frequency of turn, nod and translation"),
+    text("animation", "animation: name of the animation in the mesh's file; \"\" = the first"),
+};
+
+inline constexpr std::array kLighting{
+    vec3("ambient", "1", 0.0, 100.0, "ambient light, linear RGB"),
+};
+
+// The key and the fill light share these declarations; their defaults differ (Lighting's members).
+inline constexpr std::array kLight{
+    vec3("direction", "1", -1.0e3, 1.0e3, "direction the light travels, world space (non-zero)"),
+    vec3("color", "1", 0.0, 100.0, "linear RGB colour"),
+    num("intensity", "1", 0.0, 1.0e3, "intensity multiplier"),
+};
+
+inline constexpr std::array kView{
+    vec3("target", "m", -kMaxCoord_m, kMaxCoord_m, "point the camera orbits, world space"),
+    num("yaw_deg", "deg", -360.0, 360.0, "camera yaw about the up axis"),
+    num("pitch_deg", "deg", -89.0, 89.0, "camera pitch above the horizon"),
+    num("distance", "m", 1.0e-3, 1.0e4, "camera distance from the target in metres"),
+    num("fov_deg", "deg", 1.0, 170.0, "vertical field of view"),
+    boolean("show_guides", "draw guide strands"),
+    boolean("show_follows", "draw follow hairs"),
+    boolean("show_collision", "draw collision meshes"),
+    boolean("show_colliders", "draw primitive colliders"),
+    boolean("show_slice", "draw the SDF slice plane"),
+    boolean("show_grid", "draw the ground grid"),
+    choice("slice_axis", "x|y|z", "axis the SDF slice plane is perpendicular to"),
+    num("slice_position", "1", 0.0, 1.0, "slice plane position across the grid, 0..1"),
+    text("slice_mesh", "collision mesh (its mesh name) whose field is sliced; \"\" = the first"),
+};
+
+inline constexpr std::array kTables{
+    ParamTable{"", "the scene document", kRoot},
+    ParamTable{"meshes[]", "a mesh file loaded into the scene", kMesh},
+    ParamTable{"meshes[].transform", "placement of a mesh in the scene", kTransform},
+    ParamTable{"collision_meshes[]", "a signed distance field built from a mesh, for hair collision", kCollisionMesh},
+    ParamTable{"colliders[]", "a primitive collider (sphere or capsule)", kCollider},
+    ParamTable{"hair_groups[]", "one groom: scalp, growth, follow hairs, simulation and shading", kHairGroup},
+    ParamTable{"hair_groups[].scalp", "the mesh the group grows from", kScalp},
+    ParamTable{"hair_groups[].scalp.region", "the part of the scalp mesh that grows hair", kRegion},
+    ParamTable{"hair_groups[].growth", "guide strand placement and shape", kGrowth},
+    ParamTable{"hair_groups[].follow", "follow (interpolated) hairs generated from the guides", kFollow},
+    ParamTable{"hair_groups[].smoothing", "render-time curve smoothing of the guides", kSmoothing},
+    ParamTable{"hair_groups[].simulation", "the group's simulation (TressFX 4.1 pass order)", kSimulation},
+    ParamTable{"hair_groups[].shading", "the group's appearance", kShading},
+    ParamTable{"environment", "forces and the simulation clock", kEnvironment},
+    ParamTable{"environment.wind", "wind", kWind},
+    ParamTable{"motion", "motion of the meshes in the live preview", kMotion},
+    ParamTable{"lighting", "viewport lighting", kLighting},
+    ParamTable{"lighting.key", "key light", kLight},
+    ParamTable{"lighting.fill", "fill light", kLight},
+    ParamTable{"view", "camera and overlays of the viewport", kView},
+};
+
+// The constant table for `path` (spelled as ParamTable::path), or nullptr.
+constexpr const ParamTable* find_table(std::string_view table_path) {
+    for (const ParamTable& t : kTables)
+        if (t.path == table_path) return &t;
+    return nullptr;
+}
+
+}  // namespace tressel::param_decls
