@@ -199,7 +199,7 @@ inline constexpr std::array kWind{
 };
 
 inline constexpr std::array kMotion{
-    choice("type", "none|procedural|animation", "how meshes move: still, procedural turn/nod/shake, or the file's skeletal animation"),
+    choice("type", "none|procedural|animation", "how meshes move: still, or procedural turn/nod/shake; \"animation\" (skeletal animation from the mesh file) is not supported yet and refused"),
     text("mesh", "name of the mesh that moves; \"\" = every mesh"),
     vec3("pivot", "m", -kMaxCoord_m, kMaxCoord_m, "procedural: rotation pivot in world space"),
     num("turn_deg", "deg", -180.0, 180.0, "procedural: yaw amplitude about the up axis"),
@@ -208,7 +208,7 @@ inline constexpr std::array kMotion{
     num("shake_frequency_hz", "Hz", 0.0, 100.0, "procedural: shake frequency"),
     vec3("translate", "m", -100.0, 100.0, "procedural: translation amplitude in metres"),
     num("frequency_hz", "Hz", 0.0, 100.0, "procedural: frequency of turn, nod and translation"),
-    text("animation", "animation: name of the animation in the mesh's file; \"\" = the first"),
+    text("animation", "type \"animation\" (not supported yet): name of the animation in the mesh's file; \"\" = the first"),
 };
 
 inline constexpr std::array kLighting{

@@ -3,9 +3,11 @@
 // is param_check.h's, the one the simulation applies to its inputs.
 //
 // Validation contract: wrong JSON types, values outside their declared range, non-finite numbers,
-// unknown enum strings, a missing or wrong "format", a version other than 1, empty required names,
+// unknown enum strings, a missing or wrong "format", a missing version, empty required names,
 // duplicate names and references to things that do not exist all fail with an Error whose message
 // starts with the JSON path of the culprit (e.g. "hair_groups[0].simulation.local_iterations: ...").
+// Valid content this build does not handle fails as Unsupported, also with its path: a version other
+// than 1, and "motion": {"type": "animation"} (skeletal animation is not implemented yet).
 // Unknown keys are not errors: each gives a warning naming its JSON path. Missing keys take the
 // defaults of scene_types.h.
 #pragma once

@@ -19,6 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 using ::testing::HasSubstr;
+using ::testing::StartsWith;
 
 // Sets every field to a random value inside its declared range (enums: a random enumerator), using
 // the same walk as the reader and writer, so a round trip exercises every key of the format.
@@ -110,6 +111,7 @@ Scene random_scene(uint32_t seed) {
         g.simulation.sdf = {"mesh1", "mesh0"};
         g.simulation.colliders = {"collider" + n};
     }
+    if (s.motion.type == MotionType::Animation) s.motion.type = MotionType::Procedural;  // refused until implemented
     s.motion.mesh = "mesh1";
     s.view.slice_mesh = "mesh0";
     return s;
@@ -303,6 +305,40 @@ TEST(SceneValidation, FormatAndVersion) {
     doc.erase("version");
     EXPECT_THAT(test::load_error(doc), HasSubstr("version: missing"));
     EXPECT_THAT(test::load_error(json::array()), HasSubstr("must be a JSON object"));
+}
+
+// No silent stub: until skeletal animation exists, a scene asking for it must not load and then
+// leave the hair still.
+TEST(SceneValidation, AnimationMotionIsRefusedUntilSkeletalAnimationExists) {
+    json doc = test::minimal_scene_doc();
+    doc["motion"] = {{"type", "animation"}, {"mesh", "head"}, {"animation", "walk"}};
+    Diagnostics d;
+    auto r = scene_from_json(doc, "", d);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code, ErrorCode::Unsupported);
+    EXPECT_EQ(r.error().message,
+              "motion.type: \"animation\" is not supported yet: skeletal animation is not implemented; "
+              "the supported motion types are \"none\" and \"procedural\"");
+
+    // The same for a scene built in memory (the editor) and for a file.
+    Diagnostics ok;
+    auto s = scene_from_json(test::minimal_scene_doc(), "", ok);
+    ASSERT_TRUE(s.ok());
+    s->motion.type = MotionType::Animation;
+    Status st = validate_scene(*s);
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().code, ErrorCode::Unsupported);
+    EXPECT_THAT(st.error().message, StartsWith("motion.type: "));
+    auto dir = test::scratch_dir("scene_animation_motion");
+    test::write_text(dir / "walk.json", doc.dump());
+    auto loaded = load_scene(dir / "walk.json");
+    ASSERT_FALSE(loaded.ok());
+    EXPECT_THAT(loaded.error().message, HasSubstr("walk.json: motion.type: \"animation\" is not supported yet"));
+
+    for (const char* type : {"none", "procedural"}) {
+        doc["motion"]["type"] = type;
+        EXPECT_EQ(test::load_error(doc), "") << type;
+    }
 }
 
 TEST(SceneValidation, DuplicateAndEmptyNames) {
