@@ -24,6 +24,37 @@ Result<SetLayout> create_set_layout(gpu::Device& device, std::span<const Binding
     return SetLayout(device, layout);
 }
 
+Result<DescriptorLayout> DescriptorLayout::create(gpu::Device& device,
+                                                  std::span<const gpu_shared::RenderBinding> table, std::string name) {
+    std::vector<VkDescriptorSetLayoutBinding> b(table.size());
+    for (size_t i = 0; i < table.size(); ++i) {
+        TRESSEL_ASSERT(table[i].binding == i, "binding tables in shared/render_bindings.h list bindings 0, 1, 2, ... in order");
+        b[i].binding = table[i].binding;
+        b[i].descriptorType = table[i].type;
+        b[i].descriptorCount = 1;
+        b[i].stageFlags = table[i].stages;
+    }
+    VkDescriptorSetLayoutCreateInfo ci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    ci.bindingCount = static_cast<uint32_t>(b.size());
+    ci.pBindings = b.data();
+    VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+    TRESSEL_VK_TRY(vkCreateDescriptorSetLayout(device.device(), &ci, nullptr, &layout),
+                   "create the descriptor set layout '" + name + "'");
+    DescriptorLayout out;
+    out.device_ = &device;
+    out.layout_ = SetLayout(device, layout);
+    out.table_ = table;
+    out.name_ = std::move(name);
+    return out;
+}
+
+Result<gpu::DescriptorSet> DescriptorLayout::allocate() const {
+    TRESSEL_ASSERT(device_, "DescriptorLayout::allocate: the layout was never created (DescriptorLayout::create)");
+    std::vector<VkDescriptorType> types;
+    for (const auto& b : table_) types.push_back(b.type);
+    return device_->create_descriptor_set(layout_.get(), std::move(types));
+}
+
 Result<Sampler> create_sampler(gpu::Device& device, VkFilter filter, VkSamplerAddressMode address) {
     VkSamplerCreateInfo ci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
     ci.magFilter = ci.minFilter = filter;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gpu/device.h"
+#include "shared/render_bindings.h"
 
 namespace tressel::render {
 
@@ -63,6 +64,24 @@ struct BindingDesc {
 };
 
 Result<SetLayout> create_set_layout(gpu::Device& device, std::span<const BindingDesc> bindings);
+
+// A descriptor set layout made from one of the binding tables of shared/render_bindings.h, which it keeps
+// to allocate its sets with the types those bindings declare.
+class DescriptorLayout {
+public:
+    static Result<DescriptorLayout> create(gpu::Device& device, std::span<const gpu_shared::RenderBinding> table,
+                                           std::string name);
+    DescriptorLayout() = default;
+    VkDescriptorSetLayout get() const { return layout_.get(); }
+    // A new set of this layout, nothing bound yet.
+    Result<gpu::DescriptorSet> allocate() const;
+
+private:
+    gpu::Device* device_ = nullptr;
+    SetLayout layout_;
+    std::span<const gpu_shared::RenderBinding> table_;
+    std::string name_;
+};
 Result<Sampler> create_sampler(gpu::Device& device, VkFilter filter, VkSamplerAddressMode address);
 Result<Framebuffer> create_framebuffer(gpu::Device& device, VkRenderPass pass, std::span<const VkImageView> views,
                                        uint32_t width, uint32_t height);

@@ -20,7 +20,8 @@ using gpu_shared::MeshVertex;
 
 struct HairGroupGpu {
     HairDesc desc;
-    gpu::DescriptorSet set;
+    gpu::DescriptorSet strands;   // set kRenderSetStrands
+    gpu::DescriptorSet shading;   // set kRenderSetHairShading
     gpu::Image lut_m, lut_n, lut_trt;
     std::optional<MarschnerParams> lut_params;
 };
@@ -31,20 +32,6 @@ constexpr VkFormat kColorFormat = VK_FORMAT_R8G8B8A8_SRGB;
 constexpr VkFormat kDepthFormat = VK_FORMAT_D32_SFLOAT;
 constexpr VkFormat kOpacityFormat = VK_FORMAT_R16G16B16A16_SFLOAT;
 constexpr uint32_t kMaxExtent = 16384;
-
-const VkDescriptorType kSsbo = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-const VkDescriptorType kTex = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-const VkDescriptorType kUbo = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
-
-std::vector<VkDescriptorType> frame_types() { return {kUbo, kTex, kTex, kTex}; }
-std::vector<VkDescriptorType> hair_types() { return {kSsbo, kSsbo, kSsbo, kSsbo, kTex, kTex, kTex}; }
-std::vector<VkDescriptorType> object_types() { return {kSsbo, kTex}; }
-
-std::vector<BindingDesc> bindings_of(const std::vector<VkDescriptorType>& types) {
-    std::vector<BindingDesc> b;
-    for (auto t : types) b.push_back({t});
-    return b;
-}
 
 struct AttachmentSpec {
     VkFormat format;
@@ -122,8 +109,6 @@ void set_viewport(VkCommandBuffer cmd, uint32_t w, uint32_t h) {
     vkCmdSetScissor(cmd, 0, 1, &sc);
 }
 
-glm::vec4 v4(glm::dvec3 v, double w = 0.0) { return glm::vec4(glm::vec3(v), float(w)); }
-
 Result<gpu::Image> upload_rgba_f16(gpu::Device& device, const std::vector<glm::vec4>& texels, int size,
                                    const std::string& name) {
     std::vector<uint16_t> half(texels.size() * 4);
@@ -181,16 +166,21 @@ Status Renderer::init(gpu::Device& device, const RendererDesc& desc) {
     if (!near) return near.error();
     nearest_clamp_ = std::move(*near);
 
-    auto fl = create_set_layout(device, bindings_of(frame_types()));
+    auto fl = DescriptorLayout::create(device, gpu_shared::kFrameSetBindings, "frame");
     if (!fl) return fl.error();
     frame_layout_ = std::move(*fl);
-    auto hl = create_set_layout(device, bindings_of(hair_types()));
+    auto sl = DescriptorLayout::create(device, gpu_shared::kStrandSetBindings, "strands");
+    if (!sl) return sl.error();
+    strand_layout_ = std::move(*sl);
+    auto hl = DescriptorLayout::create(device, gpu_shared::kHairShadingSetBindings, "hair shading");
     if (!hl) return hl.error();
-    hair_layout_ = std::move(*hl);
-    auto ol = create_set_layout(device, bindings_of(object_types()));
+    hair_shading_layout_ = std::move(*hl);
+    auto ol = DescriptorLayout::create(device, gpu_shared::kObjectSetBindings, "object");
     if (!ol) return ol.error();
     object_layout_ = std::move(*ol);
-    VkDescriptorSetLayout hair_sets[] = {frame_layout_.get(), hair_layout_.get()};
+    static_assert(gpu_shared::kRenderSetFrame == 0 && gpu_shared::kRenderSetStrands == 1 &&
+                  gpu_shared::kRenderSetHairShading == 2 && gpu_shared::kRenderSetObject == 1);
+    VkDescriptorSetLayout hair_sets[] = {frame_layout_.get(), strand_layout_.get(), hair_shading_layout_.get()};
     auto hpl = create_pipeline_layout(device, hair_sets, sizeof(HairPush));
     if (!hpl) return hpl.error();
     hair_pl_ = std::move(*hpl);
@@ -357,7 +347,7 @@ Status Renderer::init(gpu::Device& device, const RendererDesc& desc) {
             transition_image(cmd, o, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
     }));
 
-    auto fs = device.create_descriptor_set(frame_layout_.get(), frame_types());
+    auto fs = frame_layout_.allocate();
     if (!fs) return fs.error();
     frame_set_ = std::move(*fs);
     frame_set_.bind_buffer(gpu_shared::kRenderBindFrame, frame_ubo_);
@@ -477,11 +467,11 @@ Result<uint32_t> Renderer::add_mesh(const Mesh& mesh_ws, MeshStyle style, glm::v
                                                        : glm::vec3(1.0f, 0.55f, 0.15f);
     }
     m.color = color;
-    auto set = device_->create_descriptor_set(object_layout_.get(), object_types());
+    auto set = object_layout_.allocate();
     if (!set) return set.error();
     m.set = std::move(*set);
-    m.set.bind_buffer(gpu_shared::kMeshBindVertices, m.vertices);
-    m.set.bind_image(gpu_shared::kSliceBindTexture, dummy_texture_, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+    m.set.bind_buffer(gpu_shared::kObjectBindVertices, m.vertices);
+    m.set.bind_image(gpu_shared::kObjectBindTexture, dummy_texture_, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                      linear_clamp_.get());
     meshes_.push_back(std::move(m));
     return static_cast<uint32_t>(meshes_.size() - 1);
@@ -506,13 +496,13 @@ Status Renderer::set_grid(glm::vec3 centre_m, double half_extent_m, double spaci
     }
     auto vb = device_->create_buffer_with(std::span<const MeshVertex>(lines), 0, "grid lines");
     if (!vb) return vb.error();
-    auto set = device_->create_descriptor_set(object_layout_.get(), object_types());
+    auto set = object_layout_.allocate();
     if (!set) return set.error();
     grid_.vertices = std::move(*vb);
     grid_.count = static_cast<uint32_t>(lines.size());
     grid_.set = std::move(*set);
-    grid_.set.bind_buffer(gpu_shared::kMeshBindVertices, grid_.vertices);
-    grid_.set.bind_image(gpu_shared::kSliceBindTexture, dummy_texture_, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+    grid_.set.bind_buffer(gpu_shared::kObjectBindVertices, grid_.vertices);
+    grid_.set.bind_image(gpu_shared::kObjectBindTexture, dummy_texture_, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                          linear_clamp_.get());
     return {};
 }
@@ -535,15 +525,18 @@ Result<uint32_t> Renderer::add_hair(const HairDesc& desc) {
         return make_error(ErrorCode::InvalidArgument, "renderer: collision_depth buffer is smaller than one float per vertex");
     auto g = std::make_unique<HairGroupGpu>();
     g->desc = desc;
-    auto set = device_->create_descriptor_set(hair_layout_.get(), hair_types());
-    if (!set) return set.error();
-    g->set = std::move(*set);
-    g->set.bind_buffer(gpu_shared::kHairBindPositions, *desc.positions);
-    g->set.bind_buffer(gpu_shared::kHairBindStrandInfo, *desc.strand_info);
-    g->set.bind_buffer(gpu_shared::kHairBindRestLength, desc.rest_lengths ? *desc.rest_lengths : dummy_buffer_);
-    g->set.bind_buffer(gpu_shared::kHairBindDepth, desc.collision_depth ? *desc.collision_depth : dummy_buffer_);
-    for (uint32_t b : {gpu_shared::kHairBindLutM, gpu_shared::kHairBindLutN, gpu_shared::kHairBindLutTrt})
-        g->set.bind_image(b, dummy_texture_, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, linear_clamp_.get());
+    auto strands = strand_layout_.allocate();
+    if (!strands) return strands.error();
+    g->strands = std::move(*strands);
+    g->strands.bind_buffer(gpu_shared::kHairBindPositions, *desc.positions);
+    g->strands.bind_buffer(gpu_shared::kHairBindStrandInfo, *desc.strand_info);
+    g->strands.bind_buffer(gpu_shared::kHairBindRestLength, desc.rest_lengths ? *desc.rest_lengths : dummy_buffer_);
+    g->strands.bind_buffer(gpu_shared::kHairBindDepth, desc.collision_depth ? *desc.collision_depth : dummy_buffer_);
+    auto shading = hair_shading_layout_.allocate();
+    if (!shading) return shading.error();
+    g->shading = std::move(*shading);
+    for (uint32_t b : {gpu_shared::kHairShadingBindLutM, gpu_shared::kHairShadingBindLutN, gpu_shared::kHairShadingBindLutTrt})
+        g->shading.bind_image(b, dummy_texture_, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, linear_clamp_.get());
     hair_.push_back(std::move(g));
     return static_cast<uint32_t>(hair_.size() - 1);
 }
@@ -579,20 +572,18 @@ Status Renderer::update_luts(HairGroupGpu& g) {
     auto t = upload_rgba_f16(*device_, luts.trt, luts.size, "marschner N_TRT");
     if (!t) return t.error();
     // A fresh set: the previous one may still be referenced by a frame in flight.
-    auto set = device_->create_descriptor_set(hair_layout_.get(), hair_types());
+    auto set = hair_shading_layout_.allocate();
     if (!set) return set.error();
     g.lut_m = std::move(*m);
     g.lut_n = std::move(*n);
     g.lut_trt = std::move(*t);
-    g.set = std::move(*set);
-    g.set.bind_buffer(gpu_shared::kHairBindPositions, *g.desc.positions);
-    g.set.bind_buffer(gpu_shared::kHairBindStrandInfo, *g.desc.strand_info);
-    g.set.bind_buffer(gpu_shared::kHairBindRestLength, g.desc.rest_lengths ? *g.desc.rest_lengths : dummy_buffer_);
-    g.set.bind_buffer(gpu_shared::kHairBindDepth, g.desc.collision_depth ? *g.desc.collision_depth : dummy_buffer_);
-    g.set.bind_image(gpu_shared::kHairBindLutM, g.lut_m, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, linear_clamp_.get());
-    g.set.bind_image(gpu_shared::kHairBindLutN, g.lut_n, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, linear_clamp_.get());
-    g.set.bind_image(gpu_shared::kHairBindLutTrt, g.lut_trt, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-                     linear_clamp_.get());
+    g.shading = std::move(*set);
+    g.shading.bind_image(gpu_shared::kHairShadingBindLutM, g.lut_m, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                         linear_clamp_.get());
+    g.shading.bind_image(gpu_shared::kHairShadingBindLutN, g.lut_n, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                         linear_clamp_.get());
+    g.shading.bind_image(gpu_shared::kHairShadingBindLutTrt, g.lut_trt, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                         linear_clamp_.get());
     g.lut_params = p;
     return {};
 }
@@ -613,13 +604,13 @@ Status Renderer::set_slice(const SliceView& slice) {
     };
     auto vb = device_->create_buffer_with(std::span<const MeshVertex>(quad), 0, "sdf slice quad");
     if (!vb) return vb.error();
-    auto set = device_->create_descriptor_set(object_layout_.get(), object_types());
+    auto set = object_layout_.allocate();
     if (!set) return set.error();
     slice_.texture = std::move(*tex);
     slice_.vertices = std::move(*vb);
     slice_.set = std::move(*set);
-    slice_.set.bind_buffer(gpu_shared::kMeshBindVertices, slice_.vertices);
-    slice_.set.bind_image(gpu_shared::kSliceBindTexture, slice_.texture, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+    slice_.set.bind_buffer(gpu_shared::kObjectBindVertices, slice_.vertices);
+    slice_.set.bind_image(gpu_shared::kObjectBindTexture, slice_.texture, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                           linear_clamp_.get());
     slice_.valid = true;
     // The grid's bounds box: 12 edges.
@@ -635,13 +626,13 @@ Status Renderer::set_slice(const SliceView& slice) {
             }
     auto bb = device_->create_buffer_with(std::span<const MeshVertex>(box), 0, "sdf bounds box");
     if (!bb) return bb.error();
-    auto bset = device_->create_descriptor_set(object_layout_.get(), object_types());
+    auto bset = object_layout_.allocate();
     if (!bset) return bset.error();
     slice_box_.vertices = std::move(*bb);
     slice_box_.count = static_cast<uint32_t>(box.size());
     slice_box_.set = std::move(*bset);
-    slice_box_.set.bind_buffer(gpu_shared::kMeshBindVertices, slice_box_.vertices);
-    slice_box_.set.bind_image(gpu_shared::kSliceBindTexture, dummy_texture_, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+    slice_box_.set.bind_buffer(gpu_shared::kObjectBindVertices, slice_box_.vertices);
+    slice_box_.set.bind_image(gpu_shared::kObjectBindTexture, dummy_texture_, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                               linear_clamp_.get());
     return {};
 }
@@ -658,13 +649,14 @@ Status Renderer::update_frame_uniforms(const FrameDesc& frame) {
     FrameUniforms u{};
     double aspect = double(width_) / double(height_);
     u.view_proj = frame.camera.view_projection(aspect);
-    u.eye_ws = glm::vec4(glm::vec3(frame.camera.eye_m()), 1.0f);
+    u.eye_ws = glm::vec3(frame.camera.eye_m());
     glm::vec3 key = toward_light(frame.lighting.key), fill = toward_light(frame.lighting.fill);
-    u.key_color = v4(frame.lighting.key.color * frame.lighting.key.intensity);
-    u.fill_dir = glm::vec4(fill, 0.0f);
-    u.fill_color = v4(frame.lighting.fill.color * frame.lighting.fill.intensity);
-    u.ambient = v4(frame.lighting.ambient);
-    u.viewport = glm::vec4(float(width_), float(height_), 1.0f / float(width_), 1.0f / float(height_));
+    u.key_color = glm::vec3(frame.lighting.key.color * frame.lighting.key.intensity);
+    u.fill_dir_ws = fill;
+    u.fill_color = glm::vec3(frame.lighting.fill.color * frame.lighting.fill.intensity);
+    u.ambient = glm::vec3(frame.lighting.ambient);
+    u.viewport_px = glm::vec2(float(width_), float(height_));
+    u.inv_viewport_px = glm::vec2(1.0f / float(width_), 1.0f / float(height_));
 
     // The key light's orthographic box around the visible hair (falls back to the meshes).
     SceneBounds hb, all;
@@ -691,10 +683,11 @@ Status Renderer::update_frame_uniforms(const FrameDesc& frame) {
     glm::mat4 lproj = glm::orthoRH_ZO(-radius, radius, -radius, radius, radius, 3.0f * radius);
     light_view_proj_ = lproj * lview;
     u.light_view_proj = light_view_proj_;
-    u.key_dir = glm::vec4(key, shadows ? 1.0f : 0.0f);
+    u.key_dir_ws = key;
+    u.shadows = shadows ? 1u : 0u;
     double layer_m = frame.shadow_layer_m > 0.0 ? frame.shadow_layer_m
                                                 : (hb.empty() ? 0.01 : glm::length(hb.max_m - hb.min_m) / 40.0);
-    u.shadow = glm::vec4(float(layer_m / (2.0 * radius)), 2.0f * radius, 1.0f, shadows ? 1.0f : 0.0f);
+    u.opacity_layer = float(layer_m / (2.0 * radius));
     std::memcpy(frame_ubo_.mapped(), &u, sizeof(u));
     return {};
 }
@@ -704,22 +697,33 @@ namespace {
 HairPush hair_push(const HairDesc& d, HairDebug debug, bool shadows, bool light_pass) {
     const Shading& s = d.shading;
     HairPush p{};
-    p.root_color = glm::vec4(glm::vec3(s.root_color), float(std::clamp(s.opacity, 0.0, 1.0)));
-    p.tip_color = glm::vec4(glm::vec3(s.tip_color), float(std::clamp(s.tip_percentage, 0.0, 1.0)));
-    p.kajiya = glm::vec4(float(s.kd), float(s.ks1), float(s.ex1), float(s.ks2));
-    p.kajiya2 = glm::vec4(float(s.ex2), float(s.spec_shift), float(s.color_variation), float(s.brightness_variation));
-    float root = float(s.fiber_radius_m);
-    float tip = s.thin_tip ? root * float(s.fiber_ratio) : root;
-    p.width = glm::vec4(root, tip, float(s.shadow_alpha), float(s.fiber_spacing));
-    uint32_t model = s.model == ShadingModel::Marschner ? gpu_shared::kHairModelMarschner : gpu_shared::kHairModelKajiyaKay;
-    uint32_t dbg = debug == HairDebug::Guide     ? gpu_shared::kHairDebugGuide
+    p.root_color = glm::vec3(s.root_color);
+    p.opacity = float(std::clamp(s.opacity, 0.0, 1.0));
+    p.tip_color = glm::vec3(s.tip_color);
+    p.tip_percentage = float(std::clamp(s.tip_percentage, 0.0, 1.0));
+    p.kd = float(s.kd);
+    p.ks1 = float(s.ks1);
+    p.ex1 = float(s.ex1);
+    p.ks2 = float(s.ks2);
+    p.ex2 = float(s.ex2);
+    p.spec_shift = float(s.spec_shift);
+    p.color_variation = float(s.color_variation);
+    p.brightness_variation = float(s.brightness_variation);
+    p.root_half_width_m = float(s.fiber_radius_m);
+    p.tip_half_width_m = s.thin_tip ? p.root_half_width_m * float(s.fiber_ratio) : p.root_half_width_m;
+    p.shadow_alpha = float(s.shadow_alpha);
+    p.lut_scale = 1.0f;
+    p.vertices_per_strand = d.vertices_per_strand;
+    p.strand_count = d.strand_count;
+    p.model = s.model == ShadingModel::Marschner ? gpu_shared::kHairModelMarschner : gpu_shared::kHairModelKajiyaKay;
+    p.debug_mode = debug == HairDebug::Guide     ? gpu_shared::kHairDebugGuide
                    : debug == HairDebug::Stretch ? gpu_shared::kHairDebugStretch
                    : debug == HairDebug::Depth   ? gpu_shared::kHairDebugDepth
                                                  : gpu_shared::kHairDebugNone;
-    p.counts = glm::uvec4(d.vertices_per_strand, d.strand_count, model, dbg);
-    p.flags = glm::uvec4(shadows && s.shadows ? 1u : 0u, d.rest_lengths ? 1u : 0u, d.collision_depth ? 1u : 0u,
-                         light_pass ? 1u : 0u);
-    p.marschner = glm::vec4(1.0f, 0.0f, 0.0f, 0.0f);
+    p.shadows = shadows && s.shadows ? 1u : 0u;
+    p.has_rest_lengths = d.rest_lengths ? 1u : 0u;
+    p.has_collision_depth = d.collision_depth ? 1u : 0u;
+    p.light_pass = light_pass ? 1u : 0u;
     return p;
 }
 
@@ -744,8 +748,9 @@ Status Renderer::record(gpu::CommandBuffer& cmd, const FrameDesc& frame, gpu::Ti
         vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
         for (auto& g : hair_) {
             if (!g->desc.visible || (light_pass && !g->desc.shading.shadows)) continue;
-            VkDescriptorSet sets[] = {fset, g->set.handle()};
-            vkCmdBindDescriptorSets(c, VK_PIPELINE_BIND_POINT_GRAPHICS, hair_pl_.get(), 0, 2, sets, 0, nullptr);
+            VkDescriptorSet sets[] = {fset, g->strands.handle(), g->shading.handle()};
+            vkCmdBindDescriptorSets(c, VK_PIPELINE_BIND_POINT_GRAPHICS, hair_pl_.get(), 0, light_pass ? 2 : 3, sets, 0,
+                                    nullptr);
             HairPush p = hair_push(g->desc, frame.debug, shadows, light_pass);
             vkCmdPushConstants(c, hair_pl_.get(), VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
                                sizeof(p), &p);
@@ -824,7 +829,7 @@ Status Renderer::record(gpu::CommandBuffer& cmd, const FrameDesc& frame, gpu::Ti
     if (ts) ts->begin(cmd, "meshes");
     for (auto& m : meshes_)
         if (m.style == MeshStyle::Opaque)
-            draw_mesh(m, mesh_pipe_.get(), {glm::vec4(m.color, 1.0f), glm::vec4(1.0f, shadows ? 1.0f : 0.0f, 0.0f, 0.0f)});
+            draw_mesh(m, mesh_pipe_.get(), {m.color, 1.0f, 1.0f, shadows ? 1u : 0u, 0u, 0u});
     if (ts) ts->end(cmd);
     if (ts) ts->begin(cmd, "hair");
     draw_hair(hair_pipe_.get(), false);
@@ -834,7 +839,7 @@ Status Renderer::record(gpu::CommandBuffer& cmd, const FrameDesc& frame, gpu::Ti
     if (frame.wireframe && wire_pipe_.valid())
         for (auto& m : meshes_)
             if (m.style == MeshStyle::Opaque)
-                draw_mesh(m, wire_pipe_.get(), {glm::vec4(0.1f, 0.1f, 0.12f, 1.0f), glm::vec4(0.0f, 0.0f, 1.0f, 0.0f)});
+                draw_mesh(m, wire_pipe_.get(), {glm::vec3(0.1f, 0.1f, 0.12f), 1.0f, 0.0f, 0u, 1u, 0u});
     if (frame.show_slice && slice_.valid) {
         vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_GRAPHICS, slice_pipe_.get());
         VkDescriptorSet sets[] = {fset, slice_.set.handle()};
@@ -847,9 +852,9 @@ Status Renderer::record(gpu::CommandBuffer& cmd, const FrameDesc& frame, gpu::Ti
     }
     for (auto& m : meshes_) {
         if (m.style == MeshStyle::CollisionOverlay && frame.show_collision)
-            draw_mesh(m, overlay_pipe_.get(), {glm::vec4(m.color, 0.22f), glm::vec4(1.5f, 0.0f, 0.0f, 0.0f)});
+            draw_mesh(m, overlay_pipe_.get(), {m.color, 0.22f, 1.5f, 0u, 0u, 0u});
         if (m.style == MeshStyle::Collider && frame.show_colliders)
-            draw_mesh(m, overlay_pipe_.get(), {glm::vec4(m.color, 0.35f), glm::vec4(1.0f, 0.0f, 0.0f, 0.0f)});
+            draw_mesh(m, overlay_pipe_.get(), {m.color, 0.35f, 1.0f, 0u, 0u, 0u});
     }
     if (ts) ts->end(cmd);
     vkCmdEndRenderPass(c);

@@ -151,7 +151,7 @@ private:
 
     // Shared state
     Sampler linear_clamp_, nearest_clamp_;
-    SetLayout frame_layout_, hair_layout_, object_layout_;
+    DescriptorLayout frame_layout_, strand_layout_, hair_shading_layout_, object_layout_;
     PipelineLayout hair_pl_, object_pl_;
     Pipeline hair_pipe_, hair_depth_pipe_, hair_opacity_pipe_, mesh_pipe_, overlay_pipe_, wire_pipe_, line_pipe_,
         slice_pipe_;

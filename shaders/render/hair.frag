@@ -5,9 +5,9 @@
 #include "shared/render.h"
 #include "render/render_common.glsl"
 
-layout(set = 1, binding = kHairBindLutM) uniform sampler2D lut_m;
-layout(set = 1, binding = kHairBindLutN) uniform sampler2D lut_n;
-layout(set = 1, binding = kHairBindLutTrt) uniform sampler2D lut_trt;
+layout(set = kRenderSetHairShading, binding = kHairShadingBindLutM) uniform sampler2D lut_m;
+layout(set = kRenderSetHairShading, binding = kHairShadingBindLutN) uniform sampler2D lut_n;
+layout(set = kRenderSetHairShading, binding = kHairShadingBindLutTrt) uniform sampler2D lut_trt;
 layout(push_constant, std430) uniform PushBlock { HairPush pc; };
 
 layout(location = 0) in vec3 in_pos_ws;
@@ -19,8 +19,8 @@ layout(location = 0) out vec4 out_color;
 // Kajiya-Kay: diffuse kd sin(T, L); specular ks (sin(T', H))^ex for tangents shifted along the ribbon
 // normal by +-spec_shift (primary lobe light-coloured, secondary tinted by the hair colour).
 vec3 kajiya_kay(vec3 t, vec3 n, vec3 v, vec3 l, vec3 base) {
-    float kd = pc.kajiya.x, ks1 = pc.kajiya.y, ex1 = pc.kajiya.z, ks2 = pc.kajiya.w, ex2 = pc.kajiya2.x;
-    float shift = pc.kajiya2.y;
+    float kd = pc.kd, ks1 = pc.ks1, ex1 = pc.ex1, ks2 = pc.ks2, ex2 = pc.ex2;
+    float shift = pc.spec_shift;
     float tl = dot(t, l);
     float diffuse = sqrt(max(1.0 - tl * tl, 0.0));
     vec3 h = normalize(l + v);
@@ -48,29 +48,29 @@ vec3 marschner(vec3 t, vec3 v, vec3 l, vec3 base) {
     vec3 tint = base / max(max(base.r, max(base.g, base.b)), 1e-3);
     vec3 s = m.x * n.w * vec3(1.0) + m.y * n.rgb * tint + m.z * ntrt * tint;
     float cos_i = sqrt(max(1.0 - sin_i * sin_i, 0.0));
-    return s * cos_i * pc.marschner.x + pc.kajiya.x * cos_i * base;
+    return s * cos_i * pc.lut_scale + pc.kd * cos_i * base;
 }
 
 void main() {
     vec3 base = in_color.rgb;
-    if (pc.counts.w != kHairDebugNone) {
+    if (pc.debug_mode != kHairDebugNone) {
         out_color = vec4(base * 0.9 + 0.1 * base * abs(in_side), in_color.a);
         return;
     }
     vec3 t = normalize(in_tangent_ws);
-    vec3 v = normalize(frame.eye_ws.xyz - in_pos_ws);
+    vec3 v = normalize(frame.eye_ws - in_pos_ws);
     // Ribbon normal, bent across the ribbon as if it were a cylinder.
     vec3 across = normalize(cross(t, v));
     vec3 facing = normalize(cross(across, t));
     vec3 n = normalize(facing * sqrt(max(1.0 - in_side * in_side, 0.0)) + across * in_side);
-    float shadow = pc.flags.x == 1u ? hair_transmittance(in_pos_ws) : 1.0;
-    vec3 key_l = frame.key_dir.xyz, fill_l = frame.fill_dir.xyz;
+    float shadow = pc.shadows == 1u ? hair_transmittance(in_pos_ws) : 1.0;
+    vec3 key_l = frame.key_dir_ws, fill_l = frame.fill_dir_ws;
     vec3 c;
-    if (pc.counts.z == kHairModelMarschner)
-        c = marschner(t, v, key_l, base) * frame.key_color.rgb * shadow + marschner(t, v, fill_l, base) * frame.fill_color.rgb;
+    if (pc.model == kHairModelMarschner)
+        c = marschner(t, v, key_l, base) * frame.key_color * shadow + marschner(t, v, fill_l, base) * frame.fill_color;
     else
-        c = kajiya_kay(t, n, v, key_l, base) * frame.key_color.rgb * shadow +
-            kajiya_kay(t, n, v, fill_l, base) * frame.fill_color.rgb;
-    c += frame.ambient.rgb * base;
+        c = kajiya_kay(t, n, v, key_l, base) * frame.key_color * shadow +
+            kajiya_kay(t, n, v, fill_l, base) * frame.fill_color;
+    c += frame.ambient * base;
     out_color = vec4(c, in_color.a);
 }

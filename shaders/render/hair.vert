@@ -1,14 +1,14 @@
 #version 450
 // Camera-facing hair ribbons expanded from the strand buffer: one instance per strand, a triangle strip
 // of 2 vertices per strand vertex (left, right). Also draws the strands into the key light's shadow maps
-// (pc.flags.w = 1), facing the light.
+// (pc.light_pass = 1), facing the light.
 #include "shared/render.h"
 #include "render/render_common.glsl"
 
-layout(set = 1, binding = kHairBindPositions, std430) readonly buffer Positions { vec4 positions[]; };
-layout(set = 1, binding = kHairBindStrandInfo, std430) readonly buffer Info { uvec2 strand_info[]; };
-layout(set = 1, binding = kHairBindRestLength, std430) readonly buffer Rest { float rest_length[]; };
-layout(set = 1, binding = kHairBindDepth, std430) readonly buffer Depth { float collision_depth[]; };
+layout(set = kRenderSetStrands, binding = kHairBindPositions, std430) readonly buffer Positions { vec4 positions[]; };
+layout(set = kRenderSetStrands, binding = kHairBindStrandInfo, std430) readonly buffer Info { uvec2 strand_info[]; };
+layout(set = kRenderSetStrands, binding = kHairBindRestLength, std430) readonly buffer Rest { float rest_length[]; };
+layout(set = kRenderSetStrands, binding = kHairBindDepth, std430) readonly buffer Depth { float collision_depth[]; };
 layout(push_constant, std430) uniform PushBlock { HairPush pc; };
 
 layout(location = 0) out vec3 out_pos_ws;
@@ -23,7 +23,7 @@ uint hash(uint x) {
 float hash01(uint x) { return float(hash(x) >> 8) / 16777216.0; }
 
 void main() {
-    uint n = pc.counts.x;
+    uint n = pc.vertices_per_strand;
     uint strand = uint(gl_InstanceIndex);
     uint k = uint(gl_VertexIndex) >> 1;
     float side = (gl_VertexIndex & 1) == 1 ? 1.0 : -1.0;
@@ -35,12 +35,12 @@ void main() {
     t = dot(t, t) > 1e-20 ? normalize(t) : vec3(0.0, 1.0, 0.0);
     float s = float(k) / float(max(n, 2u) - 1u);
 
-    bool light_pass = pc.flags.w == 1u;
-    vec3 to_view = light_pass ? frame.key_dir.xyz : normalize(frame.eye_ws.xyz - p);
+    bool light_pass = pc.light_pass == 1u;
+    vec3 to_view = light_pass ? frame.key_dir_ws : normalize(frame.eye_ws - p);
     vec3 b = cross(t, to_view);
     if (dot(b, b) < 1e-12) b = cross(t, abs(t.y) < 0.9 ? vec3(0.0, 1.0, 0.0) : vec3(1.0, 0.0, 0.0));
     b = normalize(b);
-    float half_width = mix(pc.width.x, pc.width.y, s);
+    float half_width = mix(pc.root_half_width_m, pc.tip_half_width_m, s);
 
     mat4 vp = light_pass ? frame.light_view_proj : frame.view_proj;
     float coverage = 1.0;
@@ -49,7 +49,7 @@ void main() {
         // made proportionally transparent.
         vec4 c0 = vp * vec4(p, 1.0);
         vec4 c1 = vp * vec4(p + b * half_width, 1.0);
-        vec2 d_px = (c1.xy / c1.w - c0.xy / c0.w) * 0.5 * frame.viewport.xy;
+        vec2 d_px = (c1.xy / c1.w - c0.xy / c0.w) * 0.5 * frame.viewport_px;
         float half_px = length(d_px);
         if (half_px < 0.5 && half_px > 0.0) {
             coverage = half_px / 0.5;
@@ -61,33 +61,33 @@ void main() {
 
     uvec2 info = strand_info[strand];
     vec3 color;
-    uint debug = pc.counts.w;
+    uint debug = pc.debug_mode;
     if (debug == kHairDebugGuide) {
         color = vec3(hash01(info.y * 3u + 1u), hash01(info.y * 3u + 2u), hash01(info.y * 3u + 3u));
         color = color * color * 0.9 + 0.02;  // saturated in linear space
     } else if (debug == kHairDebugStretch) {
         uint seg = min(k, n - 2u);
         float len = length(positions[base + seg + 1u].xyz - positions[base + seg].xyz);
-        float rest = pc.flags.y == 1u ? rest_length[base + seg] : len;
+        float rest = pc.has_rest_lengths == 1u ? rest_length[base + seg] : len;
         float stretch = rest > 0.0 ? len / rest : 1.0;
         float x = clamp((stretch - 1.0) / 0.1, -1.0, 1.0);
         color = x < 0.0 ? mix(vec3(1.0), vec3(0.1, 0.3, 1.0), -x) : mix(vec3(1.0), vec3(1.0, 0.1, 0.05), x);
     } else if (debug == kHairDebugDepth) {
-        float d = pc.flags.z == 1u ? collision_depth[base + k] : 0.0;
-        float x = clamp(d / max(pc.width.x * 4.0, 1e-6), 0.0, 1.0);
+        float d = pc.has_collision_depth == 1u ? collision_depth[base + k] : 0.0;
+        float x = clamp(d / max(pc.root_half_width_m * 4.0, 1e-6), 0.0, 1.0);
         color = mix(vec3(0.9), vec3(1.0, 0.05, 0.05), x);
     } else {
-        float tip_pct = max(pc.tip_color.a, 1e-4);
+        float tip_pct = max(pc.tip_percentage, 1e-4);
         float blend = clamp((s - (1.0 - tip_pct)) / tip_pct, 0.0, 1.0);
-        color = mix(pc.root_color.rgb, pc.tip_color.rgb, blend);
+        color = mix(pc.root_color, pc.tip_color, blend);
         uint seed = info.x;
-        float brightness = 1.0 + pc.kajiya2.w * (hash01(seed) * 2.0 - 1.0);
+        float brightness = 1.0 + pc.brightness_variation * (hash01(seed) * 2.0 - 1.0);
         vec3 jitter = vec3(hash01(seed ^ 0x9e3779b9u), hash01(seed ^ 0x85ebca6bu), hash01(seed ^ 0xc2b2ae35u));
-        color *= brightness * (1.0 + pc.kajiya2.z * (jitter * 2.0 - 1.0));
+        color *= brightness * (1.0 + pc.color_variation * (jitter * 2.0 - 1.0));
         color = max(color, vec3(0.0));
     }
     out_pos_ws = pos;
     out_tangent_ws = t;
-    out_color = vec4(color, coverage * pc.root_color.a);
+    out_color = vec4(color, coverage * pc.opacity);
     out_side = side;
 }

@@ -12,8 +12,8 @@ layout(location = 1) out vec4 out_layers1;
 void main() {
     vec2 uv = gl_FragCoord.xy / vec2(textureSize(shadow_depth, 0));
     float z0 = texture(shadow_depth, uv).r;
-    float layers = (gl_FragCoord.z - z0) / frame.shadow.x;
-    float optical = -log(max(1.0 - clamp(pc.width.z, 0.0, 0.999), 1e-3));
+    float layers = (gl_FragCoord.z - z0) / frame.opacity_layer;
+    float optical = -log(max(1.0 - clamp(pc.shadow_alpha, 0.0, 0.999), 1e-3));
     vec4 a = vec4(lessThan(vec4(layers), vec4(1.0, 2.0, 3.0, 4.0)));
     vec4 b = vec4(lessThan(vec4(layers), vec4(5.0, 6.0, 7.0, 8.0)));
     out_layers0 = a * optical;

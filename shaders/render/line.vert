@@ -3,7 +3,7 @@
 #include "shared/render.h"
 #include "render/render_common.glsl"
 
-layout(set = 1, binding = kMeshBindVertices, std430) readonly buffer Vertices { MeshVertex vertices[]; };
+layout(set = kRenderSetObject, binding = kObjectBindVertices, std430) readonly buffer Vertices { MeshVertex vertices[]; };
 layout(location = 0) out vec4 out_color;
 
 void main() {

@@ -4,7 +4,7 @@
 #include "shared/render.h"
 #include "render/render_common.glsl"
 
-layout(set = 1, binding = kMeshBindVertices, std430) readonly buffer Vertices { MeshVertex vertices[]; };
+layout(set = kRenderSetObject, binding = kObjectBindVertices, std430) readonly buffer Vertices { MeshVertex vertices[]; };
 layout(location = 0) out vec3 out_pos_ws;
 layout(location = 1) out vec3 out_normal_ws;
 

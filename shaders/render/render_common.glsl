@@ -1,18 +1,18 @@
-// Set 0 of every render pipeline (shared/render.h) and the hair shadow lookup.
-layout(set = 0, binding = kRenderBindFrame, std140) uniform FrameBlock { FrameUniforms frame; };
-layout(set = 0, binding = kRenderBindShadowDepth) uniform sampler2D shadow_depth;
-layout(set = 0, binding = kRenderBindOpacity0) uniform sampler2D opacity0;
-layout(set = 0, binding = kRenderBindOpacity1) uniform sampler2D opacity1;
+// Set 0 of every render pipeline (shared/render_bindings.h) and the hair shadow lookup.
+layout(set = kRenderSetFrame, binding = kRenderBindFrame, std140) uniform FrameBlock { FrameUniforms frame; };
+layout(set = kRenderSetFrame, binding = kRenderBindShadowDepth) uniform sampler2D shadow_depth;
+layout(set = kRenderSetFrame, binding = kRenderBindOpacity0) uniform sampler2D opacity0;
+layout(set = kRenderSetFrame, binding = kRenderBindOpacity1) uniform sampler2D opacity1;
 
 // Fraction of the key light reaching p_ws through the hair: deep opacity layers (shared/render.h),
 // linearly interpolated between layer boundaries (seed 002), transmittance exp(-optical depth).
 float hair_transmittance(vec3 p_ws) {
-    if (frame.key_dir.w < 0.5) return 1.0;
+    if (frame.shadows == 0u) return 1.0;
     vec4 lp = frame.light_view_proj * vec4(p_ws, 1.0);
     vec2 uv = lp.xy * 0.5 + 0.5;
     if (any(lessThan(uv, vec2(0.0))) || any(greaterThan(uv, vec2(1.0)))) return 1.0;
     float z0 = texture(shadow_depth, uv).r;
-    float layers = (lp.z - z0) / frame.shadow.x;   // layer boundaries at 1, 2, ..., 8
+    float layers = (lp.z - z0) / frame.opacity_layer;   // layer boundaries at 1, 2, ..., 8
     if (layers <= 0.0) return 1.0;
     vec4 a = texture(opacity0, uv);
     vec4 b = texture(opacity1, uv);

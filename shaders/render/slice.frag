@@ -1,6 +1,6 @@
 #version 450
 #include "shared/render.h"
-layout(set = 1, binding = kSliceBindTexture) uniform sampler2D slice_texture;
+layout(set = kRenderSetObject, binding = kObjectBindTexture) uniform sampler2D slice_texture;
 layout(location = 0) in vec2 in_uv;
 layout(location = 0) out vec4 out_color;
 void main() {

@@ -1,39 +1,33 @@
-// The renderer's structs and bindings, shared by engine/render (C++) and shaders/render (GLSL).
+// The renderer's structs, shared by engine/render (C++) and shaders/render (GLSL); its descriptor sets and
+// binding numbers are in shared/render_bindings.h.
 // Conventions: world space is metres, Y up; every *_ws vector is world space. Light directions are the
-// direction from the surface TOWARD the light (unit). Colours are linear RGB.
+// direction from the surface TOWARD the light (unit). Colours are linear RGB. Flags are uint 1 (on) / 0 (off).
+//
+// Layout: FrameUniforms is a std140 uniform block, the push constants and MeshVertex are std430. A vec3 is
+// always followed by a 4-byte scalar, which both rules place in the vec3's last 4 bytes, so C++ (glm::vec3,
+// 12 bytes) and GLSL agree; the offset checks below hold C++ to that.
 #ifndef TRESSEL_SHARED_RENDER_H
 #define TRESSEL_SHARED_RENDER_H
 #include "shared/common.h"
+#include "shared/render_bindings.h"
 
 #ifdef __cplusplus
+#include <cstddef>
 namespace tressel::gpu_shared {
 using mat4 = glm::mat4;
 using vec3 = glm::vec3;
 }
+#define TRESSEL_RENDER_CHECK_OFFSET(T, field, bytes) \
+    static_assert(offsetof(T, field) == (bytes), #T "::" #field " must sit at its GLSL offset");
+#else
+#define TRESSEL_RENDER_CHECK_OFFSET(T, field, bytes)
 #endif
 
 TRESSEL_SHARED_BEGIN
 
-// Set 0 of every graphics pipeline: the frame uniforms and the shadow maps.
-TRESSEL_CONST(uint, kRenderBindFrame, 0);         // uniform buffer: FrameUniforms
-TRESSEL_CONST(uint, kRenderBindShadowDepth, 1);   // sampler2D: nearest hair depth from the key light
-TRESSEL_CONST(uint, kRenderBindOpacity0, 2);      // sampler2D: opacity layers 0..3
-TRESSEL_CONST(uint, kRenderBindOpacity1, 3);      // sampler2D: opacity layers 4..7
-// Set 1 of the hair pipelines.
-TRESSEL_CONST(uint, kHairBindPositions, 0);       // vec4 per vertex, strand-major, xyz metres (world)
-TRESSEL_CONST(uint, kHairBindStrandInfo, 1);      // uvec2 per strand: x seed, y guide id
-TRESSEL_CONST(uint, kHairBindRestLength, 2);      // float per vertex: rest length of segment k -> k+1 (m)
-TRESSEL_CONST(uint, kHairBindDepth, 3);           // float per vertex: collision depth (m, > 0 inside)
-TRESSEL_CONST(uint, kHairBindLutM, 4);            // sampler2D: Marschner M_R, M_TT, M_TRT, cos(theta_d)
-TRESSEL_CONST(uint, kHairBindLutN, 5);            // sampler2D: Marschner N_TT rgb, N_R
-TRESSEL_CONST(uint, kHairBindLutTrt, 6);          // sampler2D: Marschner N_TRT rgb
-// Set 1 of the mesh, line and slice pipelines.
-TRESSEL_CONST(uint, kMeshBindVertices, 0);        // MeshVertex per vertex (world space)
-TRESSEL_CONST(uint, kSliceBindTexture, 1);        // sampler2D: the SDF slice colour image
-
 // Opacity shadow maps (seed 002, Kim and Neumann 2001) as deep opacity layers: layer i holds the summed
-// opacity of hair in front of z0 + (i + 1) * layer_m along the key light, z0 being the nearest hair
-// at that texel (from the depth pass). Two RGBA targets, four layers each.
+// opacity of hair in front of z0 + (i + 1) * layer along the key light, z0 being the nearest hair at that
+// texel (from the depth pass). Two RGBA targets, four layers each.
 TRESSEL_CONST(uint, kOpacityLayers, 8);
 
 TRESSEL_CONST(uint, kHairModelKajiyaKay, 0);
@@ -44,45 +38,99 @@ TRESSEL_CONST(uint, kHairDebugGuide, 1);          // colour hashed from the stra
 TRESSEL_CONST(uint, kHairDebugStretch, 2);        // segment length / rest length: blue 0.9, white 1, red 1.1
 TRESSEL_CONST(uint, kHairDebugDepth, 3);          // collision depth: white 0 -> red at 1 fibre radius x 4
 
+// Set 0, binding kRenderBindFrame: one per frame.
 struct FrameUniforms {
     mat4 view_proj;         // world -> clip (Vulkan clip space, y down)
     mat4 light_view_proj;   // world -> key light clip (orthographic); z in [0, 1] over the light box
-    vec4 eye_ws;            // xyz camera position; w unused
-    vec4 key_dir;           // xyz toward the key light; w: shadows on (1) / off (0)
-    vec4 key_color;         // rgb colour x intensity
-    vec4 fill_dir;          // xyz toward the fill light
-    vec4 fill_color;        // rgb colour x intensity
-    vec4 ambient;           // rgb
-    vec4 viewport;          // width px, height px, 1/width, 1/height
-    vec4 shadow;            // x: layer thickness in light depth units; y: light box depth (m);
-                            // z: opacity -> optical depth scale; w: hair shadow on meshes (1/0)
+    vec3 eye_ws;            // camera position (m)
+    uint shadows;           // hair shadows on: visible hair exists and the frame asks for shadows
+    vec3 key_dir_ws;        // toward the key light
+    float opacity_layer;    // thickness of one opacity layer in key-light depth units (z over the light box)
+    vec3 key_color;         // colour x intensity
+    float pad0;
+    vec3 fill_dir_ws;       // toward the fill light
+    float pad1;
+    vec3 fill_color;        // colour x intensity
+    float pad2;
+    vec3 ambient;
+    float pad3;
+    vec2 viewport_px;       // target width, height (pixels)
+    vec2 inv_viewport_px;   // 1 / width, 1 / height
 };
-TRESSEL_CHECK_SIZE(FrameUniforms, 256)
+TRESSEL_CHECK_SIZE(FrameUniforms, 240)
+TRESSEL_RENDER_CHECK_OFFSET(FrameUniforms, light_view_proj, 64)
+TRESSEL_RENDER_CHECK_OFFSET(FrameUniforms, eye_ws, 128)
+TRESSEL_RENDER_CHECK_OFFSET(FrameUniforms, shadows, 140)
+TRESSEL_RENDER_CHECK_OFFSET(FrameUniforms, key_dir_ws, 144)
+TRESSEL_RENDER_CHECK_OFFSET(FrameUniforms, opacity_layer, 156)
+TRESSEL_RENDER_CHECK_OFFSET(FrameUniforms, key_color, 160)
+TRESSEL_RENDER_CHECK_OFFSET(FrameUniforms, fill_dir_ws, 176)
+TRESSEL_RENDER_CHECK_OFFSET(FrameUniforms, fill_color, 192)
+TRESSEL_RENDER_CHECK_OFFSET(FrameUniforms, ambient, 208)
+TRESSEL_RENDER_CHECK_OFFSET(FrameUniforms, viewport_px, 224)
+TRESSEL_RENDER_CHECK_OFFSET(FrameUniforms, inv_viewport_px, 232)
 
-// Push constants of the hair pipelines (128 bytes, the Vulkan guaranteed minimum).
+// Push constants of the strand pipelines (ribbons and shadow maps; 128 bytes, the Vulkan guaranteed
+// minimum): one hair group's shading (TressFX parameters, render/renderer.h Shading) and draw mode.
 struct HairPush {
-    vec4 root_color;        // rgb linear; a: opacity
-    vec4 tip_color;         // rgb linear; a: tip percentage (fraction of the strand blending root -> tip)
-    vec4 kajiya;            // kd, ks1, ex1, ks2
-    vec4 kajiya2;           // ex2, spec_shift, colour variation, brightness variation
-    vec4 width;             // x: root half width (m); y: tip half width (m); z: shadow alpha; w: fibre spacing
-    uvec4 counts;           // x: vertices per strand; y: strand count; z: model; w: debug mode
-    uvec4 flags;            // x: shadows on; y: has rest lengths; z: has depth; w: 0
-    vec4 marschner;         // x: LUT intensity scale; yzw unused
+    vec3 root_color;
+    float opacity;               // [0, 1]
+    vec3 tip_color;
+    float tip_percentage;        // fraction of the strand, at the tip, over which root blends to tip colour
+    float kd;                    // Kajiya-Kay diffuse (also the Marschner multiple-scattering term)
+    float ks1;                   // primary specular strength
+    float ex1;                   // primary specular exponent
+    float ks2;                   // secondary specular strength
+    float ex2;                   // secondary specular exponent
+    float spec_shift;            // tangent shift of the two lobes along the ribbon normal
+    float color_variation;       // per-strand colour jitter, fraction
+    float brightness_variation;  // per-strand brightness jitter, fraction
+    float root_half_width_m;     // ribbon half width at the root (the fibre radius)
+    float tip_half_width_m;      // ribbon half width at the tip
+    float shadow_alpha;          // opacity of one strand in the opacity shadow maps, [0, 1)
+    float lut_scale;             // Marschner: scale of the lookup-texture lobes
+    uint vertices_per_strand;
+    uint strand_count;
+    uint model;                  // kHairModel*
+    uint debug_mode;             // kHairDebug*
+    uint shadows;                // shadowed by the opacity maps
+    uint has_rest_lengths;       // kHairBindRestLength holds the group's rest lengths (else a placeholder)
+    uint has_collision_depth;    // kHairBindDepth holds the group's collision depths (else a placeholder)
+    uint light_pass;             // drawing into the key light's shadow maps: ribbons face the light
+    uint pad0;
+    uint pad1;
+    uint pad2;
+    uint pad3;
 };
 TRESSEL_CHECK_SIZE(HairPush, 128)
+TRESSEL_RENDER_CHECK_OFFSET(HairPush, opacity, 12)
+TRESSEL_RENDER_CHECK_OFFSET(HairPush, tip_color, 16)
+TRESSEL_RENDER_CHECK_OFFSET(HairPush, tip_percentage, 28)
+TRESSEL_RENDER_CHECK_OFFSET(HairPush, kd, 32)
+TRESSEL_RENDER_CHECK_OFFSET(HairPush, root_half_width_m, 64)
+TRESSEL_RENDER_CHECK_OFFSET(HairPush, vertices_per_strand, 80)
+TRESSEL_RENDER_CHECK_OFFSET(HairPush, shadows, 96)
+TRESSEL_RENDER_CHECK_OFFSET(HairPush, light_pass, 108)
 
+// Set 1, binding kObjectBindVertices: the vertices of meshes, lines and the slice quad.
 struct MeshVertex {
     vec4 position_ws;       // xyz metres; w 1
-    vec4 normal_ws;         // xyz unit normal (lines: rgba colour); w 0
+    vec4 normal_ws;         // meshes: xyz unit normal, w 0; lines: rgba colour; slice quad: xy texture coordinate
 };
 TRESSEL_CHECK_SIZE(MeshVertex, 32)
 
+// Push constants of the mesh, overlay, line and slice pipelines: one drawn object.
 struct MeshPush {
-    vec4 color;             // rgb linear albedo; a: opacity (< 1: translucent overlay)
-    vec4 params;            // x: rim strength; y: receives hair shadows (1/0); z: unlit (1/0); w: 0
+    vec3 color;             // linear albedo (unlit: the colour drawn)
+    float opacity;          // < 1: translucent overlay
+    float rim;              // rim light strength
+    uint receives_shadows;  // shadowed by the hair's opacity maps
+    uint unlit;             // drawn in its colour, unshaded (wireframes)
+    uint pad0;
 };
 TRESSEL_CHECK_SIZE(MeshPush, 32)
+TRESSEL_RENDER_CHECK_OFFSET(MeshPush, opacity, 12)
+TRESSEL_RENDER_CHECK_OFFSET(MeshPush, rim, 16)
 
 TRESSEL_SHARED_END
 #endif
