@@ -67,6 +67,72 @@ Result<Sampler> create_sampler(gpu::Device& device, VkFilter filter, VkSamplerAd
     return Sampler(device, s);
 }
 
+Result<RenderPass> create_render_pass(gpu::Device& device, std::span<const AttachmentSpec> colors,
+                                      const AttachmentSpec* depth, std::span<const AttachmentSpec> resolves) {
+    std::vector<VkAttachmentDescription> att;
+    std::vector<VkAttachmentReference> color_refs, resolve_refs;
+    VkAttachmentReference depth_ref{};
+    auto add = [&](const AttachmentSpec& s) {
+        VkAttachmentDescription d{};
+        d.format = s.format;
+        d.samples = s.samples;
+        d.loadOp = s.load;
+        d.storeOp = s.store;
+        d.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+        d.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+        d.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+        d.finalLayout = s.final_layout;
+        att.push_back(d);
+        return static_cast<uint32_t>(att.size() - 1);
+    };
+    for (auto& c : colors) color_refs.push_back({add(c), VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL});
+    if (depth) depth_ref = {add(*depth), VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
+    for (auto& r : resolves) resolve_refs.push_back({add(r), VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL});
+    VkSubpassDescription sub{};
+    sub.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+    sub.colorAttachmentCount = static_cast<uint32_t>(color_refs.size());
+    sub.pColorAttachments = color_refs.data();
+    sub.pResolveAttachments = resolve_refs.empty() ? nullptr : resolve_refs.data();
+    sub.pDepthStencilAttachment = depth ? &depth_ref : nullptr;
+    const VkPipelineStageFlags stages = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT |
+                                        VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT |
+                                        VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT;
+    const VkAccessFlags access = VK_ACCESS_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT |
+                                 VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
+                                 VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT;
+    VkSubpassDependency deps[2]{};
+    deps[0].srcSubpass = VK_SUBPASS_EXTERNAL;
+    deps[0].dstSubpass = 0;
+    deps[0].srcStageMask = stages | VK_PIPELINE_STAGE_TRANSFER_BIT;
+    deps[0].srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT |
+                            VK_ACCESS_TRANSFER_WRITE_BIT;
+    deps[0].dstStageMask = stages;
+    deps[0].dstAccessMask = access;
+    deps[1].srcSubpass = 0;
+    deps[1].dstSubpass = VK_SUBPASS_EXTERNAL;
+    deps[1].srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT;
+    deps[1].srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
+    deps[1].dstStageMask = VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+    deps[1].dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT;
+    VkRenderPassCreateInfo ci{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+    ci.attachmentCount = static_cast<uint32_t>(att.size());
+    ci.pAttachments = att.data();
+    ci.subpassCount = 1;
+    ci.pSubpasses = &sub;
+    ci.dependencyCount = 2;
+    ci.pDependencies = deps;
+    VkRenderPass pass = VK_NULL_HANDLE;
+    TRESSEL_VK_TRY(vkCreateRenderPass(device.device(), &ci, nullptr, &pass), "create a render pass");
+    return RenderPass(device, pass);
+}
+
+void set_viewport(VkCommandBuffer cmd, uint32_t w, uint32_t h) {
+    VkViewport vp{0.0f, 0.0f, float(w), float(h), 0.0f, 1.0f};
+    VkRect2D sc{{0, 0}, {w, h}};
+    vkCmdSetViewport(cmd, 0, 1, &vp);
+    vkCmdSetScissor(cmd, 0, 1, &sc);
+}
+
 Result<Framebuffer> create_framebuffer(gpu::Device& device, VkRenderPass pass, std::span<const VkImageView> views,
                                        uint32_t width, uint32_t height) {
     VkFramebufferCreateInfo ci{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};

@@ -83,6 +83,23 @@ private:
     std::string name_;
 };
 Result<Sampler> create_sampler(gpu::Device& device, VkFilter filter, VkSamplerAddressMode address);
+// One attachment of a single-subpass render pass; it starts UNDEFINED (its contents are not kept).
+struct AttachmentSpec {
+    VkFormat format;
+    VkSampleCountFlagBits samples;
+    VkAttachmentLoadOp load;
+    VkAttachmentStoreOp store;
+    VkImageLayout final_layout;
+};
+
+// One subpass: colour attachments, an optional depth attachment and optional resolve attachments (one
+// per colour attachment), with dependencies that order it after and before any earlier / later use.
+Result<RenderPass> create_render_pass(gpu::Device& device, std::span<const AttachmentSpec> colors,
+                                      const AttachmentSpec* depth, std::span<const AttachmentSpec> resolves);
+
+// Viewport and scissor over [0, width) x [0, height) pixels (every pipeline has them dynamic).
+void set_viewport(VkCommandBuffer cmd, uint32_t width, uint32_t height);
+
 Result<Framebuffer> create_framebuffer(gpu::Device& device, VkRenderPass pass, std::span<const VkImageView> views,
                                        uint32_t width, uint32_t height);
 

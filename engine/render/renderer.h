@@ -42,6 +42,10 @@ struct RendererDesc {
 };
 
 struct HairGroupGpu;
+class MainTarget;
+class RenderPassBase;
+class RenderScene;
+struct SharedResources;
 
 enum class MeshStyle {
     Opaque,            // lit, receives hair shadows
@@ -96,9 +100,9 @@ public:
 
     // New target size (pixels, each > 0). InvalidArgument for a zero or oversized extent.
     Status resize(uint32_t width, uint32_t height);
-    uint32_t width() const { return width_; }
-    uint32_t height() const { return height_; }
-    uint32_t samples() const { return samples_; }
+    uint32_t width() const;
+    uint32_t height() const;
+    uint32_t samples() const;
 
     // Meshes in world space (metres). Returns the mesh's index.
     Result<uint32_t> add_mesh(const Mesh& mesh_ws, MeshStyle style, glm::vec3 color = glm::vec3(0.0f));
@@ -113,10 +117,10 @@ public:
     void set_hair_visible(uint32_t index, bool visible);
     // New conservative world bounds of a group (e.g. grown once the hair moves): frames the shadow maps.
     void set_hair_bounds(uint32_t index, glm::vec3 min_m, glm::vec3 max_m);
-    size_t hair_count() const { return hair_.size(); }
+    size_t hair_count() const;
     void clear_hair();
     // Number of times Marschner lookup textures were computed (tests check recomputation).
-    uint64_t lut_computations() const { return lut_computations_; }
+    uint64_t lut_computations() const;
 
     Status set_slice(const SliceView& slice);
     void clear_slice();
@@ -128,61 +132,24 @@ public:
     // record() plus a copy into a readback buffer, submitted and waited for: sRGB RGBA8, top row first.
     Result<std::vector<uint8_t>> render_to_rgba(const FrameDesc& frame);
 
-    const gpu::Image& color_image() const { return resolved_; }
+    const gpu::Image& color_image() const;
 
 private:
-    Renderer() = default;
+    Renderer();
     Status init(gpu::Device& device, const RendererDesc& desc);
-    Status create_targets();
-    Status update_luts(HairGroupGpu& group);
     Status update_frame_uniforms(const FrameDesc& frame);
 
     gpu::Device* device_ = nullptr;
     RendererDesc desc_;
-    uint32_t width_ = 0, height_ = 0, samples_ = 1;
-    bool wireframe_supported_ = false;
-    uint64_t lut_computations_ = 0;
-
-    // Targets
-    gpu::Image color_msaa_, depth_msaa_, resolved_, shadow_depth_, opacity_[2];
-    RenderPass main_pass_, shadow_depth_pass_, opacity_pass_;
-    Framebuffer main_fb_, shadow_depth_fb_, opacity_fb_;
-    gpu::Buffer readback_;
-
-    // Shared state
-    Sampler linear_clamp_, nearest_clamp_;
-    DescriptorLayout frame_layout_, strand_layout_, hair_shading_layout_, object_layout_;
-    PipelineLayout hair_pl_, object_pl_;
-    Pipeline hair_pipe_, hair_depth_pipe_, hair_opacity_pipe_, mesh_pipe_, overlay_pipe_, wire_pipe_, line_pipe_,
-        slice_pipe_;
+    std::unique_ptr<SharedResources> shared_;
+    std::unique_ptr<RenderScene> scene_;
+    std::unique_ptr<MainTarget> target_;
     gpu::Buffer frame_ubo_;
     gpu::DescriptorSet frame_set_;
-    gpu::Buffer dummy_buffer_;
-    gpu::Image dummy_texture_;
-    glm::mat4 light_view_proj_{1.0f};
-
-    struct MeshGpu {
-        gpu::Buffer vertices, indices;
-        uint32_t index_count = 0;
-        MeshStyle style = MeshStyle::Opaque;
-        glm::vec3 color{0.7f};
-        gpu::DescriptorSet set;
-        glm::vec3 min_m{0.0f}, max_m{0.0f};
-    };
-    std::vector<MeshGpu> meshes_;
-    struct LinesGpu {
-        gpu::Buffer vertices;
-        uint32_t count = 0;
-        gpu::DescriptorSet set;
-    };
-    LinesGpu grid_, slice_box_;
-    struct SliceGpu {
-        gpu::Buffer vertices;
-        gpu::Image texture;
-        gpu::DescriptorSet set;
-        bool valid = false;
-    } slice_;
-    std::vector<std::unique_ptr<HairGroupGpu>> hair_;
+    std::vector<std::unique_ptr<RenderPassBase>> passes_;   // in recording order
+    bool wireframe_supported_ = false;
+    PipelineLayout hair_pl_, object_pl_;
+    Pipeline hair_pipe_, mesh_pipe_, overlay_pipe_, wire_pipe_, line_pipe_, slice_pipe_;
 };
 
 // Framing helpers for headless renders.
