@@ -129,7 +129,8 @@ void EditorApp::open_path(const fs::path& path) {
 
 void EditorApp::open_scene(const fs::path& path) {
     load_failed_ = false;
-    const bool started = ctx_.jobs.start("Opening " + path.filename().string(), [this, path](Progress& progress) -> std::function<void()> {
+    const bool cpu_fields = live_->fields_on_worker();
+    const bool started = ctx_.jobs.start("Opening " + path.filename().string(), [this, path, cpu_fields](Progress& progress) -> std::function<void()> {
         progress.set(0.0f, "reading scene");
         auto loaded = load_scene(path);
         if (!loaded) {
@@ -139,7 +140,7 @@ void EditorApp::open_scene(const fs::path& path) {
                 ctx_.report_error(msg);  // the previous scene stays loaded
             };
         }
-        auto content = runtime::prepare_content(loaded->scene, runtime::ContentPlan{}, nullptr, &progress);
+        auto content = runtime::prepare_content(loaded->scene, runtime::ContentPlan{}, nullptr, &progress, cpu_fields);
         if (!content) {
             std::string msg = path.string() + ": " + content.error().message;
             return [this, msg] {
@@ -188,7 +189,7 @@ void EditorApp::new_scene() {
 
 Status EditorApp::recover() {
     TRESSEL_TRY(ctx_.recover());
-    auto content = runtime::prepare_content(ctx_.scene, runtime::ContentPlan{}, nullptr, nullptr);
+    auto content = runtime::prepare_content(ctx_.scene, runtime::ContentPlan{}, nullptr, nullptr, live_->fields_on_worker());
     if (!content) return content.error();
     TRESSEL_TRY(live_->install(*content));
     ctx_.camera = render::OrbitCamera::from_view(ctx_.scene.view);
@@ -224,8 +225,11 @@ void EditorApp::content_failed(const Scene& scene, const std::string& message, b
 void EditorApp::start_content_job(runtime::ContentPlan plan, const std::string& title) {
     Scene scene = ctx_.scene;
     auto previous = live_->shared_content();
-    ctx_.jobs.start(title, [this, scene, plan, previous](Progress& progress) -> std::function<void()> {
-        auto content = runtime::prepare_content(scene, plan, previous, &progress);
+    // Everything slow happens here, on the worker: import, growth, and on a CPU device the fields too (the
+    // runtime's choice); install() on the UI thread then only builds the simulation's state.
+    const bool cpu_fields = live_->fields_on_worker();
+    ctx_.jobs.start(title, [this, scene, plan, previous, cpu_fields](Progress& progress) -> std::function<void()> {
+        auto content = runtime::prepare_content(scene, plan, previous, &progress, cpu_fields);
         if (!content) {
             std::string msg = content.error().message;
             bool cancelled = content.error().code == ErrorCode::Cancelled;

@@ -31,6 +31,8 @@ Result<std::vector<nlohmann::json>> load_script(const std::filesystem::path& fil
         else if (s.contains("dump")) ok = str("dump");
         else if (s.contains("export")) ok = str("export") && str("format");
         else if (s.contains("quit")) ok = true;
+        else if (s.contains("expect_busy")) ok = s["expect_busy"].is_boolean();
+        if (s.contains("async") && !s["async"].is_boolean()) ok = false;
         if (!ok) return make_error(ErrorCode::Parse, where + "not a valid step: " + s.dump());
         steps.push_back(s);
     }

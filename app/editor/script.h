@@ -9,7 +9,11 @@
 //   {"screenshot": "out.png"}     the whole window, read back from the swapchain
 //   {"save": "path.json"}         save as
 //   {"export": "out.tfx", "format": "tfx", "follows": false}
+//   {"dump": "positions.f32"}     the simulated positions, float32 xyz (the layout of `tressel-cli bake --dump`)
+//   {"expect_busy": true}         fails unless work (import, regrow, rebuild, export) is running now
 //   {"quit": true}
+// Each step waits until the work the previous one started has finished, unless that step has
+// "async": true: then the next step begins at once, while the work runs (edits during a rebuild).
 // Relative paths resolve against the current working directory. Any failing step prints its error and
 // the editor exits with status 5 (an "open" with "expect_error": true fails when the file opens).
 #pragma once

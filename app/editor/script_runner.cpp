@@ -14,9 +14,17 @@ void ScriptRunner::tick(ScriptHost& host) {
         if (stepping_) host.post(Request{Action::Step});
         if (--frames_left_ > 0) return;
         awaiting_ = true;
+        if (steps_[index_].value("async", false)) {
+            awaiting_ = false;
+            ++index_;
+            skip_wait_ = true;
+        }
         return;
     }
-    if (host.busy()) return;  // every step sees the result of the previous one
+    // Every step sees the result of the previous one, unless that one was "async" (it started work and the
+    // script goes on while it runs: edits during a rebuild).
+    if (host.busy() && !skip_wait_) return;
+    skip_wait_ = false;
     if (awaiting_) {
         awaiting_ = false;
         auto error = host.take_error();
@@ -63,6 +71,15 @@ void ScriptRunner::begin_step(ScriptHost& host) {
         host.post(Request{Action::Export, s["export"].get<std::string>(), s["format"].get<std::string>(), s.value("follows", false)});
     } else if (s.contains("quit")) {
         host.post(Request{Action::Quit});
+    } else if (s.contains("expect_busy")) {
+        if (host.busy() != s["expect_busy"].get<bool>())
+            return fail(host.busy() ? "the editor was expected to be idle, but work is running" : "the editor was expected to be busy with work, but it is idle");
+    }
+    if (s.value("async", false) && frames_left_ == 0) {
+        // Go on without waiting for the work this step started; its errors count against the next step.
+        awaiting_ = false;
+        ++index_;
+        skip_wait_ = true;
     }
 }
 

@@ -52,6 +52,7 @@ private:
     bool expect_error_ = false;
     uint64_t frames_left_ = 0;     // "play" / "frames": frames still to draw
     bool stepping_ = false;        // "play": one Step request per frame
+    bool skip_wait_ = false;       // the previous step was "async": begin the next one even while busy
     std::optional<std::string> failure_;
 };
 

@@ -97,8 +97,32 @@ ContentPlan plan_content(const Scene& scene, const SceneContent* current) {
     return p;
 }
 
+Status build_fields_cpu(SceneContent& c, Progress* progress) {
+    for (size_t ci = 0; ci < c.sdfs.size() && ci < c.scene.collision_meshes.size(); ++ci) {
+        if (c.sdfs[ci]) continue;
+        const CollisionMesh& cm = c.scene.collision_meshes[ci];
+        const SceneMesh* mesh = c.find_mesh(cm.mesh);
+        if (!mesh) return make_error(ErrorCode::NotFound, "collision mesh '" + cm.mesh + "' names no mesh of the scene");
+        if (progress) {
+            if (progress->cancelled()) return make_error(ErrorCode::Cancelled, "building the collision fields was cancelled");
+            progress->set(float(ci) / float(c.sdfs.size()), "building the field of '" + cm.mesh + "'");
+        }
+        const auto t0 = std::chrono::steady_clock::now();
+        auto grid = build_sdf_cpu(sdf_build_desc(cm, mesh->mesh), c.diagnostics);
+        if (!grid) return make_error(grid.error().code, "SDF of collision mesh '" + cm.mesh + "': " + grid.error().message);
+        const double ms = ms_since(t0);
+        c.sdf_build_ms[ci] = ms;
+        c.sdfs[ci] = std::make_shared<const SdfGrid>(std::move(*grid));
+        c.report.sdfs.push_back(cm.mesh);
+        c.report.add_time("field of '" + cm.mesh + "'", ms);
+        c.diagnostics.info("sdf", "built the field of '" + cm.mesh + "' on the CPU: " + std::to_string(int(ms)) + " ms");
+    }
+    return {};
+}
+
 Result<std::shared_ptr<SceneContent>> prepare_content(const Scene& scene, const ContentPlan& plan,
-                                                      std::shared_ptr<const SceneContent> previous, Progress* progress) {
+                                                      std::shared_ptr<const SceneContent> previous, Progress* progress,
+                                                      bool cpu_fields) {
     auto out = std::make_shared<SceneContent>();
     out->scene = scene;
     auto cancelled = [&] { return progress && progress->cancelled(); };
@@ -152,6 +176,7 @@ Result<std::shared_ptr<SceneContent>> prepare_content(const Scene& scene, const 
             out->sdf_pass_times.emplace_back();
         }
     }
+    if (cpu_fields) TRESSEL_TRY(build_fields_cpu(*out, progress));
     if (progress) progress->set(1.0f, "done");
     return out;
 }

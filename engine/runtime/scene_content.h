@@ -65,11 +65,15 @@ bool same_groom_inputs(const Scene& sa, const HairGroup& a, const Scene& sb, con
 bool same_sdf_inputs(const CollisionMesh& a, const CollisionMesh& b);
 
 // Builds what `plan` asks for on the CPU and shares the rest with `previous` (may be null when the plan
-// asks for everything). Fields to rebuild are left null for SceneRuntime::install (they build on the GPU,
-// on the device's thread). Thread-safe: reads only its arguments. Errors name the mesh, hair group or
-// collision mesh; Cancelled when `progress` asks for it.
+// asks for everything). Fields to rebuild are built here with the CPU reference when `cpu_fields` (the
+// runtime's choice on a CPU device: SceneRuntime::fields_on_worker), else left null for
+// SceneRuntime::install to build on the GPU. Thread-safe: reads only its arguments. Errors name the
+// mesh, hair group or collision mesh; Cancelled when `progress` asks for it.
 Result<std::shared_ptr<SceneContent>> prepare_content(const Scene& scene, const ContentPlan& plan,
                                                       std::shared_ptr<const SceneContent> previous,
-                                                      Progress* progress = nullptr);
+                                                      Progress* progress = nullptr, bool cpu_fields = false);
+
+// Builds the content's missing fields with the CPU reference (prepare_content does when asked).
+Status build_fields_cpu(SceneContent& content, Progress* progress = nullptr);
 
 }  // namespace tressel::runtime

@@ -66,6 +66,8 @@ Result<std::unique_ptr<SceneRuntime>> SceneRuntime::create(gpu::Device* device, 
     std::unique_ptr<SceneRuntime> rt(new SceneRuntime());
     rt->device_ = device;
     rt->options_ = options;
+    rt->sdf_ = options.sdf;
+    if (options.sdf == SdfBackend::Auto) rt->sdf_ = device && !device->info().is_cpu() ? SdfBackend::Gpu : SdfBackend::Cpu;
     if (!device) {
         if (options.renderer) return make_error(ErrorCode::InvalidArgument, "scene runtime: drawing needs a GPU device");
         return rt;
@@ -83,7 +85,7 @@ Result<std::unique_ptr<SceneRuntime>> SceneRuntime::create(gpu::Device* device, 
         if (!p) return p.error();
         rt->sim_pipelines_.emplace(std::move(*p));
     }
-    if (options.sdf == SdfBackend::Gpu) {
+    if (rt->sdf_ == SdfBackend::Gpu) {
         auto p = SdfGpuPipelines::create(*device);
         if (!p) return p.error();
         rt->sdf_pipelines_.emplace(std::move(*p));
@@ -102,7 +104,9 @@ Status SceneRuntime::apply(const Scene& scene, Progress* progress) {
     RebuildReport total;
     const ContentPlan p = plan(scene);
     if (!content_ || p.any()) {
-        auto content = prepare_content(scene, p, content_, progress);
+        // Without a device, fields are built only when asked for explicitly (groom and export need none).
+        const bool cpu_fields = fields_on_worker() && (device_ || options_.sdf == SdfBackend::Cpu);
+        auto content = prepare_content(scene, p, content_, progress, cpu_fields);
         if (!content) return content.error();
         TRESSEL_TRY(install(*content, progress));
         total = report_;
@@ -114,6 +118,8 @@ Status SceneRuntime::apply(const Scene& scene, Progress* progress) {
 }
 
 Status SceneRuntime::build_sdfs(SceneContent& c, Progress* progress) {
+    if (sdf_ == SdfBackend::Cpu) return (device_ || options_.sdf == SdfBackend::Cpu) ? build_fields_cpu(c, progress) : Status{};
+    if (!device_) return {};  // a runtime without a device builds no GPU fields (groom, export)
     for (size_t ci = 0; ci < c.sdfs.size() && ci < c.scene.collision_meshes.size(); ++ci) {
         if (c.sdfs[ci]) continue;
         const CollisionMesh& cm = c.scene.collision_meshes[ci];
@@ -123,30 +129,20 @@ Status SceneRuntime::build_sdfs(SceneContent& c, Progress* progress) {
             if (progress->cancelled()) return make_error(ErrorCode::Cancelled, "building the collision fields was cancelled");
             progress->set(float(ci) / float(c.sdfs.size()), "building the field of '" + cm.mesh + "'");
         }
-        const SdfBuildDesc sd = sdf_build_desc(cm, mesh->mesh);
         const auto t0 = std::chrono::steady_clock::now();
-        double ms = 0.0;
-        Result<SdfGrid> grid = make_error(ErrorCode::Unsupported, "no SDF backend");
-        if (options_.sdf == SdfBackend::Cpu) {
-            grid = build_sdf_cpu(sd, c.diagnostics);
-            ms = ms_since(t0);
-        } else {
-            if (!device_) continue;  // a runtime without a device builds no GPU fields (groom, export)
-            std::vector<gpu::PassTime> times;
-            auto field = build_sdf_gpu(*device_, *sdf_pipelines_, sd, c.diagnostics, &times);
-            if (!field) return make_error(field.error().code, "SDF of collision mesh '" + cm.mesh + "': " + field.error().message);
-            grid = read_back_sdf(*device_, *field);
-            for (const gpu::PassTime& t : times) ms += t.ms;
-            c.sdf_pass_times[ci] = std::move(times);
-        }
+        std::vector<gpu::PassTime> times;
+        auto field = build_sdf_gpu(*device_, *sdf_pipelines_, sdf_build_desc(cm, mesh->mesh), c.diagnostics, &times);
+        if (!field) return make_error(field.error().code, "SDF of collision mesh '" + cm.mesh + "': " + field.error().message);
+        auto grid = read_back_sdf(*device_, *field);
         if (!grid) return make_error(grid.error().code, "SDF of collision mesh '" + cm.mesh + "': " + grid.error().message);
+        double ms = 0.0;
+        for (const gpu::PassTime& t : times) ms += t.ms;
+        c.sdf_pass_times[ci] = std::move(times);
         c.sdf_build_ms[ci] = ms;
         c.sdfs[ci] = std::make_shared<const SdfGrid>(std::move(*grid));
         c.report.sdfs.push_back(cm.mesh);
         c.report.add_time("field of '" + cm.mesh + "'", ms_since(t0));
-        c.diagnostics.info("sdf", "built the field of '" + cm.mesh + "' " +
-                                      (options_.sdf == SdfBackend::Cpu ? "on the CPU" : "on the GPU") + ": " +
-                                      std::to_string(ms) + " ms");
+        c.diagnostics.info("sdf", "built the field of '" + cm.mesh + "' on the GPU: " + std::to_string(ms) + " ms of passes");
     }
     return {};
 }

@@ -161,12 +161,13 @@ public:
     std::vector<Request> posted;
     std::vector<std::pair<std::string, nlohmann::json>> sets;
     int busy_frames = 0;
+    int open_frames = 3;  // how long an open keeps the host busy
     std::optional<std::string> error;
     bool file = false;
 
     bool busy() const override { return busy_frames > 0; }
     void post(Request r) override {
-        if (r.action == Action::Open) busy_frames = 3;  // opening runs as a job
+        if (r.action == Action::Open) busy_frames = open_frames;  // opening runs as a job
         posted.push_back(std::move(r));
     }
     Status set_value(const std::string& path, const nlohmann::json& value) override {
@@ -223,6 +224,33 @@ TEST(ScriptRunner, PostsTheRequestsAClickPosts) {
     EXPECT_EQ(actions(host), expected) << "play N is N Step clicks, one per frame";
     EXPECT_EQ(host.posted[8].format, "tfx");
     EXPECT_TRUE(host.posted[8].include_follows);
+}
+
+TEST(ScriptRunner, AsyncStepsGoOnWhileTheWorkRuns) {
+    ScriptRunner runner(nlohmann::json::parse(R"([
+        {"open": "a.json", "async": true},
+        {"expect_busy": true, "async": true},
+        {"set": "hair_groups[0].shading.root_color", "value": [1, 0, 0], "async": true},
+        {"frames": 2, "async": true},
+        {"expect_busy": true},
+        {"expect_busy": false}
+    ])").get<std::vector<nlohmann::json>>());
+    FakeHost host;
+    host.open_frames = 10;
+    runner.tick(host);  // posts the open: busy for ten frames
+    host.frame();
+    runner.tick(host);  // expect_busy, then ...
+    host.frame();
+    runner.tick(host);  // ... the edit, while still busy
+    EXPECT_EQ(host.sets.size(), 1u) << "the edit is made while the open runs";
+    run(runner, host);
+    EXPECT_TRUE(runner.finished()) << runner.failure().value_or("");
+    // Without async, a step waits: expect_busy after a plain open sees the editor idle.
+    ScriptRunner waits(nlohmann::json::parse(R"([{"open": "a.json"}, {"expect_busy": true}])").get<std::vector<nlohmann::json>>());
+    FakeHost idle;
+    run(waits, idle);
+    ASSERT_TRUE(waits.failure());
+    EXPECT_NE(waits.failure()->find("expected to be busy"), std::string::npos) << *waits.failure();
 }
 
 TEST(ScriptRunner, AStepFailsOnTheErrorItCausesUnlessItExpectsOne) {

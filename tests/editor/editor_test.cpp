@@ -152,6 +152,33 @@ TEST(Editor, StepsTheDefaultSceneBitIdenticallyToTheCli) {
     EXPECT_NE(*one, *cli) << "four frames should move the hair beyond the first";
 }
 
+// The window never waits for long work: a field rebuild runs as a job while the editor keeps drawing
+// frames and taking edits; the edit made during the rebuild is kept and applied once it is done.
+TEST(Editor, EditsDuringAFieldRebuildKeepTheWindowDrawing) {
+    if (!have_display()) GTEST_SKIP() << "needs an X server (the test command runs under xvfb-run)";
+    fs::path dir = scratch_dir("editor_edit_during_rebuild");
+    fs::path scene = light_scene(dir);  // fields of 24 cells across
+    nlohmann::json steps = nlohmann::json::array({
+        {{"open", scene.string()}},
+        // 64 cells across: several seconds of field building on a CPU device (the CPU reference, in the job).
+        {{"set", "collision_meshes[0].cells_x"}, {"value", 64}, {"async", true}},
+        {{"expect_busy", true}, {"async", true}},
+        {{"set", "hair_groups[0].shading.root_color"}, {"value", {0.8, 0.1, 0.1}}, {"async", true}},
+        {{"frames", 3}, {"async", true}},
+        {{"expect_busy", true}},  // three frames were drawn while the rebuild ran
+        {{"expect_busy", false}},
+        {{"save", (dir / "after.json").string()}},
+        {{"quit", true}},
+    });
+    auto r = run_process(run_editor(dir / "config", "--no-scene --size 480x270 --script " +
+                                                        quote(write_script(dir, "s.json", steps).string())));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    Scene after = load(dir / "after.json");
+    EXPECT_EQ(after.collision_meshes[0].cells_x, 64);
+    EXPECT_DOUBLE_EQ(after.hair_groups[0].shading.root_color.x, 0.8) << "the edit made during the rebuild is kept";
+    EXPECT_NE(r.err.find("rebuilt: field of 'head'"), std::string::npos) << r.err;
+}
+
 TEST(Editor, BrokenFilesLeaveTheSceneEditable) {
     if (!have_display()) GTEST_SKIP() << "needs an X server (the test command runs under xvfb-run)";
     fs::path dir = scratch_dir("editor_broken");
