@@ -78,6 +78,17 @@ void draw_lines(VkCommandBuffer cmd, VkPipeline pipeline, VkPipelineLayout layou
     vkCmdDraw(cmd, lines.count, 1, 0, 0);
 }
 
+GraphicsPipelineDesc mesh_pipeline_desc(const PassSetup& setup, VkPipelineLayout layout) {
+    GraphicsPipelineDesc d;
+    d.vertex_shader = "render/mesh.vert";
+    d.fragment_shader = "render/mesh.frag";
+    d.layout = layout;
+    d.render_pass = setup.main_pass;
+    d.samples = setup.samples;
+    d.name = "mesh";
+    return d;
+}
+
 Result<PipelineLayout> create_strand_pipeline_layout(gpu::Device& device, const SharedResources& shared,
                                                      bool with_shading) {
     VkDescriptorSetLayout sets[] = {shared.frame.get(), shared.strands.get(), shared.hair_shading.get()};

@@ -6,6 +6,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include "render/render_pass.h"
 #include "render/render_scene.h"
 #include "render/renderer.h"
 #include "shared/render.h"
@@ -29,6 +30,10 @@ void draw_mesh(VkCommandBuffer cmd, VkPipeline pipeline, VkPipelineLayout layout
 // The same for line segments (pipeline: a line list); nothing when `lines` is empty.
 void draw_lines(VkCommandBuffer cmd, VkPipeline pipeline, VkPipelineLayout layout, VkDescriptorSet frame_set,
                 const LinesGpu& lines);
+
+// The opaque mesh pipeline (shaders/render/mesh.*) for the main target; the overlay pipelines derive
+// from it.
+GraphicsPipelineDesc mesh_pipeline_desc(const PassSetup& setup, VkPipelineLayout layout);
 
 // Both pipeline layouts, for the passes that make pipelines drawing strands or objects.
 Result<PipelineLayout> create_strand_pipeline_layout(gpu::Device& device, const SharedResources& shared,

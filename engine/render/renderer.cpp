@@ -9,6 +9,7 @@
 
 #include "render/draws.h"
 #include "render/main_target.h"
+#include "render/mesh_pass.h"
 #include "render/render_pass.h"
 #include "render/render_resources.h"
 #include "render/render_scene.h"
@@ -94,6 +95,9 @@ Status Renderer::init(gpu::Device& device, const RendererDesc& desc) {
     frame_set_.bind_image(gpu_shared::kRenderBindOpacity1, (*shadow)->opacity(1), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                           shared_->linear_clamp.get());
     passes_.push_back(std::move(*shadow));
+    auto meshes = MeshPass::create(setup);
+    if (!meshes) return meshes.error();
+    passes_.push_back(std::move(*meshes));
 
     auto hpl = create_strand_pipeline_layout(device, *shared_, /*with_shading=*/true);
     if (!hpl) return hpl.error();
@@ -118,14 +122,7 @@ Status Renderer::init(gpu::Device& device, const RendererDesc& desc) {
     hair.blend = samples > VK_SAMPLE_COUNT_1_BIT ? Blend::None : Blend::Alpha;
     hair.name = "hair";
     TRESSEL_TRY(make(hair_pipe_, hair));
-    GraphicsPipelineDesc mesh;
-    mesh.vertex_shader = "render/mesh.vert";
-    mesh.fragment_shader = "render/mesh.frag";
-    mesh.layout = object_pl_.get();
-    mesh.render_pass = target_->render_pass();
-    mesh.samples = samples;
-    mesh.name = "mesh";
-    TRESSEL_TRY(make(mesh_pipe_, mesh));
+    GraphicsPipelineDesc mesh = mesh_pipeline_desc(setup, object_pl_.get());
     GraphicsPipelineDesc overlay = mesh;
     overlay.blend = Blend::Alpha;
     overlay.depth_write = false;
@@ -276,12 +273,6 @@ Status Renderer::record(gpu::CommandBuffer& cmd, const FrameDesc& frame, gpu::Ti
 
     const bool shadows = frame.shadows;
     VkDescriptorSet fset = frame_set_.handle();
-    {
-        auto span = ctx.time("meshes");
-        for (auto& m : scene_->meshes())
-            if (m.style == MeshStyle::Opaque)
-                draw_mesh(c, mesh_pipe_.get(), object_pl_.get(), fset, m, {m.color, 1.0f, 1.0f, shadows ? 1u : 0u, 0u, 0u});
-    }
     {
         auto span = ctx.time("hair");
         vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_GRAPHICS, hair_pipe_.get());

@@ -149,7 +149,7 @@ private:
     std::vector<std::unique_ptr<RenderPassBase>> passes_;   // in recording order
     bool wireframe_supported_ = false;
     PipelineLayout hair_pl_, object_pl_;
-    Pipeline hair_pipe_, mesh_pipe_, overlay_pipe_, wire_pipe_, line_pipe_, slice_pipe_;
+    Pipeline hair_pipe_, overlay_pipe_, wire_pipe_, line_pipe_, slice_pipe_;
 };
 
 // Framing helpers for headless renders.
