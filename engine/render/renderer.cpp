@@ -8,6 +8,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "render/draws.h"
+#include "render/hair_pass.h"
 #include "render/main_target.h"
 #include "render/mesh_pass.h"
 #include "render/render_pass.h"
@@ -98,10 +99,10 @@ Status Renderer::init(gpu::Device& device, const RendererDesc& desc) {
     auto meshes = MeshPass::create(setup);
     if (!meshes) return meshes.error();
     passes_.push_back(std::move(*meshes));
+    auto hair = create_hair_pass(setup);
+    if (!hair) return hair.error();
+    passes_.push_back(std::move(*hair));
 
-    auto hpl = create_strand_pipeline_layout(device, *shared_, /*with_shading=*/true);
-    if (!hpl) return hpl.error();
-    hair_pl_ = std::move(*hpl);
     auto opl = create_object_pipeline_layout(device, *shared_);
     if (!opl) return opl.error();
     object_pl_ = std::move(*opl);
@@ -111,17 +112,6 @@ Status Renderer::init(gpu::Device& device, const RendererDesc& desc) {
         out = std::move(*p);
         return {};
     };
-    GraphicsPipelineDesc hair;
-    hair.vertex_shader = "render/hair.vert";
-    hair.fragment_shader = "render/hair.frag";
-    hair.layout = hair_pl_.get();
-    hair.render_pass = target_->render_pass();
-    hair.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
-    hair.samples = samples;
-    hair.alpha_to_coverage = samples > VK_SAMPLE_COUNT_1_BIT;
-    hair.blend = samples > VK_SAMPLE_COUNT_1_BIT ? Blend::None : Blend::Alpha;
-    hair.name = "hair";
-    TRESSEL_TRY(make(hair_pipe_, hair));
     GraphicsPipelineDesc mesh = mesh_pipeline_desc(setup, object_pl_.get());
     GraphicsPipelineDesc overlay = mesh;
     overlay.blend = Blend::Alpha;
@@ -271,17 +261,7 @@ Status Renderer::record(gpu::CommandBuffer& cmd, const FrameDesc& frame, gpu::Ti
     target_->begin(cmd, frame.background);
     for (auto& pass : passes_) TRESSEL_TRY(pass->record_main(ctx));
 
-    const bool shadows = frame.shadows;
     VkDescriptorSet fset = frame_set_.handle();
-    {
-        auto span = ctx.time("hair");
-        vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_GRAPHICS, hair_pipe_.get());
-        for (auto& g : scene_->hair()) {
-            if (!g->desc.visible) continue;
-            auto push = ribbon_push(g->desc, frame.debug, shadows, /*light_pass=*/false);
-            draw_ribbons(c, hair_pl_.get(), fset, *g, push, /*with_shading=*/true);
-        }
-    }
     {
         auto span = ctx.time("overlays");
         if (frame.show_grid) draw_lines(c, line_pipe_.get(), object_pl_.get(), fset, scene_->grid());

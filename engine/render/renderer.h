@@ -34,11 +34,17 @@
 
 namespace tressel::render {
 
+// The class that draws the hair (render/hair_pass.h); the other passes stay the same whichever it is.
+enum class HairRenderer {
+    Ribbons,   // camera-facing ribbons expanded on the GPU from the strand buffers (render/ribbon_pass.h)
+};
+
 struct RendererDesc {
     uint32_t width = 1280, height = 720;      // target size, pixels
     uint32_t samples = 4;                     // MSAA samples: 1, 2, 4 or 8 (falls back to what the device has)
     uint32_t shadow_size = 1024;              // opacity shadow map resolution, texels
     int marschner_lut_size = 64;              // Marschner lookup texture size, texels per side
+    HairRenderer hair_renderer = HairRenderer::Ribbons;
 };
 
 struct HairGroupGpu;
@@ -148,8 +154,8 @@ private:
     gpu::DescriptorSet frame_set_;
     std::vector<std::unique_ptr<RenderPassBase>> passes_;   // in recording order
     bool wireframe_supported_ = false;
-    PipelineLayout hair_pl_, object_pl_;
-    Pipeline hair_pipe_, overlay_pipe_, wire_pipe_, line_pipe_, slice_pipe_;
+    PipelineLayout object_pl_;
+    Pipeline overlay_pipe_, wire_pipe_, line_pipe_, slice_pipe_;
 };
 
 // Framing helpers for headless renders.

@@ -244,6 +244,22 @@ TEST_F(RenderTest, RejectsBadHairDescriptions) {
     EXPECT_FALSE(Renderer::create(device(), {0, 32}).ok());
 }
 
+TEST_F(RenderTest, HairRendererComesFromTheDescription) {
+    auto buffers = upload_strands(device(), vertical_strand(), "strand");
+    ASSERT_TRUE(buffers.ok());
+    RendererDesc d{kW, kH, 4, 64, 16};
+    d.hair_renderer = HairRenderer::Ribbons;
+    auto r = Renderer::create(device(), d);
+    ASSERT_TRUE(r.ok()) << r.error().describe();
+    ASSERT_TRUE((*r)->add_hair(buffers->desc(flat_shading(0.02))).ok());
+    EXPECT_GT(area_px(render(**r, unlit(0.0, 0.0))), 100.0) << "the ribbon hair pass must draw the strand";
+    d.hair_renderer = static_cast<HairRenderer>(99);
+    auto bad = Renderer::create(device(), d);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error().code, ErrorCode::InvalidArgument);
+    EXPECT_NE(bad.error().message.find("hair_renderer"), std::string::npos) << bad.error().message;
+}
+
 TEST_F(RenderTest, BenchmarkReportsEveryPass) {
     RenderBenchDesc d;
     d.width = 64;

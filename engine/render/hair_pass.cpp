@@ -1,0 +1,22 @@
+#include "render/hair_pass.h"
+
+#include <string>
+
+#include "render/ribbon_pass.h"
+
+namespace tressel::render {
+
+Result<std::unique_ptr<RenderPassBase>> create_hair_pass(const PassSetup& setup) {
+    switch (setup.desc.hair_renderer) {
+        case HairRenderer::Ribbons: {
+            auto p = RibbonHairPass::create(setup);
+            if (!p) return p.error();
+            return std::unique_ptr<RenderPassBase>(std::move(*p));
+        }
+    }
+    return make_error(ErrorCode::InvalidArgument,
+                      "renderer: hair_renderer " + std::to_string(static_cast<int>(setup.desc.hair_renderer)) +
+                          " is not one of HairRenderer's values (render/renderer.h)");
+}
+
+}  // namespace tressel::render
