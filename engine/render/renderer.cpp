@@ -7,10 +7,10 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "render/draws.h"
 #include "render/hair_pass.h"
 #include "render/main_target.h"
 #include "render/mesh_pass.h"
+#include "render/overlay_pass.h"
 #include "render/render_pass.h"
 #include "render/render_resources.h"
 #include "render/render_scene.h"
@@ -20,7 +20,6 @@
 namespace tressel::render {
 
 using gpu_shared::FrameUniforms;
-using gpu_shared::MeshPush;
 
 namespace {
 constexpr uint32_t kMaxExtent = 16384;
@@ -61,9 +60,6 @@ Status Renderer::init(gpu::Device& device, const RendererDesc& desc) {
             samples = static_cast<VkSampleCountFlagBits>(s);
             break;
         }
-    VkPhysicalDeviceFeatures features;
-    vkGetPhysicalDeviceFeatures(device.physical_device(), &features);
-    wireframe_supported_ = features.fillModeNonSolid == VK_TRUE;
 
     auto shared = SharedResources::create(device);
     if (!shared) return shared.error();
@@ -82,6 +78,8 @@ Status Renderer::init(gpu::Device& device, const RendererDesc& desc) {
     if (!ubo) return ubo.error();
     frame_ubo_ = std::move(*ubo);
 
+    // The passes in recording order (README.md): shadow maps, opaque meshes, hair, overlays. The shadow
+    // maps are in the frame set, which every pass binds.
     const PassSetup setup{device, desc_, *shared_, target_->render_pass(), samples};
     auto shadow = ShadowPass::create(setup);
     if (!shadow) return shadow.error();
@@ -102,48 +100,9 @@ Status Renderer::init(gpu::Device& device, const RendererDesc& desc) {
     auto hair = create_hair_pass(setup);
     if (!hair) return hair.error();
     passes_.push_back(std::move(*hair));
-
-    auto opl = create_object_pipeline_layout(device, *shared_);
-    if (!opl) return opl.error();
-    object_pl_ = std::move(*opl);
-    auto make = [&](Pipeline& out, GraphicsPipelineDesc d) -> Status {
-        auto p = create_graphics_pipeline(device, d);
-        if (!p) return p.error();
-        out = std::move(*p);
-        return {};
-    };
-    GraphicsPipelineDesc mesh = mesh_pipeline_desc(setup, object_pl_.get());
-    GraphicsPipelineDesc overlay = mesh;
-    overlay.blend = Blend::Alpha;
-    overlay.depth_write = false;
-    overlay.depth_bias_slope = 1.0f;
-    overlay.name = "overlay";
-    TRESSEL_TRY(make(overlay_pipe_, overlay));
-    if (wireframe_supported_) {
-        GraphicsPipelineDesc wire = mesh;
-        wire.polygon_mode = VK_POLYGON_MODE_LINE;
-        wire.depth_write = false;
-        wire.depth_bias_slope = 1.0f;
-        wire.name = "wireframe";
-        TRESSEL_TRY(make(wire_pipe_, wire));
-    }
-    GraphicsPipelineDesc line = mesh;
-    line.vertex_shader = "render/line.vert";
-    line.fragment_shader = "render/line.frag";
-    line.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
-    line.blend = Blend::Alpha;
-    line.depth_write = false;
-    line.name = "lines";
-    TRESSEL_TRY(make(line_pipe_, line));
-    GraphicsPipelineDesc slice = mesh;
-    slice.vertex_shader = "render/slice.vert";
-    slice.fragment_shader = "render/slice.frag";
-    slice.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
-    slice.blend = Blend::Alpha;
-    slice.depth_test = false;   // the cross-section shows through the mesh it cuts
-    slice.depth_write = false;
-    slice.name = "sdf slice";
-    TRESSEL_TRY(make(slice_pipe_, slice));
+    auto overlays = OverlayPass::create(setup);
+    if (!overlays) return overlays.error();
+    passes_.push_back(std::move(*overlays));
     return {};
 }
 
@@ -259,37 +218,11 @@ Status Renderer::record(gpu::CommandBuffer& cmd, const FrameDesc& frame, gpu::Ti
     FrameContext ctx{cmd, frame, *scene_, frame_set_.handle(), target_->width(), target_->height(), ts};
     for (auto& pass : passes_) TRESSEL_TRY(pass->record_offscreen(ctx));
     target_->begin(cmd, frame.background);
-    for (auto& pass : passes_) TRESSEL_TRY(pass->record_main(ctx));
-
-    VkDescriptorSet fset = frame_set_.handle();
-    {
-        auto span = ctx.time("overlays");
-        if (frame.show_grid) draw_lines(c, line_pipe_.get(), object_pl_.get(), fset, scene_->grid());
-        if (frame.wireframe && wire_pipe_.valid())
-            for (auto& m : scene_->meshes())
-                if (m.style == MeshStyle::Opaque)
-                    draw_mesh(c, wire_pipe_.get(), object_pl_.get(), fset, m,
-                              {glm::vec3(0.1f, 0.1f, 0.12f), 1.0f, 0.0f, 0u, 1u, 0u});
-        const SliceGpu& slice = scene_->slice();
-        if (frame.show_slice && slice.valid) {
-            vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_GRAPHICS, slice_pipe_.get());
-            VkDescriptorSet sets[] = {fset, slice.set.handle()};
-            vkCmdBindDescriptorSets(c, VK_PIPELINE_BIND_POINT_GRAPHICS, object_pl_.get(), 0, 2, sets, 0, nullptr);
-            MeshPush push{};
-            vkCmdPushConstants(c, object_pl_.get(), VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                               sizeof(push), &push);
-            vkCmdDraw(c, 4, 1, 0, 0);
-            draw_lines(c, line_pipe_.get(), object_pl_.get(), fset, slice.bounds_box);
-        }
-        for (auto& m : scene_->meshes()) {
-            if (m.style == MeshStyle::CollisionOverlay && frame.show_collision)
-                draw_mesh(c, overlay_pipe_.get(), object_pl_.get(), fset, m, {m.color, 0.22f, 1.5f, 0u, 0u, 0u});
-            if (m.style == MeshStyle::Collider && frame.show_colliders)
-                draw_mesh(c, overlay_pipe_.get(), object_pl_.get(), fset, m, {m.color, 0.35f, 1.0f, 0u, 0u, 0u});
-        }
-    }
+    Status drawn;
+    for (auto& pass : passes_)
+        if (!(drawn = pass->record_main(ctx))) break;
     target_->end(cmd);
-    return {};
+    return drawn;
 }
 
 Result<std::vector<uint8_t>> Renderer::render_to_rgba(const FrameDesc& frame) {

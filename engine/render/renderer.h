@@ -153,9 +153,6 @@ private:
     gpu::Buffer frame_ubo_;
     gpu::DescriptorSet frame_set_;
     std::vector<std::unique_ptr<RenderPassBase>> passes_;   // in recording order
-    bool wireframe_supported_ = false;
-    PipelineLayout object_pl_;
-    Pipeline overlay_pipe_, wire_pipe_, line_pipe_, slice_pipe_;
 };
 
 // Framing helpers for headless renders.

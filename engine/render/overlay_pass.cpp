@@ -1,0 +1,91 @@
+#include "render/overlay_pass.h"
+
+#include "render/draws.h"
+#include "render/render_scene.h"
+#include "render/renderer.h"
+
+namespace tressel::render {
+
+using gpu_shared::MeshPush;
+
+Result<std::unique_ptr<OverlayPass>> OverlayPass::create(const PassSetup& setup) {
+    gpu::Device& device = setup.device;
+    std::unique_ptr<OverlayPass> p(new OverlayPass());
+    auto layout = create_object_pipeline_layout(device, setup.shared);
+    if (!layout) return layout.error();
+    p->layout_ = std::move(*layout);
+    auto make = [&](Pipeline& out, const GraphicsPipelineDesc& d) -> Status {
+        auto pipe = create_graphics_pipeline(device, d);
+        if (!pipe) return pipe.error();
+        out = std::move(*pipe);
+        return {};
+    };
+    const GraphicsPipelineDesc mesh = mesh_pipeline_desc(setup, p->layout_.get());
+    GraphicsPipelineDesc shell = mesh;
+    shell.blend = Blend::Alpha;
+    shell.depth_write = false;
+    shell.depth_bias_slope = 1.0f;
+    shell.name = "overlay";
+    TRESSEL_TRY(make(p->shell_pipe_, shell));
+    VkPhysicalDeviceFeatures features;
+    vkGetPhysicalDeviceFeatures(device.physical_device(), &features);
+    if (features.fillModeNonSolid == VK_TRUE) {
+        GraphicsPipelineDesc wire = mesh;
+        wire.polygon_mode = VK_POLYGON_MODE_LINE;
+        wire.depth_write = false;
+        wire.depth_bias_slope = 1.0f;
+        wire.name = "wireframe";
+        TRESSEL_TRY(make(p->wire_pipe_, wire));
+    }
+    GraphicsPipelineDesc line = mesh;
+    line.vertex_shader = "render/line.vert";
+    line.fragment_shader = "render/line.frag";
+    line.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
+    line.blend = Blend::Alpha;
+    line.depth_write = false;
+    line.name = "lines";
+    TRESSEL_TRY(make(p->line_pipe_, line));
+    GraphicsPipelineDesc slice = mesh;
+    slice.vertex_shader = "render/slice.vert";
+    slice.fragment_shader = "render/slice.frag";
+    slice.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
+    slice.blend = Blend::Alpha;
+    slice.depth_test = false;
+    slice.depth_write = false;
+    slice.name = "sdf slice";
+    TRESSEL_TRY(make(p->slice_pipe_, slice));
+    return p;
+}
+
+Status OverlayPass::record_main(FrameContext& ctx) {
+    auto span = ctx.time("overlays");
+    VkCommandBuffer c = ctx.cmd.handle();
+    const FrameDesc& frame = ctx.frame;
+    const RenderScene& scene = ctx.scene;
+    VkPipelineLayout layout = layout_.get();
+    if (frame.show_grid) draw_lines(c, line_pipe_.get(), layout, ctx.frame_set, scene.grid());
+    if (frame.wireframe && wire_pipe_.valid())
+        for (auto& m : scene.meshes())
+            if (m.style == MeshStyle::Opaque)
+                draw_mesh(c, wire_pipe_.get(), layout, ctx.frame_set, m,
+                          {.color = glm::vec3(0.1f, 0.1f, 0.12f), .opacity = 1.0f, .unlit = 1u});
+    const SliceGpu& slice = scene.slice();
+    if (frame.show_slice && slice.valid) {
+        vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_GRAPHICS, slice_pipe_.get());
+        VkDescriptorSet sets[] = {ctx.frame_set, slice.set.handle()};
+        vkCmdBindDescriptorSets(c, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 2, sets, 0, nullptr);
+        MeshPush push{};
+        vkCmdPushConstants(c, layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(push), &push);
+        vkCmdDraw(c, 4, 1, 0, 0);
+        draw_lines(c, line_pipe_.get(), layout, ctx.frame_set, slice.bounds_box);
+    }
+    for (auto& m : scene.meshes()) {
+        if (m.style == MeshStyle::CollisionOverlay && frame.show_collision)
+            draw_mesh(c, shell_pipe_.get(), layout, ctx.frame_set, m, {.color = m.color, .opacity = 0.22f, .rim = 1.5f});
+        if (m.style == MeshStyle::Collider && frame.show_colliders)
+            draw_mesh(c, shell_pipe_.get(), layout, ctx.frame_set, m, {.color = m.color, .opacity = 0.35f, .rim = 1.0f});
+    }
+    return {};
+}
+
+}  // namespace tressel::render
