@@ -4,6 +4,10 @@
 // from the key light falling on hair and meshes, and the SDF slice plane. Renders into an MSAA target
 // resolved to an sRGB image that the editor shows and headless callers read back.
 //
+// Renderer is the facade the engine uses; the drawing is done by passes behind it (render_pass.h):
+// shadow maps, meshes, hair (the class RendererDesc::hair_renderer names), overlays. README.md in this
+// folder describes them.
+//
 //   auto r = Renderer::create(device, {.width = 1280, .height = 720});
 //   r->add_mesh(head_ws, MeshStyle::Opaque);
 //   r->add_hair({.positions = &sim_positions, ...});        // the simulation's buffer, drawn in place
@@ -131,9 +135,9 @@ public:
     Status set_slice(const SliceView& slice);
     void clear_slice();
 
-    // Records the frame: shadow passes, then the main pass; the resolved image ends in
-    // SHADER_READ_ONLY_OPTIMAL. `timestamps` (optional, >= 5 passes): shadow_depth, shadow_opacity, meshes,
-    // hair, overlays.
+    // Records the frame: the shadow maps, then the main target (meshes, hair, overlays); the resolved image
+    // ends in SHADER_READ_ONLY_OPTIMAL. `timestamps` (optional, >= 5 passes), in this order: shadow_depth,
+    // shadow_opacity (shadow pass), meshes (mesh pass), hair (hair pass), overlays (overlay pass).
     Status record(gpu::CommandBuffer& cmd, const FrameDesc& frame, gpu::TimestampQueries* timestamps = nullptr);
     // record() plus a copy into a readback buffer, submitted and waited for: sRGB RGBA8, top row first.
     Result<std::vector<uint8_t>> render_to_rgba(const FrameDesc& frame);
