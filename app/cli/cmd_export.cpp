@@ -58,7 +58,7 @@ int run_export(const std::vector<std::string>& argv) {
     request.include_follows = args->has("all");
     request.gravity_scale = *gravity_scale;
     request.group = args->get("group");
-    auto report = runtime::export_scene(*(*rt)->content(), request);
+    auto report = runtime::export_scene((*rt)->scene(), *(*rt)->content(), request);
     if (!report) return fail(report.error().message);
     // What growing the hair did (e.g. guides moved out of the scalp) is part of what was exported.
     for (const auto& d : (*rt)->content()->diagnostics.items)

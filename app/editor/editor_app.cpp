@@ -163,6 +163,7 @@ void EditorApp::open_scene(const fs::path& path) {
             ctx_.add_diagnostics(c->diagnostics);
             ctx_.add_log(Severity::Info, "scene", "opened " + path.string() + " (" + std::to_string(c->meshes->size()) + " meshes)");
             ctx_.add_log(Severity::Info, "scene", "built: " + live_->report().summary());
+            ctx_.stats.last_rebuild = live_->report().summary();
             Diagnostics warnings;
             ctx_.note_recent(path, warnings);
             ctx_.add_diagnostics(warnings);
@@ -241,6 +242,7 @@ void EditorApp::start_content_job(runtime::ContentPlan plan, const std::string& 
             content_failed_ = false;
             ctx_.add_diagnostics(c->diagnostics);
             ctx_.add_log(Severity::Info, "scene", "rebuilt: " + live_->report().summary());
+            ctx_.stats.last_rebuild = live_->report().summary();
         };
     });
 }
@@ -262,15 +264,17 @@ void EditorApp::start_export(const Request& r) {
     if (ctx_.jobs.busy() || !live_->content()) return ctx_.report_error("export: wait for the current operation to finish");
     auto fmt = parse_export_format(r.format);
     if (!fmt) return ctx_.report_error(fmt.error().message);
+    // The running scene: the content's grooms with every value edit since (simulation, shading).
     auto content = live_->shared_content();
+    auto scene = std::make_shared<const Scene>(live_->scene());
     runtime::SceneExportRequest request;
     request.format = *fmt;
     request.out = r.path;
     request.include_follows = r.include_follows;
-    ctx_.jobs.start("Exporting " + fs::path(r.path).filename().string(), [this, content, request](Progress&) -> std::function<void()> {
+    ctx_.jobs.start("Exporting " + fs::path(r.path).filename().string(), [this, content, scene, request](Progress&) -> std::function<void()> {
         std::error_code ec;
         if (request.out.has_parent_path()) fs::create_directories(request.out.parent_path(), ec);
-        auto report = runtime::export_scene(*content, request);
+        auto report = runtime::export_scene(*scene, *content, request);
         if (!report) {
             std::string msg = "export: " + report.error().message;
             return [this, msg] { ctx_.report_error(msg); };

@@ -53,6 +53,7 @@ struct FrameStats {
     uint64_t sim_steps = 0;
     double last_sdf_build_ms = 0.0;
     double last_groom_ms = 0.0;
+    std::string last_rebuild;          // runtime::RebuildReport::summary() of the last content installed
 };
 
 // What the Collision panel shows about a built field.

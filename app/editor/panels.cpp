@@ -248,6 +248,11 @@ void StatsPanel::draw(EditorContext& ctx) {
     ImGui::Text("GPU memory: %.1f MiB device, %.1f MiB upload, %.1f MiB readback", double(ctx.gpu_bytes) / 1048576.0,
                 double(ctx.upload_bytes) / 1048576.0, double(ctx.readback_bytes) / 1048576.0);
     ImGui::Text("last groom %.0f ms", ctx.stats.last_groom_ms);
+    if (!ctx.stats.last_rebuild.empty()) {
+        ImGui::TextWrapped("last rebuild: %s", ctx.stats.last_rebuild.c_str());
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("what the last edit made the scene redo (import, growth, fields, simulation) and how long each part took");
+    }
     if (ctx.stats.history.empty()) {
         ImGui::TextDisabled("no GPU timestamps yet");
         return;

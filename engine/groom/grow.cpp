@@ -51,6 +51,8 @@ Status guides_from_file(const GroomInputs& in, const RegionInfo& region, GroomRe
     std::vector<uint8_t> degenerate(file->strand_count(), 0);
     for (uint32_t s : file->degenerate_strands) degenerate[s] = 1;
     Strands& out = r.guides;
+    r.widths_from_fiber_radius = file->thickness.empty();
+    r.widths_fiber_radius_m = in.group.shading.fiber_radius_m;
     size_t dropped = 0;
     double dist_sum = 0.0;
     const double root_width = 2.0 * in.group.shading.fiber_radius_m;
@@ -66,7 +68,7 @@ Status guides_from_file(const GroomInputs& in, const RegionInfo& region, GroomRe
                 out.widths_m.push_back(file->thickness[k]);
             else {
                 const double t = double(k - a) / double(b - a - 1);
-                out.widths_m.push_back(float(root_width * (1.0 + (g.tip_width_scale - 1.0) * t)));
+                out.widths_m.push_back(taper_width(root_width, g.tip_width_scale, t));
             }
         }
         out.strand_offsets.push_back(uint32_t(out.points_os_m.size()));
@@ -160,6 +162,8 @@ Result<GroomResult> grow_group(const GroomInputs& in, Progress* progress) {
         }
         r.guides.points_os_m.reserve(roots.size() * size_t(g.vertices_per_strand));
         TRESSEL_TRY(shape_guides(si, r.guides, r.diagnostics));
+        r.widths_from_fiber_radius = true;
+        r.widths_fiber_radius_m = group.shading.fiber_radius_m;
         if (in.scalp_clearance_m >= 0.0) {
             step(0.5f, "keeping guides outside the scalp");
             const TriangleBvh bvh(mesh.positions, mesh.indices);
@@ -215,6 +219,21 @@ Result<GroomResult> grow_group(const GroomInputs& in, Progress* progress) {
     r.timings.total_ms = ms_since(t0);
     step(1.0f, "done");
     return r;
+}
+
+void restyle_widths(GroomResult& groom, double fiber_radius_m, double tip_width_scale) {
+    if (!groom.widths_from_fiber_radius) return;
+    groom.widths_fiber_radius_m = fiber_radius_m;
+    Strands& s = groom.guides;
+    if (s.widths_m.size() != s.points_os_m.size()) return;
+    const double root_width = 2.0 * fiber_radius_m;  // as grow_group and guides_from_file compute it
+    for (size_t i = 0; i < s.strand_count(); ++i) {
+        const uint32_t a = s.strand_offsets[i], b = s.strand_offsets[i + 1];
+        for (uint32_t k = a; k < b; ++k) {
+            const double t = b - a > 1 ? double(k - a) / double(b - a - 1) : 0.0;
+            s.widths_m[k] = taper_width(root_width, tip_width_scale, t);
+        }
+    }
 }
 
 }  // namespace tressel

@@ -48,6 +48,10 @@ struct GroomTimings {
 
 struct GroomResult {
     Strands guides;                                  // scalp-mesh space, metres
+    // Whether guides.widths_m come from Shading::fiber_radius_m (taper_width below), not from a file's
+    // thickness: then restyle_widths() can follow a fibre radius edit without growing again.
+    bool widths_from_fiber_radius = false;
+    double widths_fiber_radius_m = 0.0;              // the fibre radius they were computed for
     std::vector<gpu_shared::GuideFrame> guide_frames;  // root frame per guide (follow offsets live in it)
     FollowHairs follows;
     RegionInfo region;
@@ -60,5 +64,9 @@ struct GroomResult {
 // guide count over kMaxGuides, an empty region, a uv_mask on a mesh without UVs, ...); file errors name
 // the file. Cancelled when `progress` asks for it.
 Result<GroomResult> grow_group(const GroomInputs& in, Progress* progress = nullptr);
+
+// The widths grow_group would give the same guides for another fibre radius, bit for bit (a fibre
+// radius edit is a shading edit: it must not regrow). No-op unless widths_from_fiber_radius.
+void restyle_widths(GroomResult& groom, double fiber_radius_m, double tip_width_scale);
 
 }  // namespace tressel

@@ -157,7 +157,7 @@ Status shape_guides(const ShapeInputs& in, Strands& out, Diagnostics& diag) {
         for (uint32_t k = 0; k < n; ++k) {
             out.points_os_m.push_back(glm::vec3(pts[k]));
             const double t = double(k) / double(n - 1);
-            out.widths_m.push_back(float(in.root_width_m * (1.0 + (g.tip_width_scale - 1.0) * t)));
+            out.widths_m.push_back(taper_width(in.root_width_m, g.tip_width_scale, t));
         }
         out.strand_offsets.push_back(uint32_t(out.points_os_m.size()));
         out.roots.push_back(roots.roots[i]);

@@ -20,6 +20,13 @@
 
 namespace tressel {
 
+// Width of a guide point at parameter t in [0, 1] along its strand (0 root, 1 tip): the root width
+// tapered linearly to tip_width_scale x at the tip. The one expression growth and restyle_widths use.
+inline float taper_width(double root_width_m, double tip_width_scale, double t) {
+    return float(root_width_m * (1.0 + (tip_width_scale - 1.0) * t));
+}
+
+
 struct ShapeInputs {
     const RootSet* roots = nullptr;     // required
     Growth growth;

@@ -15,6 +15,7 @@ struct RebuildReport {
     bool simulation = false;                    // the simulation rebuilt at rest (structure changed)
     bool simulation_params = false;             // simulation, environment, collider or margin values set in place
     bool shading = false;                       // hair shading changed in the renderer
+    std::vector<std::string> restyled;          // groups whose guide widths followed a fibre radius edit (no regrow)
     bool drawn_meshes = false;                  // the drawn meshes or colliders replaced
     bool slice = false;                         // the SDF slice image made again
     std::vector<std::pair<std::string, double>> ms;  // part ("import meshes", "grow 'main'", ...) -> wall ms

@@ -71,8 +71,14 @@ ContentPlan ContentPlan::rebuild_all_sdfs(const Scene& scene) {
 
 bool same_groom_inputs(const Scene& sa, const HairGroup& a, const Scene& sb, const HairGroup& b) {
     return a.name == b.name && a.scalp == b.scalp && a.growth == b.growth && a.follow == b.follow &&
-           a.smoothing == b.smoothing && a.shading.fiber_radius_m == b.shading.fiber_radius_m &&
-           scene_scalp_clearance_m(sa, a) == scene_scalp_clearance_m(sb, b);
+           a.smoothing == b.smoothing && scene_scalp_clearance_m(sa, a) == scene_scalp_clearance_m(sb, b);
+}
+
+std::shared_ptr<const GroomResult> restyled_groom(const std::shared_ptr<const GroomResult>& groom, const HairGroup& group) {
+    if (!groom || !groom->widths_from_fiber_radius || groom->widths_fiber_radius_m == group.shading.fiber_radius_m) return groom;
+    auto copy = std::make_shared<GroomResult>(*groom);
+    restyle_widths(*copy, group.shading.fiber_radius_m, group.growth.tip_width_scale);
+    return copy;
 }
 
 bool same_sdf_inputs(const CollisionMesh& a, const CollisionMesh& b) {
@@ -147,7 +153,7 @@ Result<std::shared_ptr<SceneContent>> prepare_content(const Scene& scene, const 
     for (size_t gi = 0; gi < groups; ++gi) {
         const HairGroup& group = scene.hair_groups[gi];
         if (!plan.groom(gi) && previous && gi < previous->grooms.size() && previous->grooms[gi]) {
-            out->grooms.push_back(previous->grooms[gi]);
+            out->grooms.push_back(restyled_groom(previous->grooms[gi], group));
             continue;
         }
         if (progress) progress->set(0.3f + 0.6f * float(gi) / float(groups), "growing '" + group.name + "'");

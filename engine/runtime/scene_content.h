@@ -4,12 +4,14 @@
 //
 // What a scene edit touches (plan_content) is decided here, once, for the editor and every CLI command:
 //   meshes   the scene's mesh list, units or up axis
-//   a groom  its group's scalp, growth, follow, smoothing and fibre radius, the scalp's mesh,
+//   a groom  its group's scalp, growth, follow and smoothing, the scalp's mesh,
 //            and the clearance the groom keeps from its scalp (the margin of the scalp's collision mesh
 //            when the group collides with it: groom/scene_groom.h)
 //   a field  its collision mesh's mesh, cells_x, padding and sign (the margin is a simulation value)
 // Everything else (simulation, environment, motion, colliders, shading, lighting, view) is applied to
-// the running scene in place by SceneRuntime::sync.
+// the running scene in place by SceneRuntime::sync. The fibre radius (a shading value) also sets the
+// guides' widths that exports carry: an edit recomputes them on a copy of the groom (restyled_groom),
+// exactly as growing again would, without growing again.
 #pragma once
 
 #include <memory>
@@ -63,6 +65,10 @@ ContentPlan plan_content(const Scene& scene, const SceneContent* current);
 // Whether group `a` of scene `sa` and group `b` of scene `sb` grow the same groom (see the file comment).
 bool same_groom_inputs(const Scene& sa, const HairGroup& a, const Scene& sb, const HairGroup& b);
 bool same_sdf_inputs(const CollisionMesh& a, const CollisionMesh& b);
+
+// `groom` with the widths `group`'s fibre radius gives (groom/grow.h restyle_widths): the same pointer
+// when they already are, else a restyled copy.
+std::shared_ptr<const GroomResult> restyled_groom(const std::shared_ptr<const GroomResult>& groom, const HairGroup& group);
 
 // Builds what `plan` asks for on the CPU and shares the rest with `previous` (may be null when the plan
 // asks for everything). Fields to rebuild are built here with the CPU reference when `cpu_fields` (the

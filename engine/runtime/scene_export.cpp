@@ -14,8 +14,9 @@ std::vector<std::string> joint_names(const SceneMesh& m) {
 
 }  // namespace
 
-Result<ExportDesc> scene_export_desc(const SceneContent& content, const SceneExportRequest& request) {
-    const Scene& scene = content.scene;
+Result<ExportDesc> scene_export_desc(const Scene& scene, const SceneContent& content, const SceneExportRequest& request) {
+    if (scene.hair_groups.size() != content.grooms.size())
+        return make_error(ErrorCode::InvalidArgument, "export: the scene's hair groups have not all been grown yet");
     ExportDesc desc;
     desc.format = request.format;
     desc.out = request.out;
@@ -43,8 +44,8 @@ Result<ExportDesc> scene_export_desc(const SceneContent& content, const SceneExp
     return desc;
 }
 
-Result<ExportReport> export_scene(const SceneContent& content, const SceneExportRequest& request) {
-    auto desc = scene_export_desc(content, request);
+Result<ExportReport> export_scene(const Scene& scene, const SceneContent& content, const SceneExportRequest& request) {
+    auto desc = scene_export_desc(scene, content, request);
     if (!desc) return desc.error();
     return export_groom(*desc);
 }

@@ -21,11 +21,12 @@ struct SceneExportRequest {
     double gravity_scale = 1.0;            // preset: gravityMagnitude = -gravity.y x scale
 };
 
-// The writers' description of `content` (which must outlive it). InvalidArgument when there is no hair
-// group to export.
-Result<ExportDesc> scene_export_desc(const SceneContent& content, const SceneExportRequest& request);
+// The writers' description of `scene` running on `content` (SceneRuntime::scene() and content(): the
+// content's structure with every value edit since, e.g. simulation and shading for the TressFX settings).
+// Both must outlive the description. InvalidArgument when there is no hair group to export.
+Result<ExportDesc> scene_export_desc(const Scene& scene, const SceneContent& content, const SceneExportRequest& request);
 
 // scene_export_desc + export_groom.
-Result<ExportReport> export_scene(const SceneContent& content, const SceneExportRequest& request);
+Result<ExportReport> export_scene(const Scene& scene, const SceneContent& content, const SceneExportRequest& request);
 
 }  // namespace tressel::runtime

@@ -45,6 +45,7 @@ void RebuildReport::merge(const RebuildReport& o) {
     simulation = simulation || o.simulation;
     simulation_params = simulation_params || o.simulation_params;
     shading = shading || o.shading;
+    restyled.insert(restyled.end(), o.restyled.begin(), o.restyled.end());
     drawn_meshes = drawn_meshes || o.drawn_meshes;
     slice = slice || o.slice;
     ms.insert(ms.end(), o.ms.begin(), o.ms.end());
@@ -57,6 +58,7 @@ std::string RebuildReport::summary() const {
     if (simulation) add("simulation rebuilt at rest");
     else if (simulation_params) add("simulation values set in place");
     if (shading) add("shading");
+    for (const std::string& g : restyled) add("widths of '" + g + "'");
     if (drawn_meshes) add("drawn meshes");
     if (slice) add("slice");
     return s.empty() ? "nothing" : s;
@@ -373,6 +375,16 @@ Status SceneRuntime::update_slice(const Scene& scene) {
 Status SceneRuntime::sync(const Scene& scene) {
     report_ = {};
     if (!content_) return make_error(ErrorCode::InvalidArgument, "scene runtime: no content installed");
+    // A fibre radius edit: the guides' widths (what exports carry) follow on a copy of the groom.
+    std::shared_ptr<SceneContent> restyled;
+    for (size_t gi = 0; gi < scene.hair_groups.size() && gi < content_->grooms.size(); ++gi) {
+        auto g = restyled_groom(content_->grooms[gi], scene.hair_groups[gi]);
+        if (g == content_->grooms[gi]) continue;
+        if (!restyled) restyled = std::make_shared<SceneContent>(*content_);
+        restyled->grooms[gi] = std::move(g);
+        report_.restyled.push_back(scene.hair_groups[gi].name);
+    }
+    if (restyled) content_ = std::move(restyled);
     if (!world_) {  // no device: nothing runs
         scene_ = scene;
         return {};

@@ -120,6 +120,57 @@ TEST_F(RuntimeTest, EachEditRedoesOnlyWhatItTouches) {
     EXPECT_EQ(rt->counts().guides, 200u);
 }
 
+// The editor's responsiveness bar, on the default scene as shipped: every frame of a shading slider drag
+// reaches the runtime as a new scene, and none of them regrows, rebuilds a field or resets the simulation.
+TEST_F(RuntimeTest, ShadingDragOnTheDefaultSceneRedoesNothing) {
+    runtime::RuntimeOptions o;
+    o.renderer = render::RendererDesc{96, 64, 1, 64, 16};
+    auto rt = SceneRuntime::create(&device(), o);
+    ASSERT_TRUE(rt.ok());
+    auto loaded = load_scene(test::source("presets/scenes/default.json"));
+    ASSERT_TRUE(loaded.ok());
+    Scene s = loaded->scene;
+    ASSERT_TRUE((*rt)->apply(s).ok());
+    ASSERT_EQ((*rt)->counts().guides, 2000u);
+    ASSERT_TRUE((*rt)->step(1).ok());
+    const uint64_t steps = (*rt)->world()->clock.steps;
+    const GroomResult* groom = (*rt)->content()->grooms[0].get();
+    const SdfGrid* field = (*rt)->content()->sdfs[0].get();
+    for (int frame = 0; frame < 10; ++frame) {
+        s.hair_groups[0].shading.ks1 += 0.001;
+        s.hair_groups[0].shading.tip_color.x = 0.5 + 0.02 * frame;
+        ASSERT_TRUE((*rt)->apply(s).ok());
+        const RebuildReport& r = (*rt)->report();
+        EXPECT_TRUE(r.shading) << "frame " << frame;
+        EXPECT_FALSE(r.rebuilt_anything()) << "frame " << frame << ": " << r.summary();
+        EXPECT_FALSE(r.simulation_params) << "frame " << frame;
+        EXPECT_TRUE(r.ms.empty()) << r.summary();
+    }
+    EXPECT_EQ((*rt)->world()->clock.steps, steps) << "the simulation was not reset";
+    EXPECT_EQ((*rt)->content()->grooms[0].get(), groom);
+    EXPECT_EQ((*rt)->content()->sdfs[0].get(), field);
+
+    // The fibre radius is a shading slider too, but it also sets the guides' widths that exports carry:
+    // they follow exactly as growing again would give them, and nothing is grown again.
+    for (int frame = 1; frame <= 4; ++frame) {
+        s.hair_groups[0].shading.fiber_radius_m = 0.002 - 0.0002 * frame;
+        ASSERT_TRUE((*rt)->apply(s).ok());
+        EXPECT_FALSE((*rt)->report().rebuilt_anything()) << (*rt)->report().summary();
+        EXPECT_TRUE((*rt)->report().shading);
+    }
+    EXPECT_EQ((*rt)->report().restyled, std::vector<std::string>{"main"});
+    EXPECT_EQ((*rt)->world()->clock.steps, steps);
+    auto fresh = SceneRuntime::create(nullptr, {});
+    ASSERT_TRUE(fresh.ok());
+    ASSERT_TRUE((*fresh)->apply(s).ok());
+    const auto& restyled = (*rt)->content()->grooms[0]->guides.widths_m;
+    const auto& grown = (*fresh)->content()->grooms[0]->guides.widths_m;
+    ASSERT_EQ(restyled.size(), grown.size());
+    EXPECT_TRUE(restyled == grown) << "restyled widths equal a fresh groom's, bit for bit";
+    EXPECT_FLOAT_EQ(restyled.front(), 2.0f * 0.0012f);  // the root's width: twice the last radius
+    EXPECT_TRUE((*rt)->content()->grooms[0]->guides.points_os_m == (*fresh)->content()->grooms[0]->guides.points_os_m);
+}
+
 TEST_F(RuntimeTest, AFailedEditKeepsTheRunningScene) {
     auto rt = make();
     ASSERT_TRUE(rt);
