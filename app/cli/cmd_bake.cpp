@@ -23,7 +23,8 @@ namespace tressel::cli {
 const char* const kBakeUsage =
     "usage: tressel-cli bake <scene.json> --frames N [--report report.json] [--dump DIR] [--cpu]\n"
     "                        [--fused] [--metrics-every K] [--device NAME]\n\n"
-    "Grows every hair group, builds the collision fields (on the GPU), and simulates N frames at the\n"
+    "Grows every hair group, builds the collision fields (GPU passes; the CPU reference on a CPU Vulkan\n"
+    "device, where it is faster), and simulates N frames at the\n"
     "scene's rate and substeps with its motion, on the GPU (--cpu: the CPU reference step). Per frame:\n"
     "maximum and mean segment stretch, hair vertices (guides and follows) and segment midpoints inside a\n"
     "collision mesh and the deepest penetration (measured against the exact mesh distance, not the field\n"
@@ -188,6 +189,9 @@ int run_bake(const std::vector<std::string>& argv) {
     json sdf_ms = json::object();
     for (const auto& times : content.sdf_pass_times)
         for (const gpu::PassTime& t : times) sdf_ms[t.name] = sdf_ms.value(t.name, 0.0) + t.ms;
+    json sdf_build_ms = json::object();  // per collision mesh: GPU ms of its passes, or CPU wall ms
+    for (size_t i = 0; i < scene.collision_meshes.size() && i < content.sdf_build_ms.size(); ++i)
+        sdf_build_ms[scene.collision_meshes[i].mesh] = content.sdf_build_ms[i];
     json report = {{"format", "tressel-bake-report"},
                    {"scene", scene_path.string()},
                    {"device", device.info().name},
@@ -197,6 +201,8 @@ int run_bake(const std::vector<std::string>& argv) {
                    {"substeps", substeps},
                    {"counts", {{"guides", guides}, {"guide_vertices", guide_vertices}, {"follows", follows}, {"follow_vertices", follow_vertices}}},
                    {"sdf_build_gpu_ms", sdf_ms},
+                   {"sdf_backend", (*rt)->sdf_backend() == runtime::SdfBackend::Cpu ? "cpu" : "gpu"},
+                   {"sdf_build_ms", sdf_build_ms},
                    {"frames", frames_json},
                    {"summary", summary}};
     if (!dump_dir.empty()) {
