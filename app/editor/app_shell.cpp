@@ -150,43 +150,12 @@ Status AppShell::create_swapchain() {
     framebuffers_.clear();
     swapchain_ = std::move(*sc);
     if (!ui_pass_.valid()) {
-        VkAttachmentDescription color{};
-        color.format = swapchain_.format();
-        color.samples = VK_SAMPLE_COUNT_1_BIT;
-        color.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-        color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-        color.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
-        color.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-        color.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-        color.finalLayout = VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
-        VkAttachmentReference ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-        VkSubpassDescription sub{};
-        sub.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
-        sub.colorAttachmentCount = 1;
-        sub.pColorAttachments = &ref;
-        // The viewport image is sampled in this pass: the renderer's writes must be visible first.
-        VkSubpassDependency deps[2]{};
-        deps[0].srcSubpass = VK_SUBPASS_EXTERNAL;
-        deps[0].dstSubpass = 0;
-        deps[0].srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
-        deps[0].dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
-        deps[0].dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
-        deps[1].srcSubpass = 0;
-        deps[1].dstSubpass = VK_SUBPASS_EXTERNAL;
-        deps[1].srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
-        deps[1].dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT;
-        deps[1].srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
-        deps[1].dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-        VkRenderPassCreateInfo rpci{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
-        rpci.attachmentCount = 1;
-        rpci.pAttachments = &color;
-        rpci.subpassCount = 1;
-        rpci.pSubpasses = &sub;
-        rpci.dependencyCount = 2;
-        rpci.pDependencies = deps;
-        VkRenderPass pass = VK_NULL_HANDLE;
-        TRESSEL_VK_TRY(vkCreateRenderPass(device_->device(), &rpci, nullptr, &pass), "create the UI render pass");
-        ui_pass_ = render::RenderPass(*device_, pass);
+        // Cleared and presented; the generic pass's dependencies also order it before a screenshot's copy.
+        const render::AttachmentSpec color{swapchain_.format(), VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                           VK_ATTACHMENT_STORE_OP_STORE, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR};
+        auto pass = render::create_render_pass(*device_, std::span<const render::AttachmentSpec>(&color, 1), nullptr, {});
+        if (!pass) return pass.error();
+        ui_pass_ = std::move(*pass);
     }
     for (uint32_t i = 0; i < swapchain_.image_count(); ++i) {
         VkImageView view = swapchain_.view(i);

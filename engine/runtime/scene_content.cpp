@@ -103,7 +103,7 @@ ContentPlan plan_content(const Scene& scene, const SceneContent* current) {
     return p;
 }
 
-Status build_fields_cpu(SceneContent& c, Progress* progress) {
+Status build_missing_fields(SceneContent& c, const FieldBuilder& build, const char* where, Progress* progress) {
     for (size_t ci = 0; ci < c.sdfs.size() && ci < c.scene.collision_meshes.size(); ++ci) {
         if (c.sdfs[ci]) continue;
         const CollisionMesh& cm = c.scene.collision_meshes[ci];
@@ -114,16 +114,26 @@ Status build_fields_cpu(SceneContent& c, Progress* progress) {
             progress->set(float(ci) / float(c.sdfs.size()), "building the field of '" + cm.mesh + "'");
         }
         const auto t0 = std::chrono::steady_clock::now();
-        auto grid = build_sdf_cpu(sdf_build_desc(cm, mesh->mesh), c.diagnostics);
-        if (!grid) return make_error(grid.error().code, "SDF of collision mesh '" + cm.mesh + "': " + grid.error().message);
-        const double ms = ms_since(t0);
-        c.sdf_build_ms[ci] = ms;
-        c.sdfs[ci] = std::make_shared<const SdfGrid>(std::move(*grid));
+        auto field = build(sdf_build_desc(cm, mesh->mesh), c.diagnostics);
+        if (!field) return make_error(field.error().code, "SDF of collision mesh '" + cm.mesh + "': " + field.error().message);
+        c.sdf_build_ms[ci] = field->ms;
+        c.sdf_pass_times[ci] = std::move(field->passes);
+        c.sdfs[ci] = std::make_shared<const SdfGrid>(std::move(field->grid));
         c.report.sdfs.push_back(cm.mesh);
-        c.report.add_time("field of '" + cm.mesh + "'", ms);
-        c.diagnostics.info("sdf", "built the field of '" + cm.mesh + "' on the CPU: " + std::to_string(int(ms)) + " ms");
+        c.report.add_time("field of '" + cm.mesh + "'", ms_since(t0));
+        c.diagnostics.info("sdf", "built the field of '" + cm.mesh + "' " + where + ": " + std::to_string(field->ms) + " ms");
     }
     return {};
+}
+
+Status build_fields_cpu(SceneContent& c, Progress* progress) {
+    const FieldBuilder cpu = [](const SdfBuildDesc& desc, Diagnostics& diag) -> Result<BuiltField> {
+        const auto t0 = std::chrono::steady_clock::now();
+        auto grid = build_sdf_cpu(desc, diag);
+        if (!grid) return grid.error();
+        return BuiltField{std::move(*grid), ms_since(t0), {}};
+    };
+    return build_missing_fields(c, cpu, "on the CPU", progress);
 }
 
 Result<std::shared_ptr<SceneContent>> prepare_content(const Scene& scene, const ContentPlan& plan,

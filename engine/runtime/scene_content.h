@@ -14,6 +14,7 @@
 // exactly as growing again would, without growing again.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -79,7 +80,19 @@ Result<std::shared_ptr<SceneContent>> prepare_content(const Scene& scene, const 
                                                       std::shared_ptr<const SceneContent> previous,
                                                       Progress* progress = nullptr, bool cpu_fields = false);
 
-// Builds the content's missing fields with the CPU reference (prepare_content does when asked).
+// One field built: the grid, the milliseconds the report gives for it, the GPU pass times if any.
+struct BuiltField {
+    SdfGrid grid;
+    double ms = 0.0;
+    std::vector<gpu::PassTime> passes;
+};
+using FieldBuilder = std::function<Result<BuiltField>(const SdfBuildDesc& desc, Diagnostics& diag)>;
+
+// Builds the content's missing fields with `build` (in collision mesh order, with progress, cancel and
+// the report filled); errors name the collision mesh. `where` ("on the CPU") goes into the log line.
+Status build_missing_fields(SceneContent& content, const FieldBuilder& build, const char* where, Progress* progress = nullptr);
+
+// build_missing_fields with the CPU reference (prepare_content does this when asked).
 Status build_fields_cpu(SceneContent& content, Progress* progress = nullptr);
 
 }  // namespace tressel::runtime

@@ -122,31 +122,17 @@ Status SceneRuntime::apply(const Scene& scene, Progress* progress) {
 Status SceneRuntime::build_sdfs(SceneContent& c, Progress* progress) {
     if (sdf_ == SdfBackend::Cpu) return (device_ || options_.sdf == SdfBackend::Cpu) ? build_fields_cpu(c, progress) : Status{};
     if (!device_) return {};  // a runtime without a device builds no GPU fields (groom, export)
-    for (size_t ci = 0; ci < c.sdfs.size() && ci < c.scene.collision_meshes.size(); ++ci) {
-        if (c.sdfs[ci]) continue;
-        const CollisionMesh& cm = c.scene.collision_meshes[ci];
-        const SceneMesh* mesh = c.find_mesh(cm.mesh);
-        if (!mesh) return make_error(ErrorCode::NotFound, "collision mesh '" + cm.mesh + "' names no mesh of the scene");
-        if (progress) {
-            if (progress->cancelled()) return make_error(ErrorCode::Cancelled, "building the collision fields was cancelled");
-            progress->set(float(ci) / float(c.sdfs.size()), "building the field of '" + cm.mesh + "'");
-        }
-        const auto t0 = std::chrono::steady_clock::now();
-        std::vector<gpu::PassTime> times;
-        auto field = build_sdf_gpu(*device_, *sdf_pipelines_, sdf_build_desc(cm, mesh->mesh), c.diagnostics, &times);
-        if (!field) return make_error(field.error().code, "SDF of collision mesh '" + cm.mesh + "': " + field.error().message);
+    const FieldBuilder gpu = [this](const SdfBuildDesc& desc, Diagnostics& diag) -> Result<BuiltField> {
+        BuiltField out;
+        auto field = build_sdf_gpu(*device_, *sdf_pipelines_, desc, diag, &out.passes);
+        if (!field) return field.error();
         auto grid = read_back_sdf(*device_, *field);
-        if (!grid) return make_error(grid.error().code, "SDF of collision mesh '" + cm.mesh + "': " + grid.error().message);
-        double ms = 0.0;
-        for (const gpu::PassTime& t : times) ms += t.ms;
-        c.sdf_pass_times[ci] = std::move(times);
-        c.sdf_build_ms[ci] = ms;
-        c.sdfs[ci] = std::make_shared<const SdfGrid>(std::move(*grid));
-        c.report.sdfs.push_back(cm.mesh);
-        c.report.add_time("field of '" + cm.mesh + "'", ms_since(t0));
-        c.diagnostics.info("sdf", "built the field of '" + cm.mesh + "' on the GPU: " + std::to_string(ms) + " ms of passes");
-    }
-    return {};
+        if (!grid) return grid.error();
+        out.grid = std::move(*grid);
+        for (const gpu::PassTime& t : out.passes) out.ms += t.ms;  // GPU time of the passes
+        return out;
+    };
+    return build_missing_fields(c, gpu, "on the GPU", progress);
 }
 
 Status SceneRuntime::install(std::shared_ptr<SceneContent> content, Progress* progress) {
