@@ -14,6 +14,76 @@ namespace tressel {
 using gpu_shared::FollowDescriptor;
 using gpu_shared::GuideFrame;
 
+namespace {
+
+// The 10 low bits of v spread to every third bit (bit b -> bit 3b).
+uint32_t spread3(uint32_t v) {
+    v &= 0x3FFu;
+    v = (v | (v << 16)) & 0x030000FFu;
+    v = (v | (v << 8)) & 0x0300F00Fu;
+    v = (v | (v << 4)) & 0x030C30C3u;
+    v = (v | (v << 2)) & 0x09249249u;
+    return v;
+}
+
+}  // namespace
+
+std::vector<uint32_t> spread_order(std::span<const glm::vec3> points) {
+    const size_t n = points.size();
+    std::vector<uint32_t> order(n);
+    if (n < 3) {
+        for (size_t i = 0; i < n; ++i) order[i] = uint32_t(i);
+        return order;
+    }
+    // Morton code of a 1024^3 grid over the points' bounding cube (non-finite coordinates go to cell 0).
+    glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
+    for (const glm::vec3& p : points)
+        for (int a = 0; a < 3; ++a)
+            if (std::isfinite(p[a])) {
+                lo[a] = std::min(lo[a], p[a]);
+                hi[a] = std::max(hi[a], p[a]);
+            }
+    double extent = 0.0;
+    for (int a = 0; a < 3; ++a) extent = std::max(extent, double(hi[a]) - double(lo[a]));
+    const double scale = extent > 0.0 ? 1023.0 / extent : 0.0;
+    // Key: the code above the index. A stable LSD radix sort on the code, 10 bits a pass, keeps equal codes
+    // in index order.
+    std::vector<uint64_t> key(n), tmp(n);
+    std::vector<uint32_t> start(3 * 1025, 0);
+    for (size_t i = 0; i < n; ++i) {
+        uint32_t c = 0;
+        for (int a = 0; a < 3; ++a) {
+            const double v = (double(points[i][a]) - double(lo[a])) * scale;
+            c |= spread3(v >= 0.0 ? uint32_t(std::min(v, 1023.0)) : 0u) << a;
+        }
+        key[i] = (uint64_t(c) << 32) | uint64_t(i);
+        for (int d = 0; d < 3; ++d) ++start[size_t(d) * 1025 + ((c >> (10 * d)) & 0x3FFu) + 1];
+    }
+    for (int d = 0; d < 3; ++d) {
+        uint32_t* st = &start[size_t(d) * 1025];
+        for (size_t b = 0; b < 1024; ++b) st[b + 1] += st[b];
+        const int shift = 32 + 10 * d;
+        for (const uint64_t k : key) tmp[st[(k >> shift) & 0x3FFu]++] = k;
+        key.swap(tmp);
+    }
+    // Rank r along the curve goes to slot bitreverse(r): the first 2^j slots take every (2^bits / 2^j)-th
+    // point along the curve, one per stretch of it.
+    int bits = 0;
+    while ((size_t(1) << bits) < n) ++bits;
+    size_t slot = 0;
+    for (uint64_t k = 0; k < (uint64_t(1) << bits); ++k) {
+        uint32_t r = uint32_t(k);
+        r = ((r >> 1) & 0x55555555u) | ((r & 0x55555555u) << 1);
+        r = ((r >> 2) & 0x33333333u) | ((r & 0x33333333u) << 2);
+        r = ((r >> 4) & 0x0F0F0F0Fu) | ((r & 0x0F0F0F0Fu) << 4);
+        r = ((r >> 8) & 0x00FF00FFu) | ((r & 0x00FF00FFu) << 8);
+        r = (r >> 16) | (r << 16);
+        r = bits > 0 ? r >> (32 - bits) : 0u;
+        if (r < n) order[slot++] = uint32_t(key[r]);
+    }
+    return order;
+}
+
 std::vector<GuideFrame> compute_guide_frames(const Strands& guides, const Mesh& scalp) {
     std::vector<GuideFrame> frames(guides.strand_count());
     for (size_t i = 0; i < guides.strand_count(); ++i) {
@@ -76,8 +146,13 @@ Result<FollowHairs> generate_follow(const FollowInputs& in, Diagnostics& diag) {
             return make_error(ErrorCode::LimitExceeded, "follow.per_guide x guides = " + std::to_string(total) +
                                                             " follow hairs exceeds the limit of " + std::to_string(kMaxFollowHairs));
         out.descriptors.reserve(total);
-        for (size_t g = 0; g < ng; ++g)
-            for (int j = 0; j < f.per_guide; ++j) {
+        // Rounds: follower 0 of every guide, then follower 1, ...; within a round the guides in spread order
+        // (guide order itself is mesh or file order for per-vertex and file placement).
+        std::vector<glm::vec3> groot(ng);
+        for (size_t g = 0; g < ng; ++g) groot[g] = guides.points_os_m[guides.strand_offsets[g]];
+        const std::vector<uint32_t> gorder = spread_order(groot);
+        for (int j = 0; j < f.per_guide; ++j)
+            for (const uint32_t g : gorder) {
                 auto rng = groom_rng::item_rng(f.seed, groom_rng::kStreamFollowTressFX, g * size_t(f.per_guide) + j);
                 const double r = f.root_radius_m * std::sqrt(rng.next_double());
                 const double a = 2.0 * std::numbers::pi * rng.next_double();
@@ -109,7 +184,7 @@ Result<FollowHairs> generate_follow(const FollowInputs& in, Diagnostics& diag) {
                                              std::to_string(total) + "; using random points only");
         regular = 0;
     }
-    std::vector<ScalpAttachment>& seeds_at = out.roots;
+    std::vector<ScalpAttachment> seeds_at;
     seeds_at.reserve(total);
     if (regular > 0)
         for (uint32_t t : region.triangles)
@@ -142,10 +217,19 @@ Result<FollowHairs> generate_follow(const FollowInputs& in, Diagnostics& diag) {
 
     const float keep = float(1.0 - f.clump), pull = float(f.clump);
     const bool corners = !in.vertex_guide.empty();
+    // Follows are generated triangle by triangle (the regular set), then at random, but stored in spread
+    // order of their scalp points, so that every prefix covers the region evenly: follow i goes to slot[i].
+    std::vector<uint32_t> slot(seeds_at.size());
+    {
+        std::vector<glm::vec3> at(seeds_at.size());
+        for (size_t i = 0; i < seeds_at.size(); ++i) at[i] = attachment_point(mesh, seeds_at[i]);
+        const std::vector<uint32_t> spread = spread_order(at);
+        for (size_t k = 0; k < spread.size(); ++k) slot[spread[k]] = uint32_t(k);
+    }
     out.descriptors.resize(seeds_at.size());
     out.seeds.resize(seeds_at.size());
     // Visit follows triangle by triangle (a stable counting sort) so consecutive nearest-guide queries
-    // touch the same grid cells; each result still lands in the follow's own slot.
+    // touch the same grid cells; each result lands in the follow's slot.
     std::vector<uint32_t> order(seeds_at.size());
     {
         const size_t nt = mesh.triangle_count();
@@ -259,12 +343,20 @@ Result<FollowHairs> generate_follow(const FollowInputs& in, Diagnostics& diag) {
         const glm::vec3 off(glm::dot(offset_ws, glm::vec3(fr.tangent)), glm::dot(offset_ws, glm::vec3(fr.bitangent)),
                             glm::dot(offset_ws, glm::vec3(fr.normal)));
         const glm::vec3 wc = w * keep + glm::vec3(pull, 0.0f, 0.0f);
-        FollowDescriptor& d = out.descriptors[i];
+        FollowDescriptor& d = out.descriptors[slot[i]];
         d.guides = {gid[0], gid[1], gid[2], 0u};
         d.weights = {wc.x, wc.y, wc.z, 0.0f};
         d.offset_frame = glm::vec4(off * keep, 0.0f);
-        out.seeds[i] = uint32_t(groom_rng::hash_seed(f.seed, groom_rng::kStreamFollowBary ^ 0xFFu, i));
+        out.seeds[slot[i]] = uint32_t(groom_rng::hash_seed(f.seed, groom_rng::kStreamFollowBary ^ 0xFFu, i));
     }
+    // The roots follow their descriptors, moved in place (cycle by cycle; slot is used up).
+    for (size_t i = 0; i < seeds_at.size(); ++i)
+        while (slot[i] != i) {
+            const uint32_t j = slot[i];
+            std::swap(seeds_at[i], seeds_at[j]);
+            std::swap(slot[i], slot[j]);
+        }
+    out.roots = std::move(seeds_at);
     return out;
 }
 

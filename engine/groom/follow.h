@@ -10,6 +10,23 @@
 //                   the remainder as a root offset. clump c pulls it toward its primary (nearest / heaviest)
 //                   guide: weights -> (1 - c) w + c e_primary, offset -> (1 - c) offset; c = 1 is on the guide.
 // The formula and the GPU struct: shaders/shared/groom.h.
+//
+// Order (for level of detail): any prefix of the follow list covers the region evenly, in proportion to
+// the whole set. TressFX style is laid out in rounds, follower j of every guide before follower j + 1 of
+// any, the guides of a round in spread_order of their roots; barycentric follows (regular set and random
+// points alike) are put in spread_order of their scalp points after they are built. Each follow keeps its
+// own descriptor, root and seed (and the random streams are keyed by the generation index), so the order is
+// all that changes, and it is the same bit for bit for the same inputs.
+//
+// What a prefix of the drawn strands is: per hair group the simulation keeps guides and follows in two
+// separate buffers (engine/sim/sim.h SimGroupState: `positions`, n vertices per guide in guide order, and
+// `follow_positions`, n per follow in this order; on the GPU SimGpuGroup::follow_pos, same layout), and
+// the runtime hands the renderer two hairs per group (SceneRuntime::build_hair_drawing): the guides, then
+// the follows, each with its own strand_count and per-strand info {seed, primary guide} in the same order.
+// So drawing the first N' strands of a group's follow hair draws follows 0 .. N'-1 of this list: an even
+// thinning of the follow hair. The follow pass still evaluates every follow, and every follow reads the
+// full guide set (all guides are simulated). The guide draw is in placement order, which is spread only
+// for random placement (per-vertex: mesh order; file: file order).
 #pragma once
 
 #include <cstdint>
@@ -40,6 +57,11 @@ struct FollowInputs {
     std::span<const int32_t> vertex_guide;       // per-vertex placement's map (RootSet::vertex_guide) or empty
     Follow follow;
 };
+
+// A permutation of `points` whose every prefix is spread over them evenly: points sorted along a Morton
+// curve (a 1024^3 grid over their bounding cube, ties by index), then rank r placed at slot bit-reverse(r)
+// (van der Corput), so the first k slots take about every (n / k)-th point along the curve. Deterministic.
+std::vector<uint32_t> spread_order(std::span<const glm::vec3> points);
 
 // Checks the follow parameters, naming the failing one.
 Status validate_follow(const Follow& f);
