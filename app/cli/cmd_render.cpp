@@ -1,5 +1,6 @@
 // tressel-cli render: headless renders of a scene to PNG, and `bench render` (GPU ms per render pass).
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <sstream>
 
@@ -31,6 +32,9 @@ const char* const kRenderUsage =
     "  --slice x|y|z:POS          show the first collision mesh's SDF slice at POS in [0, 1] across the grid\n"
     "  --no-shadows               disable hair self-shadowing\n"
     "  --samples N                MSAA samples (1, 2, 4, 8; default 4)\n"
+    "  --renderer compute|ribbons hair renderer: the compute rasterizer (default) or fixed-function ribbons\n"
+    "  --lod off|BIAS             hair level of detail: off (every strand), or a bias (> 1 more detail; default 1)\n"
+    "  --lod-fraction F           draw this fraction (0, 1] of each group's strands, widened to keep coverage\n"
     "  --device NAME              GPU (as TRESSEL_DEVICE)\n";
 
 namespace {
@@ -58,7 +62,8 @@ Result<std::vector<double>> parse_list(const std::string& text, size_t count, co
 int run_render(const std::vector<std::string>& argv) {
     auto args = Args::parse(argv, {{"out", true}, {"frame", true}, {"width", true}, {"height", true}, {"camera", true},
                                    {"shading", true}, {"debug", true}, {"slice", true}, {"no-shadows", false},
-                                   {"samples", true}, {"device", true}});
+                                   {"samples", true}, {"device", true}, {"renderer", true}, {"lod", true},
+                                   {"lod-fraction", true}});
     if (!args) return fail(args.error().message, 2);
     if (args->positionals().size() != 1) return fail("render needs one scene file (see tressel-cli render --help)", 2);
     auto out = args->get("out");
@@ -74,6 +79,28 @@ int run_render(const std::vector<std::string>& argv) {
         return fail("--width and --height must be in [1, 16384] pixels", 2);
     if (*samples < 1 || *samples > 8) return fail("--samples must be 1, 2, 4 or 8", 2);
 
+    render::HairRenderer hair_renderer = render::HairRenderer::ComputeRaster;
+    if (auto r = args->get("renderer")) {
+        if (*r == "compute") hair_renderer = render::HairRenderer::ComputeRaster;
+        else if (*r == "ribbons") hair_renderer = render::HairRenderer::Ribbons;
+        else return fail("--renderer must be compute or ribbons, got '" + *r + "'", 2);
+    }
+    bool lod = true;
+    double lod_bias = 1.0, lod_fraction = 0.0;
+    if (auto l = args->get("lod")) {
+        if (*l == "off") {
+            lod = false;
+        } else {
+            auto v = parse_list(*l, 1, "lod");
+            if (!v || !((*v)[0] >= 0.05 && (*v)[0] <= 20.0)) return fail("--lod must be off or a bias in [0.05, 20]", 2);
+            lod_bias = (*v)[0];
+        }
+    }
+    if (auto l = args->get("lod-fraction")) {
+        auto v = parse_list(*l, 1, "lod-fraction");
+        if (!v || !((*v)[0] > 0.0 && (*v)[0] <= 1.0)) return fail("--lod-fraction must be in (0, 1]", 2);
+        lod_fraction = (*v)[0];
+    }
     std::optional<ShadingModel> shading_override;
     if (auto s = args->get("shading")) {
         if (*s == "kajiya_kay") shading_override = ShadingModel::KajiyaKay;
@@ -127,7 +154,7 @@ int run_render(const std::vector<std::string>& argv) {
     if (!gpu) return fail(gpu.error().message);
     gpu::Device& dev = *gpu->device;
     runtime::RuntimeOptions options;
-    options.renderer = render::RendererDesc{uint32_t(*width), uint32_t(*height), uint32_t(*samples), 2048, 64};
+    options.renderer = render::RendererDesc{uint32_t(*width), uint32_t(*height), uint32_t(*samples), 2048, 64, hair_renderer};
     auto rt = runtime::SceneRuntime::create(&dev, options);
     if (!rt) return fail(rt.error().message);
     if (Status st = (*rt)->apply(scene); !st) return fail(st.error().message);
@@ -136,6 +163,9 @@ int run_render(const std::vector<std::string>& argv) {
     render::FrameDesc frame = (*rt)->frame_desc(/*frame_on_meshes=*/!camera);
     frame.debug = debug;
     if (args->has("no-shadows")) frame.shadows = false;
+    frame.hair_lod = lod;
+    frame.hair_lod_bias = lod_bias;
+    frame.hair_lod_fraction = lod_fraction;
     if (camera) {
         frame.camera.yaw_deg = (*camera)[0];
         frame.camera.pitch_deg = (*camera)[1];
@@ -162,8 +192,52 @@ int bench_render_json(const Args& args, nlohmann::json& out) {
     if (!gpu) return fail(gpu.error().message);
     render::RenderBenchDesc desc;
     desc.frames = int(*frames);
+    if (auto c = args.get("counts")) {
+        desc.strand_counts.clear();
+        std::stringstream ss(*c);
+        std::string item;
+        while (std::getline(ss, item, ',')) {
+            char* end = nullptr;
+            unsigned long v = std::strtoul(item.c_str(), &end, 10);
+            if (item.empty() || *end || v < 1 || v > 4'000'000) return fail("--counts takes strand counts in [1, 4000000]", 2);
+            desc.strand_counts.push_back(uint32_t(v));
+        }
+    }
+    if (auto r = args.get("renderers")) {
+        desc.renderers.clear();
+        std::stringstream ss(*r);
+        std::string item;
+        while (std::getline(ss, item, ',')) {
+            if (item == "compute") desc.renderers.push_back(render::HairRenderer::ComputeRaster);
+            else if (item == "ribbons") desc.renderers.push_back(render::HairRenderer::Ribbons);
+            else return fail("--renderers takes compute and/or ribbons, got '" + item + "'", 2);
+        }
+    }
     auto runs = render::bench_render(*gpu->device, desc);
     if (!runs) return fail(runs.error().message);
+    // The scene, framed as `render` frames it, by each renderer.
+    if (auto scene_path = args.get("scene")) {
+        auto loaded = load_scene(*scene_path);
+        if (!loaded) return fail(loaded.error().message);
+        for (render::HairRenderer which : desc.renderers) {
+            runtime::RuntimeOptions options;
+            options.renderer = render::RendererDesc{desc.width, desc.height, desc.samples, desc.shadow_size, 64, which};
+            auto rt = runtime::SceneRuntime::create(gpu->device.get(), options);
+            if (!rt) return fail(rt.error().message);
+            if (Status st = (*rt)->apply(loaded->scene); !st) return fail(st.error().message);
+            render::FrameDesc frame = (*rt)->frame_desc(/*frame_on_meshes=*/true);
+            auto run = render::bench_render_frame(*gpu->device, *(*rt)->renderer(), frame, desc.frames,
+                                                  desc.warm_up_seconds);
+            if (!run) return fail(run.error().message);
+            run->renderer = render::renderer_name(which);
+            run->model = loaded->scene.hair_groups.empty() ? "" : "scene";
+            run->strands = uint32_t(run->lod.strands_total);
+            run->vertices_per_strand = run->lod.vertices_total;
+            runs->push_back(std::move(*run));
+            (*rt).reset();
+            (void)gpu->device->wait_idle();
+        }
+    }
     out["workload"] = "render";
     out["device"] = gpu->device->info().name;
     out["width"] = desc.width;
@@ -174,9 +248,15 @@ int bench_render_json(const Args& args, nlohmann::json& out) {
     nlohmann::json list = nlohmann::json::array();
     for (auto& r : *runs) {
         nlohmann::json j;
+        j["renderer"] = r.renderer;
         j["strands"] = r.strands;
         j["vertices_per_strand"] = r.vertices_per_strand;
         j["model"] = r.model;
+        j["lod"] = {{"strands_drawn", r.lod.strands_drawn},
+                    {"vertices_per_strand_drawn", r.lod.vertices_per_strand},
+                    {"width_scale", r.lod.width_scale},
+                    {"segments", r.lod.segments},
+                    {"tile_entries", r.lod.tile_entries}};
         nlohmann::json passes = nlohmann::json::object();
         for (auto& p : r.passes) passes[p.name] = p.ms;
         j["gpu_ms"] = passes;

@@ -112,7 +112,8 @@ Result<RenderPass> create_render_pass(gpu::Device& device, std::span<const Attac
     deps[1].dstSubpass = VK_SUBPASS_EXTERNAL;
     deps[1].srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT;
     deps[1].srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
-    deps[1].dstStageMask = VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+    deps[1].dstStageMask =
+        VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
     deps[1].dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT;
     VkRenderPassCreateInfo ci{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
     ci.attachmentCount = static_cast<uint32_t>(att.size());
@@ -148,8 +149,8 @@ Result<Framebuffer> create_framebuffer(gpu::Device& device, VkRenderPass pass, s
 }
 
 Result<PipelineLayout> create_pipeline_layout(gpu::Device& device, std::span<const VkDescriptorSetLayout> sets,
-                                              uint32_t push_bytes) {
-    VkPushConstantRange range{VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, push_bytes};
+                                              uint32_t push_bytes, VkShaderStageFlags push_stages) {
+    VkPushConstantRange range{push_stages, 0, push_bytes};
     VkPipelineLayoutCreateInfo ci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     ci.setLayoutCount = static_cast<uint32_t>(sets.size());
     ci.pSetLayouts = sets.data();
@@ -235,6 +236,11 @@ Result<Pipeline> create_graphics_pipeline(gpu::Device& device, const GraphicsPip
             b.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
             b.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
             b.alphaBlendOp = VK_BLEND_OP_ADD;
+        } else if (desc.blend == Blend::Premultiplied) {
+            b.blendEnable = VK_TRUE;
+            b.srcColorBlendFactor = b.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+            b.dstColorBlendFactor = b.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+            b.colorBlendOp = b.alphaBlendOp = VK_BLEND_OP_ADD;
         } else if (desc.blend == Blend::Additive) {
             b.blendEnable = VK_TRUE;
             b.srcColorBlendFactor = b.dstColorBlendFactor = VK_BLEND_FACTOR_ONE;
@@ -321,6 +327,21 @@ Result<gpu::Image> upload_texture(gpu::Device& device, VkFormat format, uint32_t
         transition_image(cmd, *image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
     }));
     return image;
+}
+
+Result<Pipeline> create_compute_pipeline(gpu::Device& device, const std::string& shader, VkPipelineLayout layout) {
+    ShaderModule cs;
+    TRESSEL_TRY(load_module(device.device(), shader, cs));
+    VkComputePipelineCreateInfo ci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    ci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+    ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    ci.stage.module = cs.module;
+    ci.stage.pName = "main";
+    ci.layout = layout;
+    VkPipeline pipe = VK_NULL_HANDLE;
+    TRESSEL_VK_TRY(vkCreateComputePipelines(device.device(), VK_NULL_HANDLE, 1, &ci, nullptr, &pipe),
+                   "create compute pipeline " + shader);
+    return Pipeline(device, pipe);
 }
 
 }  // namespace tressel::render

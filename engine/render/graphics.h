@@ -103,7 +103,7 @@ void set_viewport(VkCommandBuffer cmd, uint32_t width, uint32_t height);
 Result<Framebuffer> create_framebuffer(gpu::Device& device, VkRenderPass pass, std::span<const VkImageView> views,
                                        uint32_t width, uint32_t height);
 
-enum class Blend { None, Alpha, Additive };
+enum class Blend { None, Alpha, Additive, Premultiplied };   // Premultiplied: src + dst (1 - src alpha)
 
 struct GraphicsPipelineDesc {
     std::string vertex_shader;       // name under shaders/, e.g. "render/mesh.vert"
@@ -125,7 +125,13 @@ struct GraphicsPipelineDesc {
 Result<Pipeline> create_graphics_pipeline(gpu::Device& device, const GraphicsPipelineDesc& desc);
 
 Result<PipelineLayout> create_pipeline_layout(gpu::Device& device, std::span<const VkDescriptorSetLayout> sets,
-                                              uint32_t push_bytes);
+                                              uint32_t push_bytes,
+                                              VkShaderStageFlags push_stages = VK_SHADER_STAGE_VERTEX_BIT |
+                                                                               VK_SHADER_STAGE_FRAGMENT_BIT);
+
+// A compute pipeline from the embedded shader `shader` (e.g. "render/raster_tiles.comp") with `layout`
+// (the renderer's own set layouts, unlike gpu::ComputePipeline's single set).
+Result<Pipeline> create_compute_pipeline(gpu::Device& device, const std::string& shader, VkPipelineLayout layout);
 
 // Full-subresource layout transition of a colour image with a conservative (all commands) barrier.
 void transition_image(gpu::CommandBuffer& cmd, const gpu::Image& image, VkImageLayout from, VkImageLayout to,

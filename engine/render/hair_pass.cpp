@@ -2,16 +2,22 @@
 
 #include <string>
 
+#include "render/raster_pass.h"
 #include "render/ribbon_pass.h"
 
 namespace tressel::render {
 
-Result<std::unique_ptr<RenderPassBase>> create_hair_pass(const PassSetup& setup) {
+Result<std::unique_ptr<HairPassBase>> create_hair_pass(const PassSetup& setup) {
     switch (setup.desc.hair_renderer) {
         case HairRenderer::Ribbons: {
             auto p = RibbonHairPass::create(setup);
             if (!p) return p.error();
-            return std::unique_ptr<RenderPassBase>(std::move(*p));
+            return std::unique_ptr<HairPassBase>(std::move(*p));
+        }
+        case HairRenderer::ComputeRaster: {
+            auto p = ComputeRasterHairPass::create(setup);
+            if (!p) return p.error();
+            return std::unique_ptr<HairPassBase>(std::move(*p));
         }
     }
     return make_error(ErrorCode::InvalidArgument,

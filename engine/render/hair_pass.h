@@ -20,7 +20,16 @@
 
 namespace tressel::render {
 
+// A hair renderer: a pass that also reports the level of detail it drew.
+class HairPassBase : public RenderPassBase {
+public:
+    virtual HairLodStats lod_stats() const = 0;
+    // After a frame has completed: true when it came out incomplete (e.g. a buffer sized by an estimate
+    // overflowed and has been grown) and recording it again will be right. render_to_rgba() does so once.
+    virtual bool needs_another_frame() { return false; }
+};
+
 // The hair pass that setup.desc.hair_renderer names; InvalidArgument for a value it does not know.
-Result<std::unique_ptr<RenderPassBase>> create_hair_pass(const PassSetup& setup);
+Result<std::unique_ptr<HairPassBase>> create_hair_pass(const PassSetup& setup);
 
 }  // namespace tressel::render

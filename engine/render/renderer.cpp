@@ -99,6 +99,7 @@ Status Renderer::init(gpu::Device& device, const RendererDesc& desc) {
     passes_.push_back(std::move(*meshes));
     auto hair = create_hair_pass(setup);
     if (!hair) return hair.error();
+    hair_pass_ = hair->get();
     passes_.push_back(std::move(*hair));
     auto overlays = OverlayPass::create(setup);
     if (!overlays) return overlays.error();
@@ -149,6 +150,7 @@ void Renderer::set_hair_bounds(uint32_t index, glm::vec3 min_m, glm::vec3 max_m)
 size_t Renderer::hair_count() const { return scene_->hair().size(); }
 void Renderer::clear_hair() { scene_->clear_hair(); }
 uint64_t Renderer::lut_computations() const { return scene_->lut_computations(); }
+HairLodStats Renderer::hair_lod() const { return hair_pass_->lod_stats(); }
 
 Status Renderer::set_slice(const SliceView& slice) { return scene_->set_slice(slice); }
 void Renderer::clear_slice() { scene_->clear_slice(); }
@@ -208,12 +210,14 @@ Status Renderer::record(gpu::CommandBuffer& cmd, const FrameDesc& frame, gpu::Ti
     TRESSEL_TRY(update_frame_uniforms(frame));
     VkCommandBuffer c = cmd.handle();
     if (ts) ts->reset(cmd);
-    // Strand buffers written by compute passes (the simulation) before this frame.
+    // Strand buffers written by compute passes (the simulation) before this frame, read by vertex shaders
+    // (ribbons, shadow maps) and compute shaders (the compute rasterizer).
     VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
     mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
     vkCmdPipelineBarrier(c, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                         VK_PIPELINE_STAGE_VERTEX_SHADER_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+                         VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0,
+                         nullptr, 0, nullptr);
 
     FrameContext ctx{cmd, frame, *scene_, frame_set_.handle(), target_->width(), target_->height(), ts};
     for (auto& pass : passes_) TRESSEL_TRY(pass->record_offscreen(ctx));
@@ -226,16 +230,20 @@ Status Renderer::record(gpu::CommandBuffer& cmd, const FrameDesc& frame, gpu::Ti
 }
 
 Result<std::vector<uint8_t>> Renderer::render_to_rgba(const FrameDesc& frame) {
-    auto cmd = device_->begin_commands();
-    if (!cmd) return cmd.error();
-    TRESSEL_TRY(record(*cmd, frame));
-    const gpu::Image& resolved = target_->resolved();
-    transition_image(*cmd, resolved, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
-    copy_image_to_buffer(*cmd, resolved, target_->readback());
-    transition_image(*cmd, resolved, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-    auto serial = device_->submit(std::move(*cmd));
-    if (!serial) return serial.error();
-    TRESSEL_TRY(device_->wait(*serial));
+    // A hair pass whose buffers were sized by an estimate may ask for the frame again, once.
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        auto cmd = device_->begin_commands();
+        if (!cmd) return cmd.error();
+        TRESSEL_TRY(record(*cmd, frame));
+        const gpu::Image& resolved = target_->resolved();
+        transition_image(*cmd, resolved, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+        copy_image_to_buffer(*cmd, resolved, target_->readback());
+        transition_image(*cmd, resolved, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+        auto serial = device_->submit(std::move(*cmd));
+        if (!serial) return serial.error();
+        TRESSEL_TRY(device_->wait(*serial));
+        if (!hair_pass_->needs_another_frame()) break;
+    }
     std::vector<uint8_t> out(size_t(target_->width()) * target_->height() * 4);
     std::memcpy(out.data(), target_->readback().mapped(), out.size());
     return out;

@@ -40,7 +40,9 @@ namespace tressel::render {
 
 // The class that draws the hair (render/hair_pass.h); the other passes stay the same whichever it is.
 enum class HairRenderer {
-    Ribbons,   // camera-facing ribbons expanded on the GPU from the strand buffers (render/ribbon_pass.h)
+    Ribbons,         // camera-facing ribbons through the fixed-function rasterizer (render/ribbon_pass.h)
+    ComputeRaster,   // compute shaders: screen tiles, analytic coverage, order-independent blending, level
+                     // of detail (render/raster_pass.h)
 };
 
 struct RendererDesc {
@@ -48,10 +50,24 @@ struct RendererDesc {
     uint32_t samples = 4;                     // MSAA samples: 1, 2, 4 or 8 (falls back to what the device has)
     uint32_t shadow_size = 1024;              // opacity shadow map resolution, texels
     int marschner_lut_size = 64;              // Marschner lookup texture size, texels per side
-    HairRenderer hair_renderer = HairRenderer::Ribbons;
+    HairRenderer hair_renderer = HairRenderer::ComputeRaster;
+};
+
+// What the hair pass drew in the last recorded frame (the level of detail in use), for the Stats panel and
+// benchmarks. The ribbon pass always draws everything.
+struct HairLodStats {
+    uint64_t strands_total = 0;        // visible groups' strands
+    uint64_t strands_drawn = 0;        // the prefixes drawn
+    uint32_t vertices_per_strand = 0;  // drawn vertices per strand (the largest over groups)
+    uint32_t vertices_total = 0;       // the groups' own vertices per strand (the largest)
+    double width_scale = 1.0;          // strand width factor keeping coverage (the largest)
+    uint64_t segments = 0;             // segments binned
+    uint64_t tile_entries = 0;         // (segment, tile) entries the last completed frame needed
+    uint64_t tile_capacity = 0;        // entries the tile lists hold now
 };
 
 struct HairGroupGpu;
+class HairPassBase;
 class MainTarget;
 class RenderPassBase;
 class RenderScene;
@@ -98,6 +114,11 @@ struct FrameDesc {
     bool show_slice = true;           // the slice set with set_slice(), if any
     bool wireframe = false;           // opaque meshes' edges over their shading
     glm::vec3 background{0.09f, 0.095f, 0.11f};   // linear RGB
+    // Hair level of detail (compute rasterizer): strands are dropped as they shrink below a pixel, the rest
+    // widened to keep coverage, and vertices dropped with distance. bias > 1 keeps more detail, < 1 less.
+    double hair_lod_bias = 1.0;
+    bool hair_lod = true;             // false: every strand and vertex, whatever the size on screen
+    double hair_lod_fraction = 0.0;   // > 0: draw this fraction of the strands (overrides the automatic choice)
     double shadow_layer_m = 0.0;      // opacity layer thickness; 0 = hair bounds diagonal / 40
 };
 
@@ -131,6 +152,8 @@ public:
     void clear_hair();
     // Number of times Marschner lookup textures were computed (tests check recomputation).
     uint64_t lut_computations() const;
+    // The level of detail the hair pass used in the last record().
+    HairLodStats hair_lod() const;
 
     Status set_slice(const SliceView& slice);
     void clear_slice();
@@ -157,6 +180,7 @@ private:
     gpu::Buffer frame_ubo_;
     gpu::DescriptorSet frame_set_;
     std::vector<std::unique_ptr<RenderPassBase>> passes_;   // in recording order
+    HairPassBase* hair_pass_ = nullptr;                      // one of passes_
 };
 
 // Framing helpers for headless renders.

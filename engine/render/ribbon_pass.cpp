@@ -1,5 +1,7 @@
 #include "render/ribbon_pass.h"
 
+#include <algorithm>
+
 #include "render/draws.h"
 #include "render/render_scene.h"
 #include "render/renderer.h"
@@ -32,8 +34,14 @@ Status RibbonHairPass::record_main(FrameContext& ctx) {
     auto span = ctx.time("hair");
     VkCommandBuffer c = ctx.cmd.handle();
     vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_.get());
+    stats_ = {};
     for (auto& g : ctx.scene.hair()) {
         if (!g->desc.visible) continue;
+        stats_.strands_total += g->desc.strand_count;
+        stats_.strands_drawn += g->desc.strand_count;
+        stats_.vertices_per_strand = std::max(stats_.vertices_per_strand, g->desc.vertices_per_strand);
+        stats_.vertices_total = stats_.vertices_per_strand;
+        stats_.segments += uint64_t(g->desc.strand_count) * (g->desc.vertices_per_strand - 1);
         auto push = ribbon_push(g->desc, ctx.frame.debug, ctx.frame.shadows, /*light_pass=*/false);
         draw_ribbons(c, layout_.get(), ctx.frame_set, *g, push, /*with_shading=*/true);
     }

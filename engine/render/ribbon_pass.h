@@ -9,21 +9,23 @@
 
 #include <memory>
 
-#include "render/render_pass.h"
+#include "render/hair_pass.h"
 
 namespace tressel::render {
 
-class RibbonHairPass final : public RenderPassBase {
+class RibbonHairPass final : public HairPassBase {
 public:
     static Result<std::unique_ptr<RibbonHairPass>> create(const PassSetup& setup);
 
     Status record_main(FrameContext& ctx) override;
+    HairLodStats lod_stats() const override { return stats_; }
 
 private:
     RibbonHairPass() = default;
 
     PipelineLayout layout_;
     Pipeline pipeline_;
+    HairLodStats stats_;
 };
 
 }  // namespace tressel::render

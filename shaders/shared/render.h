@@ -97,10 +97,10 @@ struct HairPush {
     uint has_rest_lengths;       // kHairBindRestLength holds the group's rest lengths (else a placeholder)
     uint has_collision_depth;    // kHairBindDepth holds the group's collision depths (else a placeholder)
     uint light_pass;             // drawing into the key light's shadow maps: ribbons face the light
-    uint pad0;
-    uint pad1;
-    uint pad2;
-    uint pad3;
+    uint raster_vertex_base;     // compute rasterizer: this group's first record in its vertex buffer
+    uint lod_strands;            // compute rasterizer: strands drawn, a prefix of the group's
+    uint lod_vertices;           // compute rasterizer: vertices drawn per strand (evenly spaced, >= 2)
+    float lod_width_scale;       // compute rasterizer: width factor that keeps coverage at lod_strands
 };
 TRESSEL_CHECK_SIZE(HairPush, 128)
 TRESSEL_RENDER_CHECK_OFFSET(HairPush, opacity, 12)

@@ -25,6 +25,7 @@ inline constexpr VkDescriptorType kSampledTexture = VK_DESCRIPTOR_TYPE_COMBINED_
 inline constexpr VkShaderStageFlags kVertexStage = VK_SHADER_STAGE_VERTEX_BIT;
 inline constexpr VkShaderStageFlags kFragmentStage = VK_SHADER_STAGE_FRAGMENT_BIT;
 inline constexpr VkShaderStageFlags kGraphicsStages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+inline constexpr VkShaderStageFlags kComputeStage = VK_SHADER_STAGE_COMPUTE_BIT;
 template <size_t N>
 constexpr bool bindings_are_dense(const RenderBinding (&table)[N]) {
     for (size_t i = 0; i < N; ++i)
@@ -36,7 +37,7 @@ constexpr bool bindings_are_dense(const RenderBinding (&table)[N]) {
 
 TRESSEL_SHARED_BEGIN
 
-// Set 0 of every graphics pipeline: the frame uniforms and the key light's shadow maps (render_common.glsl).
+// Set 0 of every graphics pipeline (and of the compute hair rasterizer's, shared/hair_raster.h): the frame uniforms and the key light's shadow maps (render_common.glsl).
 TRESSEL_CONST(uint, kRenderSetFrame, 0u);
 TRESSEL_CONST(uint, kRenderBindFrame, 0u);        // uniform buffer: FrameUniforms (shared/render.h)
 TRESSEL_CONST(uint, kRenderBindShadowDepth, 1u);  // sampler2D: nearest hair depth from the key light
@@ -44,15 +45,15 @@ TRESSEL_CONST(uint, kRenderBindOpacity0, 2u);     // sampler2D: opacity layers 0
 TRESSEL_CONST(uint, kRenderBindOpacity1, 3u);     // sampler2D: opacity layers 4..7
 #ifdef __cplusplus
 inline constexpr RenderBinding kFrameSetBindings[] = {
-    {kRenderBindFrame, kUniformBuffer, kGraphicsStages},
-    {kRenderBindShadowDepth, kSampledTexture, kFragmentStage},
-    {kRenderBindOpacity0, kSampledTexture, kFragmentStage},
-    {kRenderBindOpacity1, kSampledTexture, kFragmentStage},
+    {kRenderBindFrame, kUniformBuffer, kGraphicsStages | kComputeStage},
+    {kRenderBindShadowDepth, kSampledTexture, kFragmentStage | kComputeStage},
+    {kRenderBindOpacity0, kSampledTexture, kFragmentStage | kComputeStage},
+    {kRenderBindOpacity1, kSampledTexture, kFragmentStage | kComputeStage},
 };
 static_assert(bindings_are_dense(kFrameSetBindings));
 #endif
 
-// Set 1 of the pipelines that draw strands (ribbons, shadow maps): one hair group's strand buffers, the
+// Set 1 of the pipelines that draw strands (ribbons, shadow maps, the compute rasterizer's vertex pass): one hair group's strand buffers, the
 // simulation's output contract (render/renderer.h HairDesc).
 TRESSEL_CONST(uint, kRenderSetStrands, 1u);
 TRESSEL_CONST(uint, kHairBindPositions, 0u);      // vec4 per vertex, strand-major, xyz metres (world)
@@ -61,10 +62,10 @@ TRESSEL_CONST(uint, kHairBindRestLength, 2u);     // float per vertex: rest leng
 TRESSEL_CONST(uint, kHairBindDepth, 3u);          // float per vertex: collision depth (m, > 0 inside)
 #ifdef __cplusplus
 inline constexpr RenderBinding kStrandSetBindings[] = {
-    {kHairBindPositions, kStorageBuffer, kVertexStage},
-    {kHairBindStrandInfo, kStorageBuffer, kVertexStage},
-    {kHairBindRestLength, kStorageBuffer, kVertexStage},
-    {kHairBindDepth, kStorageBuffer, kVertexStage},
+    {kHairBindPositions, kStorageBuffer, kVertexStage | kComputeStage},
+    {kHairBindStrandInfo, kStorageBuffer, kVertexStage | kComputeStage},
+    {kHairBindRestLength, kStorageBuffer, kVertexStage | kComputeStage},
+    {kHairBindDepth, kStorageBuffer, kVertexStage | kComputeStage},
 };
 static_assert(bindings_are_dense(kStrandSetBindings));
 #endif
@@ -77,9 +78,9 @@ TRESSEL_CONST(uint, kHairShadingBindLutN, 1u);    // sampler2D: Marschner N_TT r
 TRESSEL_CONST(uint, kHairShadingBindLutTrt, 2u);  // sampler2D: Marschner N_TRT rgb
 #ifdef __cplusplus
 inline constexpr RenderBinding kHairShadingSetBindings[] = {
-    {kHairShadingBindLutM, kSampledTexture, kFragmentStage},
-    {kHairShadingBindLutN, kSampledTexture, kFragmentStage},
-    {kHairShadingBindLutTrt, kSampledTexture, kFragmentStage},
+    {kHairShadingBindLutM, kSampledTexture, kFragmentStage | kComputeStage},
+    {kHairShadingBindLutN, kSampledTexture, kFragmentStage | kComputeStage},
+    {kHairShadingBindLutTrt, kSampledTexture, kFragmentStage | kComputeStage},
 };
 static_assert(bindings_are_dense(kHairShadingSetBindings));
 #endif

@@ -147,7 +147,9 @@ TEST_F(RenderGolden, ShadowsDarkenOverlappingHair) {
     }
     ASSERT_GT(hair, size_t(kW * kH / 50)) << "the default scene's hair should cover a good part of the frame";
     EXPECT_GT(double(darker) / double(hair), 0.25) << "self-shadowing should darken much of the hair";
-    EXPECT_LT(sum_on, 0.85 * sum_off);
+    // The compute rasterizer shades per strand vertex, so the transmittance is the fibre's, not spread over
+    // a widened ribbon: about 14% darker on average over the hair pixels (16% with ribbons).
+    EXPECT_LT(sum_on, 0.88 * sum_off);
     size_t brighter = 0;
     for (size_t i = 0; i < on.pixels.size() / 4; ++i) brighter += luminance(on, i) > luminance(off, i) + 0.03;
     EXPECT_EQ(brighter, 0u) << "shadows must never brighten a pixel";

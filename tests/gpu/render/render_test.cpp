@@ -271,16 +271,26 @@ TEST_F(RenderTest, BenchmarkReportsEveryPass) {
     d.warm_up_seconds = 0.0;  // two untimed frames
     auto runs = bench_render(device(), d);
     ASSERT_TRUE(runs.ok()) << runs.error().describe();
-    ASSERT_EQ(runs->size(), 3u);  // Kajiya-Kay for each count, Marschner for the first
+    // Kajiya-Kay for each count, Marschner for the first; compute rasterizer then ribbons.
+    ASSERT_EQ(runs->size(), 6u);
     EXPECT_EQ((*runs)[1].model, "marschner");
     EXPECT_EQ((*runs)[2].strands, 120u);
-    for (auto& r : *runs) {
+    for (size_t i = 0; i < runs->size(); ++i) {
+        const RenderBenchRun& r = (*runs)[i];
         std::vector<std::string> names;
         for (auto& p : r.passes) {
             names.push_back(p.name);
             EXPECT_GE(p.ms, 0.0);
         }
-        EXPECT_EQ(names, (std::vector<std::string>{"shadow_depth", "shadow_opacity", "meshes", "hair", "overlays"}));
+        if (i < 3) {
+            EXPECT_EQ(r.renderer, "compute");
+            EXPECT_EQ(names, (std::vector<std::string>{"shadow_depth", "shadow_opacity", "hair_bin", "hair_raster",
+                                                       "meshes", "hair", "overlays"}));
+        } else {
+            EXPECT_EQ(r.renderer, "ribbons");
+            EXPECT_EQ(names, (std::vector<std::string>{"shadow_depth", "shadow_opacity", "meshes", "hair", "overlays"}));
+        }
+        EXPECT_EQ(r.lod.strands_total, r.strands);
         EXPECT_GT(r.total_ms, 0.0);
     }
 }
