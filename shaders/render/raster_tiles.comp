@@ -6,9 +6,10 @@
 //     across it the fibre's extent on the minor axis (its half width / cos of its slope) overlaps the
 //     pixel's [-0.5, 0.5]; summed over a column that is exactly the fibre's width, so a fibre of any
 //     width, far below a pixel included, keeps its coverage without multisampling and without the
-//     ripple a point-sampled or perpendicular-distance filter leaves on slanted lines. Segments own the
-//     columns [start, end) of their major axis, so joints are neither doubled nor gapped; a strand's
-//     root and tip ends are box filtered.
+//     ripple a point-sampled or perpendicular-distance filter leaves on slanted lines. A segment owns
+//     the pixels whose centres project onto [0, length) along it, so collinear joints are neither
+//     doubled nor gapped whichever axis each segment calls major; a strand's root and tip ends are box
+//     filtered along it.
 //   - fragments behind the opaque meshes (their depth, one sample per pixel) are dropped;
 //   - the nearest kRasterLayers fragments are kept in a per-pixel K-buffer and blended in depth order,
 //     the rest accumulate into one tail layer (summed premultiplied colour, summed alpha and summed
@@ -26,8 +27,8 @@ layout(local_size_x = 8, local_size_y = 8) in;
 const uint K = kRasterLayers;
 const uint kAxisY = 1u, kRoot = 2u, kTip = 4u, kSkip = 8u;
 
-shared vec4 s_line[64];    // major-axis start, minor-axis start, 1 / major extent (signed), minor slope
-shared vec4 s_span[64];    // major extent (pixels), half height on the minor axis at a and at b, -
+shared vec4 s_line[64];    // a (pixels), unit direction a -> b
+shared vec4 s_span[64];    // length (pixels), half height on the minor axis at a and at b, minor per major
 shared vec2 s_depth[64];   // NDC depth at a and at b
 shared vec4 s_ca[64], s_cb[64];
 shared uint s_flags[64];
@@ -43,21 +44,19 @@ bool nearer(float da, uint ia, float db, uint ib) { return da < db || (da == db 
 
 void load_segment(uint slot, uint vi) {
     RasterVertex va = raster_vertices[vi], vb = raster_vertices[vi + 1u];
-    vec2 a = va.screen.xy, b = vb.screen.xy, d = b - a;
-    uint flags = 0u;
-    if (abs(d.y) > abs(d.x)) {
-        flags |= kAxisY;
-        a = a.yx;
-        d = d.yx;
-    }
-    if (abs(d.x) < 1e-6) flags |= kSkip;
+    vec2 a = va.screen.xy, d = vb.screen.xy - a;
     float len = length(d);
-    float inv = abs(d.x) < 1e-6 ? 0.0 : 1.0 / d.x;
-    float thick = abs(d.x) < 1e-6 ? 1.0 : len / abs(d.x);
+    uint flags = 0u;
+    bool y_major = abs(d.y) > abs(d.x);
+    if (y_major) flags |= kAxisY;
+    if (len < 1e-6) flags |= kSkip;
+    vec2 dm = y_major ? d.yx : d;                // (major, minor)
+    float slope = len < 1e-6 ? 0.0 : dm.y / dm.x;
+    float thick = len < 1e-6 ? 1.0 : len / abs(dm.x);
     if ((va.color.z & kRasterRoot) != 0u) flags |= kRoot;
     if ((vb.color.z & kRasterTip) != 0u) flags |= kTip;
-    s_line[slot] = vec4(a.x, a.y, inv, d.x != 0.0 ? d.y * inv : 0.0);
-    s_span[slot] = vec4(abs(d.x), va.screen.w * thick, vb.screen.w * thick, 0.0);
+    s_line[slot] = vec4(a, len < 1e-6 ? vec2(0.0) : d / len);
+    s_span[slot] = vec4(len, va.screen.w * thick, vb.screen.w * thick, slope);
     s_depth[slot] = vec2(va.screen.z, vb.screen.z);
     s_ca[slot] = vec4(unpackHalf2x16(va.color.x), unpackHalf2x16(va.color.y));
     s_cb[slot] = vec4(unpackHalf2x16(vb.color.x), unpackHalf2x16(vb.color.y));
@@ -99,17 +98,16 @@ void main() {
                 if ((f & kSkip) != 0u) continue;
                 vec4 line = s_line[j];
                 vec4 span = s_span[j];
-                bool y_major = (f & kAxisY) != 0u;
-                float u = y_major ? centre.y : centre.x;
-                float v = y_major ? centre.x : centre.y;
-                float t = (u - line.x) * line.z;
-                float s = t * span.x;   // pixels along the major axis from a
+                float s = dot(centre - line.xy, line.zw);   // pixels along the segment from a
                 bool root = (f & kRoot) != 0u, tip = (f & kTip) != 0u;
                 if (s < (root ? -0.5 : 0.0) || s >= (tip ? span.x + 0.5 : span.x)) continue;
-                float tc = clamp(t, 0.0, 1.0);
-                float vc = line.y + (u - line.x) * line.w;
+                float tc = clamp(s / span.x, 0.0, 1.0);
+                bool y_major = (f & kAxisY) != 0u;
+                vec2 am = y_major ? line.yx : line.xy;      // (major, minor) of a and of the pixel centre
+                vec2 cm = y_major ? centre.yx : centre.xy;
+                float vc = am.y + (cm.x - am.x) * span.w;
                 float hw = mix(span.y, span.z, tc);
-                float cover = min(v + 0.5, vc + hw) - max(v - 0.5, vc - hw);
+                float cover = min(cm.y + 0.5, vc + hw) - max(cm.y - 0.5, vc - hw);
                 if (cover <= 0.0) continue;
                 vec2 dz = s_depth[j];
                 float depth = mix(dz.x, dz.y, tc);
