@@ -1,9 +1,14 @@
 #include "render/shadow_pass.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "render/draws.h"
 #include "render/render_resources.h"
 #include "render/render_scene.h"
 #include "render/renderer.h"
+#include "shared/hair_raster.h"
+#include "shared/render.h"
 
 namespace tressel::render {
 
@@ -56,7 +61,7 @@ Result<std::unique_ptr<ShadowPass>> ShadowPass::create(const PassSetup& setup) {
     gpu::ImageDesc sd;
     sd.width = sd.height = p->size_;
     sd.format = kDepthFormat;
-    sd.usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
+    sd.usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
     sd.aspect = VK_IMAGE_ASPECT_DEPTH_BIT;
     sd.name = "hair shadow depth";
     auto sdi = device.create_image(sd);
@@ -66,7 +71,7 @@ Result<std::unique_ptr<ShadowPass>> ShadowPass::create(const PassSetup& setup) {
         gpu::ImageDesc od;
         od.width = od.height = p->size_;
         od.format = kOpacityFormat;
-        od.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
+        od.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
         od.name = "hair opacity layers";
         auto oi = device.create_image(od);
         if (!oi) return oi.error();
@@ -80,6 +85,7 @@ Result<std::unique_ptr<ShadowPass>> ShadowPass::create(const PassSetup& setup) {
     auto ofb = create_framebuffer(device, p->opacity_pass_.get(), oviews, p->size_, p->size_);
     if (!ofb) return ofb.error();
     p->opacity_fb_ = std::move(*ofb);
+    if (setup.desc.hair_renderer == HairRenderer::ComputeRaster) TRESSEL_TRY(p->create_compute(setup));
     // Until the first frame, the maps must be in the layout the frame set declares.
     TRESSEL_TRY(device.run_sync([&](gpu::CommandBuffer& cmd) {
         transition_image(cmd, p->depth_, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
@@ -100,7 +106,134 @@ void ShadowPass::draw_strands(FrameContext& ctx, VkPipeline pipeline) const {
     }
 }
 
+Status ShadowPass::create_compute(const PassSetup& setup) {
+    gpu::Device& device = setup.device;
+    compute_ = true;
+    auto sl = DescriptorLayout::create(device, gpu_shared::kShadowSplatSetBindings, "shadow splat");
+    if (!sl) return sl.error();
+    splat_layout_ = std::move(*sl);
+    static_assert(gpu_shared::kRenderSetShadowSplat == 3);
+    VkDescriptorSetLayout sets[] = {setup.shared.frame.get(), setup.shared.strands.get(), setup.shared.hair_shading.get(),
+                                    splat_layout_.get()};
+    auto pl = create_pipeline_layout(device, sets, sizeof(gpu_shared::ShadowPush), VK_SHADER_STAGE_COMPUTE_BIT);
+    if (!pl) return pl.error();
+    splat_pipeline_layout_ = std::move(*pl);
+    auto splat = create_compute_pipeline(device, "render/shadow_splat.comp", splat_pipeline_layout_.get());
+    if (!splat) return splat.error();
+    splat_pipe_ = std::move(*splat);
+    auto resolve = create_compute_pipeline(device, "render/shadow_resolve.comp", splat_pipeline_layout_.get());
+    if (!resolve) return resolve.error();
+    resolve_pipe_ = std::move(*resolve);
+    const VkDeviceSize texels = VkDeviceSize(size_) * size_;
+    struct {
+        gpu::Buffer* buffer;
+        VkDeviceSize bytes;
+        const char* name;
+    } buffers[] = {{&depth_bits_, texels * 4, "shadow depth bits"},
+                   {&layers_, texels * 4 * gpu_shared::kOpacityLayers, "shadow opacity layers"},
+                   {&depth_out_, texels * 4, "shadow depth out"},
+                   {&opacity_out_, texels * 16, "shadow opacity out"}};
+    for (auto& b : buffers) {
+        gpu::BufferDesc d;
+        d.size = b.bytes;
+        d.name = b.name;
+        auto buf = device.create_buffer(d);
+        if (!buf) return buf.error();
+        *b.buffer = std::move(*buf);
+    }
+    auto set = splat_layout_.allocate();
+    if (!set) return set.error();
+    splat_set_ = std::move(*set);
+    splat_set_.bind_buffer(gpu_shared::kShadowBindDepthBits, depth_bits_);
+    splat_set_.bind_buffer(gpu_shared::kShadowBindLayers, layers_);
+    splat_set_.bind_buffer(gpu_shared::kShadowBindDepthOut, depth_out_);
+    splat_set_.bind_buffer(gpu_shared::kShadowBindOpacityOut, opacity_out_);
+    return {};
+}
+
+Status ShadowPass::record_compute(FrameContext& ctx) {
+    VkCommandBuffer c = ctx.cmd.handle();
+    gpu::CommandBuffer& cmd = ctx.cmd;
+    const VkPipelineLayout layout = splat_pipeline_layout_.get();
+    gpu_shared::ShadowPush sp{};
+    sp.size = size_;
+    auto barrier = [&](VkPipelineStageFlags src, VkPipelineStageFlags dst) {
+        VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        mb.srcAccessMask = src == VK_PIPELINE_STAGE_ALL_COMMANDS_BIT
+                               ? VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT
+                               : VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+        mb.dstAccessMask = dst == VK_PIPELINE_STAGE_TRANSFER_BIT
+                               ? VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT
+                               : VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+        if (src == VK_PIPELINE_STAGE_TRANSFER_BIT) mb.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        if (src == VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT) mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+        vkCmdPipelineBarrier(c, src, dst, 0, 1, &mb, 0, nullptr, 0, nullptr);
+    };
+    auto splat = [&](uint32_t mode) {
+        vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_COMPUTE, splat_pipe_.get());
+        sp.mode = mode;
+        if (!ctx.frame.shadows) return;
+        for (auto& g : ctx.scene.hair()) {
+            const HairDesc& d = g->desc;
+            if (!d.visible || !d.shading.shadows || d.strand_count == 0 || d.vertices_per_strand < 2) continue;
+            VkDescriptorSet sets[] = {ctx.frame_set, g->strands.handle(), g->shading.handle(), splat_set_.handle()};
+            vkCmdBindDescriptorSets(c, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 4, sets, 0, nullptr);
+            gpu_shared::HairPush hp = ribbon_push(d, ctx.frame.debug, true, true);
+            sp.vertices_per_strand = d.vertices_per_strand;
+            sp.strand_count = d.strand_count;
+            sp.optical = -std::log(std::max(1.0f - std::clamp(hp.shadow_alpha, 0.0f, 0.999f), 1e-3f));
+            sp.root_half_width_m = hp.root_half_width_m;
+            sp.tip_half_width_m = hp.tip_half_width_m;
+            vkCmdPushConstants(c, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(sp), &sp);
+            auto ds = gpu::dispatch_size(cmd.device(), uint64_t(d.strand_count) * d.vertices_per_strand, 64);
+            vkCmdDispatch(c, ds.x, ds.y, ds.z);
+        }
+    };
+    {
+        auto span = ctx.time("shadow_depth");
+        // Last frame's reads of the maps and buffers before this frame's writes.
+        barrier(VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
+        vkCmdFillBuffer(c, depth_bits_.handle(), 0, VK_WHOLE_SIZE, 0x3f800000u);   // 1.0f: no hair
+        vkCmdFillBuffer(c, layers_.handle(), 0, VK_WHOLE_SIZE, 0u);
+        barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+        splat(gpu_shared::kShadowSplatDepth);
+        barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+    }
+    {
+        auto span = ctx.time("shadow_opacity");
+        splat(gpu_shared::kShadowSplatOpacity);
+        barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+        vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_COMPUTE, resolve_pipe_.get());
+        VkDescriptorSet rs = splat_set_.handle();
+        vkCmdBindDescriptorSets(c, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 3, 1, &rs, 0, nullptr);
+        vkCmdPushConstants(c, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(sp), &sp);
+        auto ds = gpu::dispatch_size(cmd.device(), uint64_t(size_) * size_, 64);
+        vkCmdDispatch(c, ds.x, ds.y, ds.z);
+        barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
+        transition_image(cmd, depth_, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                         VK_IMAGE_ASPECT_DEPTH_BIT);
+        for (auto& o : opacity_)
+            transition_image(cmd, o, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+        VkBufferImageCopy r{};
+        r.imageSubresource = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1};
+        r.imageExtent = {size_, size_, 1};
+        vkCmdCopyBufferToImage(c, depth_out_.handle(), depth_.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &r);
+        r.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+        for (int i = 0; i < 2; ++i) {
+            r.bufferOffset = VkDeviceSize(i) * size_ * size_ * 8;
+            vkCmdCopyBufferToImage(c, opacity_out_.handle(), opacity_[i].handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                                   1, &r);
+        }
+        transition_image(cmd, depth_, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                         VK_IMAGE_ASPECT_DEPTH_BIT);
+        for (auto& o : opacity_)
+            transition_image(cmd, o, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    }
+    return {};
+}
+
 Status ShadowPass::record_offscreen(FrameContext& ctx) {
+    if (compute_) return record_compute(ctx);
     VkCommandBuffer c = ctx.cmd.handle();
     const bool shadows = ctx.frame.shadows;
     {

@@ -5,6 +5,12 @@
 // set 0 (kRenderBindShadowDepth, kRenderBindOpacity0/1), where every later pipeline samples them
 // (render_common.glsl hair_transmittance).
 //
+// With the compute rasterizer (RendererDesc::hair_renderer == ComputeRaster) the same maps are made by
+// compute instead: segments splatted into the light's view at about a texel apart (nearest depth by
+// atomic min, then each sample's optical depth into its layer), resolved and copied into the same images
+// (shaders/render/shadow_splat.comp, shadow_resolve.comp), so every shader samples them unchanged. The
+// ribbons keep the fixed-function passes, which fill-bound translucent ribbons make the frame's largest cost.
+//
 // Timestamps: "shadow_depth", "shadow_opacity". Both passes always run, so the maps are defined; they
 // stay empty when the frame has shadows off.
 #pragma once
@@ -28,6 +34,8 @@ public:
 private:
     ShadowPass() = default;
     void draw_strands(FrameContext& ctx, VkPipeline pipeline) const;
+    Status create_compute(const PassSetup& setup);
+    Status record_compute(FrameContext& ctx);
 
     uint32_t size_ = 0;
     gpu::Image depth_, opacity_[2];
@@ -35,6 +43,13 @@ private:
     Framebuffer depth_fb_, opacity_fb_;
     PipelineLayout layout_;
     Pipeline depth_pipe_, opacity_pipe_;
+    // Compute splatting (the compute rasterizer's renderer).
+    bool compute_ = false;
+    DescriptorLayout splat_layout_;
+    gpu::DescriptorSet splat_set_;
+    PipelineLayout splat_pipeline_layout_;
+    Pipeline splat_pipe_, resolve_pipe_;
+    gpu::Buffer depth_bits_, layers_, depth_out_, opacity_out_;
 };
 
 }  // namespace tressel::render

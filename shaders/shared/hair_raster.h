@@ -87,5 +87,43 @@ inline constexpr RenderBinding kHairRasterSetBindings[] = {
 static_assert(bindings_are_dense(kHairRasterSetBindings));
 #endif
 
+// The key light's deep opacity maps splatted by compute (render/shadow_pass.h with the compute
+// rasterizer): shadow_splat.comp samples every segment at about a texel apart in the light's view,
+// first keeping the nearest depth per texel (atomic min), then adding each sample's optical depth into the
+// opacity layer it falls in (fixed point, kShadowScale per unit); shadow_resolve.comp sums the layers
+// front to back and writes what the frame set's textures hold, which are then copied into them.
+TRESSEL_CONST(uint, kShadowSplatDepth, 0u);
+TRESSEL_CONST(uint, kShadowSplatOpacity, 1u);
+TRESSEL_CONST(float, kShadowScale, 65536.0f);
+TRESSEL_CONST(uint, kShadowMaxSamples, 64u);   // samples per segment at most
+
+struct ShadowPush {
+    uint size;                 // shadow map texels per side
+    uint mode;                 // kShadowSplat*
+    uint vertices_per_strand;
+    uint strand_count;
+    float optical;             // -ln(1 - shadow_alpha): optical depth of one fibre a texel wide
+    float root_half_width_m;
+    float tip_half_width_m;
+    uint pad0;
+};
+TRESSEL_CHECK_SIZE(ShadowPush, 32)
+
+// Set kRenderSetShadowSplat of shadow_splat.comp and shadow_resolve.comp.
+TRESSEL_CONST(uint, kRenderSetShadowSplat, 3u);
+TRESSEL_CONST(uint, kShadowBindDepthBits, 0u);  // uint per texel: nearest depth (float bits, atomic min)
+TRESSEL_CONST(uint, kShadowBindLayers, 1u);     // uint per texel x kOpacityLayers: optical depth per layer
+TRESSEL_CONST(uint, kShadowBindDepthOut, 2u);   // float per texel: the depth map
+TRESSEL_CONST(uint, kShadowBindOpacityOut, 3u); // uvec4 per texel: layers 0-3 and 4-7 as half floats
+#ifdef __cplusplus
+inline constexpr RenderBinding kShadowSplatSetBindings[] = {
+    {kShadowBindDepthBits, kStorageBuffer, kComputeStage},
+    {kShadowBindLayers, kStorageBuffer, kComputeStage},
+    {kShadowBindDepthOut, kStorageBuffer, kComputeStage},
+    {kShadowBindOpacityOut, kStorageBuffer, kComputeStage},
+};
+static_assert(bindings_are_dense(kShadowSplatSetBindings));
+#endif
+
 TRESSEL_SHARED_END
 #endif
