@@ -159,8 +159,9 @@ public:
     void clear_slice();
 
     // Records the frame: the shadow maps, then the main target (meshes, hair, overlays); the resolved image
-    // ends in SHADER_READ_ONLY_OPTIMAL. `timestamps` (optional, >= 5 passes), in this order: shadow_depth,
-    // shadow_opacity (shadow pass), meshes (mesh pass), hair (hair pass), overlays (overlay pass).
+    // ends in SHADER_READ_ONLY_OPTIMAL. `timestamps` (optional, >= 7 passes), in this order: shadow_depth,
+    // shadow_opacity (shadow pass), [hair_bin, hair_raster (compute rasterizer)], meshes (mesh pass), hair
+    // (hair pass), overlays (overlay pass).
     Status record(gpu::CommandBuffer& cmd, const FrameDesc& frame, gpu::TimestampQueries* timestamps = nullptr);
     // record() plus a copy into a readback buffer, submitted and waited for: sRGB RGBA8, top row first.
     Result<std::vector<uint8_t>> render_to_rgba(const FrameDesc& frame);
