@@ -127,6 +127,59 @@ Result<RenderPass> create_render_pass(gpu::Device& device, std::span<const Attac
     return RenderPass(device, pass);
 }
 
+Result<DepthTarget> DepthTarget::create(gpu::Device& device, uint32_t width, uint32_t height,
+                                        VkImageUsageFlags extra_usage, std::string name) {
+    DepthTarget t;
+    t.device_ = &device;
+    t.usage_ = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT | extra_usage;
+    t.name_ = std::move(name);
+    AttachmentSpec depth{VK_FORMAT_D32_SFLOAT, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
+                         VK_ATTACHMENT_STORE_OP_STORE, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    auto pass = create_render_pass(device, {}, &depth, {});
+    if (!pass) return pass.error();
+    t.pass_ = std::move(*pass);
+    TRESSEL_TRY(t.resize(width, height));
+    return t;
+}
+
+Status DepthTarget::resize(uint32_t width, uint32_t height) {
+    gpu::ImageDesc id;
+    id.width = width;
+    id.height = height;
+    id.format = VK_FORMAT_D32_SFLOAT;
+    id.usage = usage_;
+    id.aspect = VK_IMAGE_ASPECT_DEPTH_BIT;
+    id.name = name_;
+    auto image = device_->create_image(id);
+    if (!image) return image.error();
+    VkImageView views[] = {image->view()};
+    auto fb = create_framebuffer(*device_, pass_.get(), views, width, height);
+    if (!fb) return fb.error();
+    image_ = std::move(*image);
+    framebuffer_ = std::move(*fb);
+    width_ = width;
+    height_ = height;
+    return device_->run_sync([&](gpu::CommandBuffer& cmd) {
+        transition_image(cmd, image_, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                         VK_IMAGE_ASPECT_DEPTH_BIT);
+    });
+}
+
+void DepthTarget::begin(gpu::CommandBuffer& cmd) const {
+    VkClearValue clear{};
+    clear.depthStencil = {1.0f, 0};
+    VkRenderPassBeginInfo bi{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+    bi.renderPass = pass_.get();
+    bi.framebuffer = framebuffer_.get();
+    bi.renderArea = {{0, 0}, {width_, height_}};
+    bi.clearValueCount = 1;
+    bi.pClearValues = &clear;
+    vkCmdBeginRenderPass(cmd.handle(), &bi, VK_SUBPASS_CONTENTS_INLINE);
+    set_viewport(cmd.handle(), width_, height_);
+}
+
+void DepthTarget::end(gpu::CommandBuffer& cmd) const { vkCmdEndRenderPass(cmd.handle()); }
+
 void set_viewport(VkCommandBuffer cmd, uint32_t w, uint32_t h) {
     VkViewport vp{0.0f, 0.0f, float(w), float(h), 0.0f, 1.0f};
     VkRect2D sc{{0, 0}, {w, h}};

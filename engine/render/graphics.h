@@ -97,6 +97,34 @@ struct AttachmentSpec {
 Result<RenderPass> create_render_pass(gpu::Device& device, std::span<const AttachmentSpec> colors,
                                       const AttachmentSpec* depth, std::span<const AttachmentSpec> resolves);
 
+// A single-sample D32 depth image with its depth-only render pass and framebuffer: cleared to 1 at
+// begin(), left in SHADER_READ_ONLY_OPTIMAL at end() for sampling (the key light's hair depth, the compute
+// rasterizer's mesh depth). The image starts in SHADER_READ_ONLY_OPTIMAL too.
+class DepthTarget {
+public:
+    static Result<DepthTarget> create(gpu::Device& device, uint32_t width, uint32_t height,
+                                      VkImageUsageFlags extra_usage, std::string name);
+    DepthTarget() = default;
+    // A new image and framebuffer of width x height (the render pass, hence pipelines made for it, stays).
+    Status resize(uint32_t width, uint32_t height);
+    // Begins the render pass with the viewport over the whole image.
+    void begin(gpu::CommandBuffer& cmd) const;
+    void end(gpu::CommandBuffer& cmd) const;
+    VkRenderPass render_pass() const { return pass_.get(); }
+    const gpu::Image& image() const { return image_; }
+    uint32_t width() const { return width_; }
+    uint32_t height() const { return height_; }
+
+private:
+    gpu::Device* device_ = nullptr;
+    VkImageUsageFlags usage_ = 0;
+    std::string name_;
+    uint32_t width_ = 0, height_ = 0;
+    RenderPass pass_;
+    gpu::Image image_;
+    Framebuffer framebuffer_;
+};
+
 // Viewport and scissor over [0, width) x [0, height) pixels (every pipeline has them dynamic).
 void set_viewport(VkCommandBuffer cmd, uint32_t width, uint32_t height);
 

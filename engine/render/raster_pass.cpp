@@ -132,16 +132,15 @@ Result<std::unique_ptr<ComputeRasterHairPass>> ComputeRasterHairPass::create(con
     if (!comp) return comp.error();
     p->composite_pipe_ = std::move(*comp);
 
-    AttachmentSpec depth{kDepthFormat, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE,
-                         VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-    auto dp = create_render_pass(device, {}, &depth, {});
-    if (!dp) return dp.error();
-    p->depth_pass_ = std::move(*dp);
+    // The meshes' depth, sized to the target on the first frame.
+    auto dt = DepthTarget::create(device, 1, 1, 0, "hair raster mesh depth");
+    if (!dt) return dt.error();
+    p->mesh_depth_ = std::move(*dt);
     GraphicsPipelineDesc dd;
     dd.vertex_shader = "render/mesh.vert";
     dd.fragment_shader = "";
     dd.layout = p->depth_layout_.get();
-    dd.render_pass = p->depth_pass_.get();
+    dd.render_pass = p->mesh_depth_.render_pass();
     dd.color_attachments = 0;
     dd.name = "hair raster mesh depth";
     auto dpipe = create_graphics_pipeline(device, dd);
@@ -176,21 +175,8 @@ Status ComputeRasterHairPass::ensure_buffer(gpu::Buffer& buffer, VkDeviceSize by
 }
 
 Status ComputeRasterHairPass::ensure_targets(uint32_t width, uint32_t height) {
-    if (width == width_ && height == height_ && mesh_depth_.valid()) return {};
-    gpu::ImageDesc id;
-    id.width = width;
-    id.height = height;
-    id.format = kDepthFormat;
-    id.usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
-    id.aspect = VK_IMAGE_ASPECT_DEPTH_BIT;
-    id.name = "hair raster mesh depth";
-    auto img = device_->create_image(id);
-    if (!img) return img.error();
-    mesh_depth_ = std::move(*img);
-    VkImageView views[] = {mesh_depth_.view()};
-    auto fb = create_framebuffer(*device_, depth_pass_.get(), views, width, height);
-    if (!fb) return fb.error();
-    depth_fb_ = std::move(*fb);
+    if (width == width_ && height == height_) return {};
+    TRESSEL_TRY(mesh_depth_.resize(width, height));
     const uint64_t tiles = uint64_t(gpu::div_round_up(width, kRasterTile)) * gpu::div_round_up(height, kRasterTile);
     const uint64_t cells = tiles * kRasterDepthBins;
     const uint64_t blocks = gpu::div_round_up(cells, kRasterScanBlock);
@@ -225,7 +211,7 @@ void ComputeRasterHairPass::bind_set() {
     set_.bind_buffer(kRasterBindBlocks, blocks_);
     set_.bind_buffer(kRasterBindList, list_);
     set_.bind_buffer(kRasterBindImage, image_);
-    set_.bind_image(kRasterBindMeshDepth, mesh_depth_, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+    set_.bind_image(kRasterBindMeshDepth, mesh_depth_.image(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                     shared_->nearest_clamp.get());
     set_.bind_buffer(kRasterBindStats, stats_buffer_);
 }
@@ -336,20 +322,11 @@ Status ComputeRasterHairPass::record_offscreen(FrameContext& ctx) {
                              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &war, 0,
                              nullptr, 0, nullptr);
         // 1. The meshes' depth.
-        VkClearValue clear{};
-        clear.depthStencil = {1.0f, 0};
-        VkRenderPassBeginInfo bi{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
-        bi.renderPass = depth_pass_.get();
-        bi.framebuffer = depth_fb_.get();
-        bi.renderArea = {{0, 0}, {ctx.width, ctx.height}};
-        bi.clearValueCount = 1;
-        bi.pClearValues = &clear;
-        vkCmdBeginRenderPass(c, &bi, VK_SUBPASS_CONTENTS_INLINE);
-        set_viewport(c, ctx.width, ctx.height);
+        mesh_depth_.begin(ctx.cmd);
         for (auto& m : ctx.scene.meshes())
             if (m.style == MeshStyle::Opaque)
                 draw_mesh(c, depth_pipe_.get(), depth_layout_.get(), ctx.frame_set, m, {.color = m.color, .opacity = 1.0f});
-        vkCmdEndRenderPass(c);
+        mesh_depth_.end(ctx.cmd);
         vkCmdFillBuffer(c, counts_.handle(), 0, VK_WHOLE_SIZE, 0);
 
         const VkPipelineLayout layout = compute_layout_.get();

@@ -53,9 +53,7 @@ private:
     gpu::DescriptorSet set_;
     PipelineLayout compute_layout_, composite_layout_, depth_layout_;
     Pipeline vertices_pipe_, tile_depth_pipe_, bin_pipe_, scan_pipe_, tiles_pipe_, composite_pipe_, depth_pipe_;
-    RenderPass depth_pass_;
-    Framebuffer depth_fb_;
-    gpu::Image mesh_depth_;
+    DepthTarget mesh_depth_;
     gpu::Buffer vertices_, tile_depth_, counts_, offsets_, cursors_, blocks_, list_, image_, stats_buffer_;
     uint32_t width_ = 0, height_ = 0;
     uint64_t list_capacity_ = 0;      // entries of list_

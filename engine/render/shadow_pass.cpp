@@ -21,11 +21,9 @@ Result<std::unique_ptr<ShadowPass>> ShadowPass::create(const PassSetup& setup) {
     std::unique_ptr<ShadowPass> p(new ShadowPass());
     p->size_ = setup.desc.shadow_size;
 
-    AttachmentSpec depth{kDepthFormat, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE,
-                         VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-    auto dp = create_render_pass(device, {}, &depth, {});
-    if (!dp) return dp.error();
-    p->depth_pass_ = std::move(*dp);
+    auto dt = DepthTarget::create(device, p->size_, p->size_, VK_IMAGE_USAGE_TRANSFER_DST_BIT, "hair shadow depth");
+    if (!dt) return dt.error();
+    p->depth_ = std::move(*dt);
     AttachmentSpec op{kOpacityFormat, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE,
                       VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
     AttachmentSpec ops[] = {op, op};
@@ -40,7 +38,7 @@ Result<std::unique_ptr<ShadowPass>> ShadowPass::create(const PassSetup& setup) {
     d.vertex_shader = "render/hair.vert";
     d.fragment_shader = "";
     d.layout = p->layout_.get();
-    d.render_pass = p->depth_pass_.get();
+    d.render_pass = p->depth_.render_pass();
     d.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
     d.color_attachments = 0;
     d.name = "hair shadow depth";
@@ -58,15 +56,6 @@ Result<std::unique_ptr<ShadowPass>> ShadowPass::create(const PassSetup& setup) {
     if (!opipe) return opipe.error();
     p->opacity_pipe_ = std::move(*opipe);
 
-    gpu::ImageDesc sd;
-    sd.width = sd.height = p->size_;
-    sd.format = kDepthFormat;
-    sd.usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-    sd.aspect = VK_IMAGE_ASPECT_DEPTH_BIT;
-    sd.name = "hair shadow depth";
-    auto sdi = device.create_image(sd);
-    if (!sdi) return sdi.error();
-    p->depth_ = std::move(*sdi);
     for (auto& o_img : p->opacity_) {
         gpu::ImageDesc od;
         od.width = od.height = p->size_;
@@ -77,10 +66,6 @@ Result<std::unique_ptr<ShadowPass>> ShadowPass::create(const PassSetup& setup) {
         if (!oi) return oi.error();
         o_img = std::move(*oi);
     }
-    VkImageView dviews[] = {p->depth_.view()};
-    auto dfb = create_framebuffer(device, p->depth_pass_.get(), dviews, p->size_, p->size_);
-    if (!dfb) return dfb.error();
-    p->depth_fb_ = std::move(*dfb);
     VkImageView oviews[] = {p->opacity_[0].view(), p->opacity_[1].view()};
     auto ofb = create_framebuffer(device, p->opacity_pass_.get(), oviews, p->size_, p->size_);
     if (!ofb) return ofb.error();
@@ -88,8 +73,6 @@ Result<std::unique_ptr<ShadowPass>> ShadowPass::create(const PassSetup& setup) {
     if (setup.desc.hair_renderer == HairRenderer::ComputeRaster) TRESSEL_TRY(p->create_compute(setup));
     // Until the first frame, the maps must be in the layout the frame set declares.
     TRESSEL_TRY(device.run_sync([&](gpu::CommandBuffer& cmd) {
-        transition_image(cmd, p->depth_, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-                         VK_IMAGE_ASPECT_DEPTH_BIT);
         for (auto& o_img : p->opacity_)
             transition_image(cmd, o_img, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
     }));
@@ -210,21 +193,21 @@ Status ShadowPass::record_compute(FrameContext& ctx) {
         auto ds = gpu::dispatch_size(cmd.device(), uint64_t(size_) * size_, 64);
         vkCmdDispatch(c, ds.x, ds.y, ds.z);
         barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
-        transition_image(cmd, depth_, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+        transition_image(cmd, depth_.image(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                          VK_IMAGE_ASPECT_DEPTH_BIT);
         for (auto& o : opacity_)
             transition_image(cmd, o, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
         VkBufferImageCopy r{};
         r.imageSubresource = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1};
         r.imageExtent = {size_, size_, 1};
-        vkCmdCopyBufferToImage(c, depth_out_.handle(), depth_.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &r);
+        vkCmdCopyBufferToImage(c, depth_out_.handle(), depth_.image().handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &r);
         r.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
         for (int i = 0; i < 2; ++i) {
             r.bufferOffset = VkDeviceSize(i) * size_ * size_ * 8;
             vkCmdCopyBufferToImage(c, opacity_out_.handle(), opacity_[i].handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                                    1, &r);
         }
-        transition_image(cmd, depth_, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+        transition_image(cmd, depth_.image(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                          VK_IMAGE_ASPECT_DEPTH_BIT);
         for (auto& o : opacity_)
             transition_image(cmd, o, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
@@ -238,18 +221,9 @@ Status ShadowPass::record_offscreen(FrameContext& ctx) {
     const bool shadows = ctx.frame.shadows;
     {
         auto span = ctx.time("shadow_depth");
-        VkClearValue clear{};
-        clear.depthStencil = {1.0f, 0};
-        VkRenderPassBeginInfo bi{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
-        bi.renderPass = depth_pass_.get();
-        bi.framebuffer = depth_fb_.get();
-        bi.renderArea = {{0, 0}, {size_, size_}};
-        bi.clearValueCount = 1;
-        bi.pClearValues = &clear;
-        vkCmdBeginRenderPass(c, &bi, VK_SUBPASS_CONTENTS_INLINE);
-        set_viewport(c, size_, size_);
+        depth_.begin(ctx.cmd);
         if (shadows) draw_strands(ctx, depth_pipe_.get());
-        vkCmdEndRenderPass(c);
+        depth_.end(ctx.cmd);
     }
     {
         auto span = ctx.time("shadow_opacity");

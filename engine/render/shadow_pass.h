@@ -28,7 +28,7 @@ public:
 
     Status record_offscreen(FrameContext& ctx) override;
 
-    const gpu::Image& depth() const { return depth_; }
+    const gpu::Image& depth() const { return depth_.image(); }
     const gpu::Image& opacity(int i) const { return opacity_[i]; }  // i = 0: layers 0..3; 1: layers 4..7
 
 private:
@@ -38,9 +38,10 @@ private:
     Status record_compute(FrameContext& ctx);
 
     uint32_t size_ = 0;
-    gpu::Image depth_, opacity_[2];
-    RenderPass depth_pass_, opacity_pass_;
-    Framebuffer depth_fb_, opacity_fb_;
+    DepthTarget depth_;
+    gpu::Image opacity_[2];
+    RenderPass opacity_pass_;
+    Framebuffer opacity_fb_;
     PipelineLayout layout_;
     Pipeline depth_pipe_, opacity_pipe_;
     // Compute splatting (the compute rasterizer's renderer).

@@ -20,7 +20,7 @@ namespace {
 
 using namespace tressel::render;
 
-float srgb_to_linear(float c) { return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f); }
+using test::srgb_to_linear;
 
 class RasterTest : public test::GpuTest {
 protected:
@@ -37,44 +37,18 @@ protected:
         s.bounds_max_m = glm::max(s.bounds_max_m, glm::vec3(glm::max(a, b), depth) + 0.05f);
     }
     static Shading flat(double radius_m, glm::dvec3 color = glm::dvec3(1.0), double opacity = 1.0) {
-        Shading sh;
-        sh.root_color = sh.tip_color = color;
-        sh.color_variation = sh.brightness_variation = 0.0;
-        sh.thin_tip = false;
-        sh.fiber_radius_m = radius_m;
-        sh.shadows = false;
-        sh.opacity = opacity;
-        return sh;
+        return test::flat_shading(radius_m, color, opacity);
     }
-    // Camera on +Z looking at the origin; ambient light 1 only, so hair shows its base colour exactly.
+    // Camera on +Z looking at the origin, unlit, every strand drawn (no level of detail).
     static FrameDesc unlit() {
-        FrameDesc f;
-        f.camera.target_m = glm::dvec3(0.0);
-        f.camera.yaw_deg = 0.0;
-        f.camera.pitch_deg = 0.0;
-        f.camera.distance_m = 2.0;
-        f.camera.fov_deg = 40.0;
-        f.lighting.key.intensity = 0.0;
-        f.lighting.fill.intensity = 0.0;
-        f.lighting.ambient = glm::dvec3(1.0);
-        f.shadows = false;
-        f.show_grid = false;
-        f.background = glm::vec3(0.0f);
+        FrameDesc f = test::unlit_frame(0.0, 0.0);
         f.hair_lod = false;
         return f;
     }
     static double px_per_m(const FrameDesc& f, uint32_t h, double depth = 0.0) {
         return h / (2.0 * (f.camera.distance_m - depth) * std::tan(glm::radians(f.camera.fov_deg) * 0.5));
     }
-    test::Rgba render(Renderer& r, const FrameDesc& f) {
-        auto px = r.render_to_rgba(f);
-        EXPECT_TRUE(px.ok()) << (px.ok() ? "" : px.error().describe());
-        test::Rgba img;
-        img.width = int(r.width());
-        img.height = int(r.height());
-        if (px.ok()) img.pixels = std::move(*px);
-        return img;
-    }
+    static test::Rgba render(Renderer& r, const FrameDesc& f) { return test::render_image(r, f); }
     std::unique_ptr<Renderer> renderer(uint32_t w, uint32_t h, HairRenderer which = HairRenderer::ComputeRaster,
                                        uint32_t samples = 1) {
         RendererDesc d{w, h, samples, 64, 16};

@@ -20,7 +20,7 @@ namespace {
 using namespace tressel::render;
 constexpr double kPi = std::numbers::pi;
 
-float srgb_to_linear(float c) { return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f); }
+using test::srgb_to_linear;
 
 class RenderTest : public test::GpuTest {
 protected:
@@ -37,40 +37,9 @@ protected:
         s.bounds_max_m = glm::vec3(0.05f, 0.5f, 0.05f);
         return s;
     }
-    Shading flat_shading(double radius_m) {
-        Shading sh;
-        sh.root_color = sh.tip_color = glm::dvec3(1.0);
-        sh.color_variation = sh.brightness_variation = 0.0;
-        sh.thin_tip = false;
-        sh.fiber_radius_m = radius_m;
-        sh.shadows = false;
-        return sh;
-    }
-    // Only ambient light of 1: the hair shows its base colour exactly.
-    FrameDesc unlit(double yaw, double pitch) {
-        FrameDesc f;
-        f.camera.target_m = glm::dvec3(0.0);
-        f.camera.yaw_deg = yaw;
-        f.camera.pitch_deg = pitch;
-        f.camera.distance_m = 2.0;
-        f.camera.fov_deg = 40.0;
-        f.lighting.key.intensity = 0.0;
-        f.lighting.fill.intensity = 0.0;
-        f.lighting.ambient = glm::dvec3(1.0);
-        f.shadows = false;
-        f.show_grid = false;
-        f.background = glm::vec3(0.0f);
-        return f;
-    }
-    test::Rgba render(Renderer& r, const FrameDesc& f) {
-        auto px = r.render_to_rgba(f);
-        EXPECT_TRUE(px.ok()) << (px.ok() ? "" : px.error().describe());
-        test::Rgba img;
-        img.width = int(r.width());
-        img.height = int(r.height());
-        if (px.ok()) img.pixels = std::move(*px);
-        return img;
-    }
+    static Shading flat_shading(double radius_m) { return test::flat_shading(radius_m); }
+    static FrameDesc unlit(double yaw, double pitch) { return test::unlit_frame(yaw, pitch); }
+    static test::Rgba render(Renderer& r, const FrameDesc& f) { return test::render_image(r, f); }
     // Covered area in pixels: linear red summed (a white ribbon on black).
     static double area_px(const test::Rgba& img) {
         double a = 0.0;

@@ -1,5 +1,6 @@
 #include "render_test_util.h"
 
+#include <cmath>
 #include <memory>
 
 #include <gtest/gtest.h>
@@ -16,6 +17,45 @@ bool write_png(const std::filesystem::path& path, const Rgba& image) {
     auto png = encode_png_rgba(image.pixels, image.width, image.height);
     if (!png) return false;
     return write_file_atomic(path, std::span<const uint8_t>(*png)).ok();
+}
+
+float srgb_to_linear(float c) { return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f); }
+
+Shading flat_shading(double radius_m, glm::dvec3 color, double opacity) {
+    Shading sh;
+    sh.root_color = sh.tip_color = color;
+    sh.color_variation = sh.brightness_variation = 0.0;
+    sh.thin_tip = false;
+    sh.fiber_radius_m = radius_m;
+    sh.shadows = false;
+    sh.opacity = opacity;
+    return sh;
+}
+
+render::FrameDesc unlit_frame(double yaw_deg, double pitch_deg) {
+    render::FrameDesc f;
+    f.camera.target_m = glm::dvec3(0.0);
+    f.camera.yaw_deg = yaw_deg;
+    f.camera.pitch_deg = pitch_deg;
+    f.camera.distance_m = 2.0;
+    f.camera.fov_deg = 40.0;
+    f.lighting.key.intensity = 0.0;
+    f.lighting.fill.intensity = 0.0;
+    f.lighting.ambient = glm::dvec3(1.0);
+    f.shadows = false;
+    f.show_grid = false;
+    f.background = glm::vec3(0.0f);
+    return f;
+}
+
+Rgba render_image(render::Renderer& renderer, const render::FrameDesc& frame) {
+    auto px = renderer.render_to_rgba(frame);
+    EXPECT_TRUE(px.ok()) << (px.ok() ? "" : px.error().describe());
+    Rgba img;
+    img.width = int(renderer.width());
+    img.height = int(renderer.height());
+    if (px.ok()) img.pixels = std::move(*px);
+    return img;
 }
 
 bool read_png(const std::filesystem::path& path, Rgba& image) {

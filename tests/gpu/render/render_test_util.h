@@ -24,6 +24,16 @@ struct Rgba {
 };
 
 bool write_png(const std::filesystem::path& path, const Rgba& image);
+
+// sRGB-encoded [0, 1] -> linear.
+float srgb_to_linear(float c);
+// Hair of one flat colour, no variation, no taper, no shadows: fibre radius `radius_m`.
+Shading flat_shading(double radius_m, glm::dvec3 color = glm::dvec3(1.0), double opacity = 1.0);
+// Orbit camera 2 m from the origin (fov 40 degrees) at yaw / pitch; ambient light 1 only, so hair shows
+// its base colour exactly; black background, no grid, no shadows.
+render::FrameDesc unlit_frame(double yaw_deg, double pitch_deg);
+// render_to_rgba into an Rgba (a failed render fails the test and gives an empty image).
+Rgba render_image(render::Renderer& renderer, const render::FrameDesc& frame);
 bool read_png(const std::filesystem::path& path, Rgba& image);
 
 // The default scene (presets/scenes/default.json) running in a SceneRuntime at its rest pose, drawn at
