@@ -156,19 +156,29 @@ Status ShadowPass::record_compute(FrameContext& ctx) {
         vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_COMPUTE, splat_pipe_.get());
         sp.mode = mode;
         if (!ctx.frame.shadows) return;
+        uint64_t total = 0;
+        for (auto& g : ctx.scene.hair())
+            if (g->desc.visible && g->desc.shading.shadows) total += g->desc.strand_count;
+        const double fraction = total > gpu_shared::kShadowStrandBudget
+                                    ? double(gpu_shared::kShadowStrandBudget) / double(total)
+                                    : 1.0;
         for (auto& g : ctx.scene.hair()) {
             const HairDesc& d = g->desc;
             if (!d.visible || !d.shading.shadows || d.strand_count == 0 || d.vertices_per_strand < 2) continue;
             VkDescriptorSet sets[] = {ctx.frame_set, g->strands.handle(), g->shading.handle(), splat_set_.handle()};
             vkCmdBindDescriptorSets(c, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 4, sets, 0, nullptr);
             gpu_shared::HairPush hp = ribbon_push(d, ctx.frame.debug, true, true);
+            // A spread prefix of the strands when there are more than the budget, widened to keep the density.
+            const uint32_t splatted =
+                std::max(1u, uint32_t(std::min<double>(d.strand_count, std::ceil(d.strand_count * fraction))));
+            const float widen = float(double(d.strand_count) / double(splatted));
             sp.vertices_per_strand = d.vertices_per_strand;
-            sp.strand_count = d.strand_count;
+            sp.strand_count = splatted;
             sp.optical = -std::log(std::max(1.0f - std::clamp(hp.shadow_alpha, 0.0f, 0.999f), 1e-3f));
-            sp.root_half_width_m = hp.root_half_width_m;
-            sp.tip_half_width_m = hp.tip_half_width_m;
+            sp.root_half_width_m = hp.root_half_width_m * widen;
+            sp.tip_half_width_m = hp.tip_half_width_m * widen;
             vkCmdPushConstants(c, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(sp), &sp);
-            auto ds = gpu::dispatch_size(cmd.device(), uint64_t(d.strand_count) * d.vertices_per_strand, 64);
+            auto ds = gpu::dispatch_size(cmd.device(), uint64_t(splatted) * d.vertices_per_strand, 64);
             vkCmdDispatch(c, ds.x, ds.y, ds.z);
         }
     };

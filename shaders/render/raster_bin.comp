@@ -1,8 +1,8 @@
 #version 450
 // Compute hair rasterizer: binning. One thread per RasterVertex; a segment runs from a vertex flagged
 // kRasterSegment to the next record. Each segment is tested against the tiles its widened bounds touch
-// (the distance from the tile's centre to the segment, against the tile's half diagonal plus the
-// segment's half width and a pixel of filter), and against the tile's farthest mesh depth; every tile it
+// (its footprint rectangle against the tile's box, below), and against the tile's farthest mesh depth;
+// every tile it
 // passes gets it in the depth bin of its nearer end. Mode kRasterBinCount counts the cells' segments;
 // mode kRasterBinScatter writes the segment into the cell's list at the cursor the scan left.
 #include "shared/render.h"
@@ -31,15 +31,23 @@ void main() {
     ivec2 t1 = min(ivec2(floor(hi / float(kRasterTile))), ivec2(rp.tiles_x - 1u, rp.tiles_y - 1u));
     float near_depth = min(uintBitsToFloat(va.color.w), uintBitsToFloat(vb.color.w));
     uint bin = uint(clamp((near_depth - rp.bin_near) * rp.bin_scale, 0.0, float(kRasterDepthBins - 1u)));
+    // The segment's footprint is the rectangle of pixel centres that can get coverage: within half width
+    // + 0.5 of its line (the minor-axis overlap reaches no further), within 0.5 beyond its ends (the root
+    // and tip filters). A tile's centres lie in a box of half side 4 around its centre; the two can only
+    // meet where their projections on the segment's direction and normal overlap (the bounds above cover
+    // the screen axes).
     vec2 ab = b - a;
-    float len2 = dot(ab, ab);
-    float radius = float(kRasterTile) * 0.70710678 + reach;
+    float len = length(ab);
+    vec2 dir = len > 1e-6 ? ab / len : vec2(1.0, 0.0);
+    vec2 nrm = vec2(-dir.y, dir.x);
+    vec2 mid = 0.5 * (a + b);
+    float half_tile = 0.5 * float(kRasterTile);
+    float across = max(va.screen.w, vb.screen.w) + 0.51 + half_tile * (abs(nrm.x) + abs(nrm.y));
+    float along = 0.5 * len + 0.51 + half_tile * (abs(dir.x) + abs(dir.y));
     for (int ty = t0.y; ty <= t1.y; ++ty)
         for (int tx = t0.x; tx <= t1.x; ++tx) {
-            vec2 c = (vec2(tx, ty) + 0.5) * float(kRasterTile);
-            float h = len2 > 0.0 ? clamp(dot(c - a, ab) / len2, 0.0, 1.0) : 0.0;
-            vec2 d = c - (a + ab * h);
-            if (dot(d, d) > radius * radius) continue;
+            vec2 c = (vec2(tx, ty) + 0.5) * float(kRasterTile) - mid;
+            if (abs(dot(c, nrm)) > across || abs(dot(c, dir)) > along) continue;
             uint tile = uint(ty) * rp.tiles_x + uint(tx);
             if (zmin > tile_depth[tile]) continue;   // behind the meshes over the whole tile
             uint cell = tile * kRasterDepthBins + bin;

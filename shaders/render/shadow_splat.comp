@@ -1,6 +1,6 @@
 #version 450
 // Deep opacity maps by compute (shared/hair_raster.h): one thread per strand segment of one hair group,
-// sampled at about a texel apart in the key light's orthographic view. Mode kShadowSplatDepth keeps the
+// sampled kShadowSampleTexels apart in the key light's orthographic view, each sample spread bilinearly. Mode kShadowSplatDepth keeps the
 // nearest light depth per texel; mode kShadowSplatOpacity adds each sample's optical depth (the fibre's
 // width in texels x the sample's length in texels x -ln(1 - shadow_alpha)) to the layer behind that
 // nearest depth it falls in, as the ribbons' opacity pass adds it to every texel a light-facing ribbon covers.
@@ -26,7 +26,7 @@ void main() {
     float size = float(sp.size);
     vec2 ta = (la.xy * 0.5 + 0.5) * size, tb = (lb.xy * 0.5 + 0.5) * size;
     float len = length(tb - ta);
-    uint samples = clamp(uint(ceil(len)), 1u, kShadowMaxSamples);
+    uint samples = clamp(uint(ceil(len / kShadowSampleTexels)), 1u, kShadowMaxSamples);
     // Texels per metre across the light's view: the light box's x scale.
     mat4 m = frame.light_view_proj;
     float texels_per_m = 0.5 * size * length(vec3(m[0][0], m[1][0], m[2][0]));

@@ -88,7 +88,7 @@ static_assert(bindings_are_dense(kHairRasterSetBindings));
 #endif
 
 // The key light's deep opacity maps splatted by compute (render/shadow_pass.h with the compute
-// rasterizer): shadow_splat.comp samples every segment at about a texel apart in the light's view,
+// rasterizer): shadow_splat.comp samples every segment kShadowSampleTexels apart in the light's view,
 // first keeping the nearest depth per texel (atomic min), then adding each sample's optical depth into the
 // opacity layer it falls in (fixed point, kShadowScale per unit); shadow_resolve.comp sums the layers
 // front to back and writes what the frame set's textures hold, which are then copied into them.
@@ -96,6 +96,10 @@ TRESSEL_CONST(uint, kShadowSplatDepth, 0u);
 TRESSEL_CONST(uint, kShadowSplatOpacity, 1u);
 TRESSEL_CONST(float, kShadowScale, 65536.0f);
 TRESSEL_CONST(uint, kShadowMaxSamples, 64u);   // samples per segment at most
+TRESSEL_CONST(float, kShadowSampleTexels, 2.0f);  // texels between samples (each spreads over 2 x 2 texels)
+// Strands splatted per frame at most (all groups): beyond it a spread prefix of each group's strands is
+// splatted, widened by strands / splatted, as the level of detail does on screen.
+TRESSEL_CONST(uint, kShadowStrandBudget, 50000u);
 
 struct ShadowPush {
     uint size;                 // shadow map texels per side
