@@ -26,7 +26,8 @@ const char* const kBenchUsage =
     "render: synthetic hair of 20K, 100K, 300K and 1M strands x 32 vertices at 1920 x 1080 (4x MSAA,\n"
     "       shadows), drawn by the compute rasterizer and by the ribbons: median GPU ms per render pass over\n"
     "       --frames N (20); --counts A,B,.. strand counts; --renderers compute,ribbons; --scene FILE also\n"
-    "       times FILE's scene (e.g. presets/scenes/default.json) framed as `render` frames it; --device NAME\n"
+    "       times FILE's scene (e.g. presets/scenes/default.json) framed as `render` frames it; --size WxH\n"
+    "       (default 1920x1080); --device NAME\n"
     "The GPU workloads time their frames after two seconds of untimed work, when the GPU's clocks have\n"
     "settled.\n";
 
@@ -42,7 +43,8 @@ int run_bench(const std::vector<std::string>& argv) {
     if (workload == "groom") return run_bench_groom(argv);
     auto args = Args::parse(std::vector<std::string>(argv.begin() + 1, argv.end()),
                             {{"out", true}, {"frames", true}, {"testdata", true}, {"device", true}, {"only", true}, {"phases", false},
-                             {"counts", true}, {"renderers", true}, {"scene", true}});
+                             {"counts", true}, {"renderers", true}, {"scene", true},
+                             {"size", true}});
     if (!args) return fail(args.error().message, 2);
     nlohmann::json out = nlohmann::json::object();
     int rc = 0;

@@ -192,6 +192,13 @@ int bench_render_json(const Args& args, nlohmann::json& out) {
     if (!gpu) return fail(gpu.error().message);
     render::RenderBenchDesc desc;
     desc.frames = int(*frames);
+    if (auto size = args.get("size")) {
+        unsigned w = 0, h = 0;
+        if (std::sscanf(size->c_str(), "%ux%u", &w, &h) != 2 || w < 16 || h < 16 || w > 8192 || h > 8192)
+            return fail("--size takes WxH in pixels, 16 to 8192 each", 2);
+        desc.width = w;
+        desc.height = h;
+    }
     if (auto c = args.get("counts")) {
         desc.strand_counts.clear();
         std::stringstream ss(*c);

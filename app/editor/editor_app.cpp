@@ -374,12 +374,35 @@ void EditorApp::handle_requests() {
                 break;
             case Action::Screenshot: screenshot_ = fs::path(r.path); break;
             case Action::DumpPositions: dump_positions(r.path); break;
+            case Action::Orbit: ctx_.camera.yaw_deg += r.amount; break;
+            case Action::SaveStats: save_stats(r.path); break;
         }
     }
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Scripts: the host side (script_runner.h)
+
+void EditorApp::save_stats(const fs::path& path) {
+    const FrameStats& st = ctx_.stats;
+    nlohmann::json j;
+    j["fps"] = st.fps();
+    j["frames_measured"] = st.frame_s.size();
+    j["device"] = shell_->device().info().name;
+    j["viewport"] = {{"width", st.viewport_px[0]}, {"height", st.viewport_px[1]}, {"scale", st.viewport_scale},
+                     {"interactive", st.interactive}};
+    j["hair_lod"] = {{"strands_total", st.hair_lod.strands_total},       {"strands_drawn", st.hair_lod.strands_drawn},
+                     {"vertices_per_strand", st.hair_lod.vertices_per_strand}, {"vertices_total", st.hair_lod.vertices_total},
+                     {"width_scale", st.hair_lod.width_scale}};
+    nlohmann::json passes = nlohmann::json::object();
+    if (!st.history.empty())
+        for (auto& p : st.history.back()) passes[p.name] = p.ms;
+    j["gpu_ms"] = passes;
+    j["strands"] = st.strands;
+    auto written = write_file_atomic(path, std::string_view(j.dump(2) + "\n"));
+    if (written) ctx_.add_log(Severity::Info, "stats", "wrote " + path.string());
+    else ctx_.report_error("saving the stats: " + written.error().message);
+}
 
 bool EditorApp::busy() const {
     if (ctx_.jobs.busy()) return true;
@@ -636,11 +659,28 @@ Status EditorApp::render_frame() {
         ctx_.stats.history.push_back(std::move(frame.last_times));
         while (ctx_.stats.history.size() > 120) ctx_.stats.history.pop_front();
     }
+    // Interactive quality: on a CPU device, while the camera turns or the hair moves, draw the viewport at
+    // half size (the presenter stretches it) with a quarter of the strands (widened to keep coverage) and
+    // fewer vertices; refine once still.
+    const auto now = std::chrono::steady_clock::now();
+    const render::OrbitCamera& cam = ctx_.camera;
+    const bool camera_moved = cam.yaw_deg != last_camera_.yaw_deg || cam.pitch_deg != last_camera_.pitch_deg ||
+                              cam.distance_m != last_camera_.distance_m || cam.target_m != last_camera_.target_m ||
+                              cam.fov_deg != last_camera_.fov_deg;
+    last_camera_ = cam;
+    if (camera_moved || ctx_.playing || sim_frames_this_frame_ > 0) last_motion_ = now;
+    constexpr double kRefineAfterS = 0.3;
+    ctx_.stats.interactive = shell_->device().info().is_cpu() &&
+                             std::chrono::duration<double>(now - last_motion_).count() < kRefineAfterS;
+    ctx_.stats.viewport_scale = ctx_.stats.interactive ? 0.5 : 1.0;
     // Resize the render target with the viewport window (the old target is retired by the device).
     const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
-    const uint32_t vw = uint32_t(std::max(8.0f, (viewport_max_.x - viewport_min_.x) * scale.x));
-    const uint32_t vh = uint32_t(std::max(8.0f, (viewport_max_.y - viewport_min_.y) * scale.y));
+    const float vs = float(ctx_.stats.viewport_scale);
+    const uint32_t vw = uint32_t(std::max(8.0f, (viewport_max_.x - viewport_min_.x) * scale.x * vs));
+    const uint32_t vh = uint32_t(std::max(8.0f, (viewport_max_.y - viewport_min_.y) * scale.y * vs));
     TRESSEL_TRY(live_->resize(vw, vh));
+    ctx_.stats.viewport_px[0] = vw;
+    ctx_.stats.viewport_px[1] = vh;
     const gpu::Image& viewport_image = live_->renderer()->color_image();
     if (presented_image_ != &viewport_image || viewport_image.handle() != presented_handle_) {
         TRESSEL_TRY(presenter_->set_image(viewport_image));
@@ -655,6 +695,10 @@ Status EditorApp::render_frame() {
     desc.show_collision = ctx_.scene.view.show_collision;
     desc.show_colliders = ctx_.scene.view.show_colliders;
     desc.show_slice = ctx_.scene.view.show_slice;
+    if (ctx_.stats.interactive) {
+        desc.hair_lod_bias = 0.5;       // fewer vertices per strand
+        desc.hair_lod_fraction = 0.25;  // a quarter of the strands, four times as wide
+    }
     live_->set_hair_visibility(ctx_.scene.view.show_guides, ctx_.scene.view.show_follows);
     if (sim_frames_this_frame_ > 0) {
         TRESSEL_TRY(live_->step(sim_frames_this_frame_, &frame.cmd, frame.sim_timestamps, frame.sim_timestamp_capacity));
@@ -663,6 +707,7 @@ Status EditorApp::render_frame() {
         if (!ran) return ran.error();
     }
     TRESSEL_TRY(live_->record_render(frame.cmd, desc, frame.timestamps));
+    ctx_.stats.hair_lod = live_->renderer()->hair_lod();
 
     std::optional<fs::path> shot = std::move(screenshot_);
     screenshot_.reset();
@@ -691,6 +736,10 @@ int EditorApp::run() {
         const auto now = std::chrono::steady_clock::now();
         const double elapsed_s = std::chrono::duration<double>(now - last).count();
         last = now;
+        if (frames > 0) {
+            ctx_.stats.frame_s.push_back(elapsed_s);
+            while (ctx_.stats.frame_s.size() > 30) ctx_.stats.frame_s.pop_front();
+        }
         for (const std::string& d : dropped_) open_path(d);
         dropped_.clear();
         ctx_.jobs.poll();

@@ -5,6 +5,7 @@
 // parameters. This file turns requests into work and lays the windows out.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -57,6 +58,7 @@ private:
     void update_content();
     void start_export(const Request& r);
     void dump_positions(const std::filesystem::path& path);
+    void save_stats(const std::filesystem::path& path);
 
     void handle_requests();
     void handle_shortcuts();
@@ -86,6 +88,10 @@ private:
     uint32_t sim_frames_this_frame_ = 0;     // exact frames (Step, scripts)
     double sim_elapsed_this_frame_s_ = 0.0;  // playing: wall time for the runtime's fixed-rate advance
     bool step_once_ = false;
+    // Interactive quality (CPU devices): the viewport is drawn at half size and with coarser hair while
+    // the camera or the hair moves, and refined once both have been still for kRefineAfterS.
+    render::OrbitCamera last_camera_;
+    std::chrono::steady_clock::time_point last_motion_{};
     bool content_failed_ = false;            // the last build failed for the current scene: wait for another change
     Scene failed_scene_;
 

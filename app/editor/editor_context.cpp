@@ -47,4 +47,11 @@ const nlohmann::json& EditorContext::default_json() {
     return *default_json_;
 }
 
+double FrameStats::fps() const {
+    if (frame_s.size() < 2) return 0.0;
+    double total = 0.0;
+    for (double s : frame_s) total += s;
+    return total > 0.0 ? double(frame_s.size()) / total : 0.0;
+}
+
 }  // namespace tressel::editor

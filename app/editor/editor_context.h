@@ -21,6 +21,7 @@
 #include "gpu/timestamps.h"
 #include "io/scene_meshes.h"
 #include "render/camera.h"
+#include "render/renderer.h"
 #include "scene/scene_types.h"
 
 namespace tressel::editor {
@@ -37,12 +38,15 @@ enum class Action {
     ViewSide, ViewTop, Export, Recover, DiscardRecovery, Quit,
     Screenshot,     // path: the whole window as PNG, after this frame is drawn
     DumpPositions,  // path: the simulated positions as float32 xyz (the layout of `tressel-cli bake --dump`)
+    Orbit,          // amount: degrees of yaw, as a drag in the viewport turns the camera
+    SaveStats,      // path: what the Stats panel shows, as JSON (scripts measure the editor with it)
 };
 struct Request {
     Action action;
     std::string path;    // Open / SaveAs / Export: the file
     std::string format;  // Export: tfx, hair, usda, gltf, preset
     bool include_follows = false;  // Export
+    double amount = 0.0;           // Orbit: degrees
 };
 
 // Per-frame statistics the Stats panel draws.
@@ -54,6 +58,13 @@ struct FrameStats {
     double last_sdf_build_ms = 0.0;
     double last_groom_ms = 0.0;
     std::string last_rebuild;          // runtime::RebuildReport::summary() of the last content installed
+    std::deque<double> frame_s;        // wall seconds of the recent display frames, newest last
+    render::HairLodStats hair_lod;     // what the hair pass drew last frame
+    uint32_t viewport_px[2] = {0, 0};  // the render target, pixels
+    double viewport_scale = 1.0;       // of the viewport's size: < 1 while interactive
+    bool interactive = false;          // the viewport is drawn coarser while the camera or the hair moves
+    // Display frames per second over the recent frames (0 before two frames).
+    double fps() const;
 };
 
 // What the Collision panel shows about a built field.

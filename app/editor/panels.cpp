@@ -241,8 +241,22 @@ void ShadingPanel::draw(EditorContext& ctx) {
 }
 
 void StatsPanel::draw(EditorContext& ctx) {
-    ImGuiIO& io = ImGui::GetIO();
-    ImGui::Text("%.1f fps (%.2f ms per frame)", io.Framerate, 1000.0f / std::max(io.Framerate, 0.001f));
+    const double fps = ctx.stats.fps();
+    ImGui::Text("%.1f fps (%.2f ms per frame)", fps, fps > 0.0 ? 1000.0 / fps : 0.0);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("display frames per second over the last 30 frames");
+    ImGui::Text("viewport %u x %u px%s", ctx.stats.viewport_px[0], ctx.stats.viewport_px[1],
+                ctx.stats.interactive ? ", interactive (coarser while moving)" : "");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("on a CPU Vulkan device the viewport is drawn at half size with a quarter of the strands\n"
+                          "(four times as wide) while the camera or the hair moves, and refined once both are still");
+    const render::HairLodStats& lod = ctx.stats.hair_lod;
+    ImGui::Text("hair drawn: %llu of %llu strands, %u of %u vertices each, width x%.2f",
+                static_cast<unsigned long long>(lod.strands_drawn), static_cast<unsigned long long>(lod.strands_total),
+                lod.vertices_per_strand, lod.vertices_total, lod.width_scale);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("the hair level of detail in use: strands thinner than about a third of a pixel are drawn as\n"
+                          "fewer, wider strands (coverage kept), and vertices dropped as strands shrink on screen;\n"
+                          "each group's shading lod_bias moves it");
     ImGui::Text("guides %zu, follows %zu, strands %zu, vertices %zu", ctx.stats.guides, ctx.stats.follows, ctx.stats.strands,
                 ctx.stats.vertices);
     ImGui::Text("GPU memory: %.1f MiB device, %.1f MiB upload, %.1f MiB readback", double(ctx.gpu_bytes) / 1048576.0,

@@ -4,6 +4,9 @@
 //   {"set": "hair_groups[0].simulation.local_stiffness", "value": 0.5}   one undoable edit
 //   {"play": 60}                  exactly N simulation frames, one per drawn frame
 //   {"frames": 10}                draw N frames without simulating (let the UI settle)
+//   {"orbit": 60, "degrees": 360} turn the camera by "degrees" of yaw over N frames, as a drag does
+//   {"stats": "stats.json"}       what the Stats panel shows (fps over the last 30 frames, viewport size and
+//                                 whether it is coarsened while moving, the hair level of detail, GPU ms)
 //   {"action": "regrow" | "rebuild_sdf" | "reset" | "undo" | "redo" | "save" | "recover" | "frame_all" |
 //              "view_front" | "view_side" | "view_top" | "play" | "pause" | "step" | "new"}
 //   {"screenshot": "out.png"}     the whole window, read back from the swapchain

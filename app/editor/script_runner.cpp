@@ -1,5 +1,6 @@
 #include "script_runner.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace tressel::editor {
@@ -11,7 +12,7 @@ void ScriptRunner::fail(const std::string& message) {
 void ScriptRunner::tick(ScriptHost& host) {
     if (failure_ || index_ >= steps_.size()) return;
     if (frames_left_ > 0) {
-        if (stepping_) host.post(Request{Action::Step});
+        if (per_frame_) host.post(*per_frame_);
         if (--frames_left_ > 0) return;
         awaiting_ = true;
         if (steps_[index_].value("async", false)) {
@@ -46,9 +47,20 @@ void ScriptRunner::begin_step(ScriptHost& host) {
         host.post(Request{Action::Open, s["open"].get<std::string>()});
     } else if (s.contains("set")) {
         if (Status st = host.set_value(s["set"].get<std::string>(), s["value"]); !st) return fail(st.error().message);
-    } else if (s.contains("play") || s.contains("frames")) {
-        stepping_ = s.contains("play");
-        frames_left_ = s.value(stepping_ ? "play" : "frames", uint64_t(0));
+    } else if (s.contains("play") || s.contains("frames") || s.contains("orbit")) {
+        per_frame_.reset();
+        if (s.contains("play")) {
+            per_frame_ = Request{Action::Step};
+            frames_left_ = s["play"].get<uint64_t>();
+        } else if (s.contains("orbit")) {
+            // A drag turning the camera by "degrees" (default 360) over N frames.
+            frames_left_ = s["orbit"].get<uint64_t>();
+            Request r{Action::Orbit};
+            r.amount = s.value("degrees", 360.0) / double(std::max<uint64_t>(frames_left_, 1));
+            per_frame_ = r;
+        } else {
+            frames_left_ = s["frames"].get<uint64_t>();
+        }
         if (frames_left_ > 0) tick(host);  // the first frame is this one
     } else if (s.contains("action")) {
         static const std::pair<const char*, Action> map[] = {
@@ -65,6 +77,8 @@ void ScriptRunner::begin_step(ScriptHost& host) {
         host.post(Request{Action::Screenshot, s["screenshot"].get<std::string>()});
     } else if (s.contains("save")) {
         host.post(Request{Action::SaveAs, s["save"].get<std::string>()});
+    } else if (s.contains("stats")) {
+        host.post(Request{Action::SaveStats, s["stats"].get<std::string>()});
     } else if (s.contains("dump")) {
         host.post(Request{Action::DumpPositions, s["dump"].get<std::string>()});
     } else if (s.contains("export")) {

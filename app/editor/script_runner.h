@@ -51,7 +51,7 @@ private:
     bool awaiting_ = false;        // the step's requests are posted; finished once the host is idle
     bool expect_error_ = false;
     uint64_t frames_left_ = 0;     // "play" / "frames": frames still to draw
-    bool stepping_ = false;        // "play": one Step request per frame
+    std::optional<Request> per_frame_;  // "play": a Step request per frame; "orbit": an Orbit request
     bool skip_wait_ = false;       // the previous step was "async": begin the next one even while busy
     std::optional<std::string> failure_;
 };

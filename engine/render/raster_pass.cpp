@@ -55,7 +55,7 @@ GroupLod choose_lod(const HairDesc& d, const FrameDesc& f, uint32_t height) {
     lod.width_px = 2.0 * d.shading.fiber_radius_m * px_per_m;
     lod.segment_px = extent_px / double(std::max(n, 2u) - 1);
     if (!f.hair_lod) return lod;
-    const double bias = std::clamp(f.hair_lod_bias, 0.05, 20.0);
+    const double bias = std::clamp(f.hair_lod_bias * d.shading.lod_bias, 0.05, 20.0);
     double fraction = f.hair_lod_fraction > 0.0 ? std::min(f.hair_lod_fraction, 1.0)
                                                 : std::clamp(lod.width_px * bias / kLodTargetWidthPx, kLodMinFraction, 1.0);
     uint64_t drawn = uint64_t(std::ceil(double(d.strand_count) * fraction));

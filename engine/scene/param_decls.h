@@ -183,6 +183,7 @@ inline constexpr std::array kShading{
     boolean("shadows", "self-shadowing"),
     num("shadow_alpha", "1", 0.0, 1.0, "opacity of one fibre in the shadow map", "shadowAlpha"),
     num("fiber_spacing", "1", 0.0, 10.0, "spacing between fibres in the shadow approximation", "fiberSpacing"),
+    num("lod_bias", "1", 0.25, 4.0, "preview level of detail: above 1 keeps more strands and vertices as the hair shrinks on screen, below 1 fewer (the preview only; exports keep every strand)"),
 };
 
 inline constexpr std::array kEnvironment{

@@ -166,6 +166,7 @@ void describe(V& v, S& s) {
     v.field("shadows", s.shadows);
     v.field("shadow_alpha", s.shadow_alpha);
     v.field("fiber_spacing", s.fiber_spacing);
+    v.field("lod_bias", s.lod_bias);
 }
 
 template <class V, class S> requires Is<S, HairGroup>

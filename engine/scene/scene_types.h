@@ -168,6 +168,9 @@ struct Shading {
     bool shadows = true;
     double shadow_alpha = 0.35;               // TressFX shadowAlpha: opacity of one fibre
     double fiber_spacing = 0.4;               // TressFX fiberSpacing
+    // Preview level of detail (the compute hair rasterizer): > 1 keeps more strands and vertices as the hair
+    // shrinks on screen, < 1 fewer. Not exported: engines choose their own.
+    double lod_bias = 1.0;
     bool operator==(const Shading&) const = default;
 };
 

@@ -72,6 +72,12 @@ void main() {
     vec2 centre = vec2(px) + 0.5;
     float scene_depth = inside ? texelFetch(mesh_depth, ivec2(px), 0).r : 0.0;
 
+    uint cell0 = (tile.y * rp.tiles_x + tile.x) * kRasterDepthBins;
+    // A tile no segment touches: transparent, and no further work (most of the screen, usually).
+    if (cell_offsets[cell0] == cell_offsets[cell0 + kRasterDepthBins]) {
+        if (inside) hair_image[px.y * rp.width + px.x] = uvec2(0u);
+        return;
+    }
     float kd[K];
     uint ki[K];
     vec4 kc[K];   // rgb, alpha
@@ -85,10 +91,11 @@ void main() {
     uvec3 tail_rgb = uvec3(0u);
     uint tail_alpha = 0u, tail_depth = 0u;
 
-    uint cell0 = (tile.y * rp.tiles_x + tile.x) * kRasterDepthBins;
     for (uint bin = 0u; bin < kRasterDepthBins; ++bin) {
         uint start = min(cell_offsets[cell0 + bin], rp.list_capacity);
         uint end = min(cell_offsets[cell0 + bin + 1u], rp.list_capacity);
+        // Empty bins cost no barrier (uniform over the workgroup: every thread reads the same offsets).
+        if (start == end) continue;
         for (uint first = start; first < end; first += 64u) {
             if (first + lid < end) load_segment(lid, tile_list[first + lid]);
             barrier();

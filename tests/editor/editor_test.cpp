@@ -152,6 +152,46 @@ TEST(Editor, StepsTheDefaultSceneBitIdenticallyToTheCli) {
     EXPECT_NE(*one, *cli) << "four frames should move the hair beyond the first";
 }
 
+// On the CPU Vulkan driver the viewport is drawn coarser while the camera turns (half size, a quarter of
+// the strands widened to keep coverage) and refined once still; the Stats figures a script saves say so.
+TEST(Editor, OrbitingDrawsCoarserThenRefines) {
+    if (!have_display()) GTEST_SKIP() << "needs an X server (the test command runs under xvfb-run)";
+    fs::path dir = scratch_dir("editor_orbit");
+    fs::path scene = light_scene(dir);
+    nlohmann::json steps = nlohmann::json::array({
+        {{"open", scene.string()}},
+        {{"frames", 2}},
+        {{"orbit", 6}, {"degrees", 60}},
+        {{"stats", (dir / "orbit.json").string()}},
+        {{"frames", 20}},   // still for well over the 0.3 s the editor waits before refining
+        {{"stats", (dir / "still.json").string()}},
+        {{"quit", true}},
+    });
+    auto r = run_process(run_editor(dir / "config", "--no-scene --size 480x270 --script " +
+                                                        quote(write_script(dir, "s.json", steps).string())));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    auto orbit = read_json_file(dir / "orbit.json");
+    auto still = read_json_file(dir / "still.json");
+    ASSERT_TRUE(orbit && still);
+    const nlohmann::json& o = *orbit;
+    const nlohmann::json& st = *still;
+    EXPECT_GT(o["fps"].get<double>(), 0.0);
+    const uint64_t total = o["hair_lod"]["strands_total"].get<uint64_t>();
+    ASSERT_GT(total, 0u);
+    EXPECT_EQ(st["hair_lod"]["strands_total"].get<uint64_t>(), total);
+    if (o["device"].get<std::string>().find("llvmpipe") != std::string::npos) {
+        EXPECT_TRUE(o["viewport"]["interactive"].get<bool>()) << o.dump();
+        EXPECT_DOUBLE_EQ(o["viewport"]["scale"].get<double>(), 0.5);
+        EXPECT_LT(o["hair_lod"]["strands_drawn"].get<uint64_t>(), total);
+        EXPECT_GT(o["hair_lod"]["width_scale"].get<double>(), 1.5);
+    }
+    EXPECT_FALSE(st["viewport"]["interactive"].get<bool>()) << st.dump();
+    EXPECT_DOUBLE_EQ(st["viewport"]["scale"].get<double>(), 1.0);
+    EXPECT_EQ(st["hair_lod"]["strands_drawn"].get<uint64_t>(), total) << "refined once still";
+    EXPECT_EQ(st["viewport"]["width"].get<uint32_t>(), 2 * o["viewport"]["width"].get<uint32_t>() +
+                                                           st["viewport"]["width"].get<uint32_t>() % 2);
+}
+
 // The window never waits for long work: a field rebuild runs as a job while the editor keeps drawing
 // frames and taking edits; the edit made during the rebuild is kept and applied once it is done.
 TEST(Editor, EditsDuringAFieldRebuildKeepTheWindowDrawing) {
