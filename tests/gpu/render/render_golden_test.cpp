@@ -170,6 +170,20 @@ TEST_F(RenderGolden, DebugGuideColouring) {
     expect_matches_golden(render(f, "debug_guide"), "debug_guide");
 }
 
+// Named level-of-detail levels of the compute rasterizer: half and a quarter of the strands, widened to
+// keep coverage (RasterTest checks the coverage statistically; these pin the look).
+TEST_F(RenderGolden, LevelsOfDetail) {
+    FrameDesc f = populate();
+    for (double fraction : {0.5, 0.25}) {
+        f.hair_lod_fraction = fraction;
+        const std::string name = fraction == 0.5 ? "lod_half" : "lod_quarter";
+        test::Rgba img = render(f, name);
+        HairLodStats lod = runtime_->renderer()->hair_lod();
+        EXPECT_LT(lod.strands_drawn, lod.strands_total);
+        expect_matches_golden(img, name);
+    }
+}
+
 TEST_F(RenderGolden, SameImageOnEveryRun) {
     FrameDesc f = populate();
     test::Rgba a = render(f, "repeat_a");
