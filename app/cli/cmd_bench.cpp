@@ -27,7 +27,7 @@ const char* const kBenchUsage =
     "       shadows), drawn by the compute rasterizer and by the ribbons: median GPU ms per render pass over\n"
     "       --frames N (20); --counts A,B,.. strand counts; --renderers compute,ribbons; --scene FILE also\n"
     "       times FILE's scene (e.g. presets/scenes/default.json) framed as `render` frames it; --size WxH\n"
-    "       (default 1920x1080); --device NAME\n"
+    "       (default 1920x1080); --tile-kernel auto|shared|direct (as render's); --device NAME\n"
     "The GPU workloads time their frames after two seconds of untimed work, when the GPU's clocks have\n"
     "settled.\n";
 
@@ -43,7 +43,7 @@ int run_bench(const std::vector<std::string>& argv) {
     if (workload == "groom") return run_bench_groom(argv);
     auto args = Args::parse(std::vector<std::string>(argv.begin() + 1, argv.end()),
                             {{"out", true}, {"frames", true}, {"testdata", true}, {"device", true}, {"only", true}, {"phases", false},
-                             {"counts", true}, {"renderers", true}, {"scene", true},
+                             {"counts", true}, {"renderers", true}, {"tile-kernel", true}, {"scene", true},
                              {"size", true}});
     if (!args) return fail(args.error().message, 2);
     nlohmann::json out = nlohmann::json::object();

@@ -33,11 +33,21 @@ const char* const kRenderUsage =
     "  --no-shadows               disable hair self-shadowing\n"
     "  --samples N                MSAA samples (1, 2, 4, 8; default 4)\n"
     "  --renderer compute|ribbons hair renderer: the compute rasterizer (default) or fixed-function ribbons\n"
+    "  --tile-kernel auto|shared|direct  compute rasterizer tile pass: shared memory (GPUs), texel reads\n"
+    "                             without barriers (CPU drivers), or by device (default)\n"
     "  --lod off|BIAS             hair level of detail: off (every strand), or a bias (> 1 more detail; default 1)\n"
     "  --lod-fraction F           draw this fraction (0, 1] of each group's strands, widened to keep coverage\n"
     "  --device NAME              GPU (as TRESSEL_DEVICE)\n";
 
 namespace {
+
+Result<render::RasterTileKernel> parse_tile_kernel(const Args& args) {
+    auto k = args.get("tile-kernel");
+    if (!k || *k == "auto") return render::RasterTileKernel::Auto;
+    if (*k == "shared") return render::RasterTileKernel::Shared;
+    if (*k == "direct") return render::RasterTileKernel::Direct;
+    return make_error(ErrorCode::InvalidArgument, "--tile-kernel must be auto, shared or direct, got '" + *k + "'");
+}
 
 Result<std::vector<double>> parse_list(const std::string& text, size_t count, const std::string& option) {
     std::vector<double> v;
@@ -62,7 +72,7 @@ Result<std::vector<double>> parse_list(const std::string& text, size_t count, co
 int run_render(const std::vector<std::string>& argv) {
     auto args = Args::parse(argv, {{"out", true}, {"frame", true}, {"width", true}, {"height", true}, {"camera", true},
                                    {"shading", true}, {"debug", true}, {"slice", true}, {"no-shadows", false},
-                                   {"samples", true}, {"device", true}, {"renderer", true}, {"lod", true},
+                                   {"samples", true}, {"device", true}, {"renderer", true}, {"tile-kernel", true}, {"lod", true},
                                    {"lod-fraction", true}});
     if (!args) return fail(args.error().message, 2);
     if (args->positionals().size() != 1) return fail("render needs one scene file (see tressel-cli render --help)", 2);
@@ -85,6 +95,8 @@ int run_render(const std::vector<std::string>& argv) {
         else if (*r == "ribbons") hair_renderer = render::HairRenderer::Ribbons;
         else return fail("--renderer must be compute or ribbons, got '" + *r + "'", 2);
     }
+    auto kernel = parse_tile_kernel(*args);
+    if (!kernel) return fail(kernel.error().message, 2);
     bool lod = true;
     double lod_bias = 1.0, lod_fraction = 0.0;
     if (auto l = args->get("lod")) {
@@ -154,7 +166,7 @@ int run_render(const std::vector<std::string>& argv) {
     if (!gpu) return fail(gpu.error().message);
     gpu::Device& dev = *gpu->device;
     runtime::RuntimeOptions options;
-    options.renderer = render::RendererDesc{uint32_t(*width), uint32_t(*height), uint32_t(*samples), 2048, 64, hair_renderer};
+    options.renderer = render::RendererDesc{uint32_t(*width), uint32_t(*height), uint32_t(*samples), 2048, 64, hair_renderer, *kernel};
     auto rt = runtime::SceneRuntime::create(&dev, options);
     if (!rt) return fail(rt.error().message);
     if (Status st = (*rt)->apply(scene); !st) return fail(st.error().message);
@@ -220,6 +232,9 @@ int bench_render_json(const Args& args, nlohmann::json& out) {
             else return fail("--renderers takes compute and/or ribbons, got '" + item + "'", 2);
         }
     }
+    auto kernel = parse_tile_kernel(args);
+    if (!kernel) return fail(kernel.error().message, 2);
+    desc.tile_kernel = *kernel;
     auto runs = render::bench_render(*gpu->device, desc);
     if (!runs) return fail(runs.error().message);
     // The scene, framed as `render` frames it, by each renderer.
@@ -228,7 +243,8 @@ int bench_render_json(const Args& args, nlohmann::json& out) {
         if (!loaded) return fail(loaded.error().message);
         for (render::HairRenderer which : desc.renderers) {
             runtime::RuntimeOptions options;
-            options.renderer = render::RendererDesc{desc.width, desc.height, desc.samples, desc.shadow_size, 64, which};
+            options.renderer = render::RendererDesc{desc.width, desc.height, desc.samples, desc.shadow_size, 64, which,
+                                                       desc.tile_kernel};
             auto rt = runtime::SceneRuntime::create(gpu->device.get(), options);
             if (!rt) return fail(rt.error().message);
             if (Status st = (*rt)->apply(loaded->scene); !st) return fail(st.error().message);
@@ -252,6 +268,7 @@ int bench_render_json(const Args& args, nlohmann::json& out) {
     out["samples"] = desc.samples;
     out["shadow_size"] = desc.shadow_size;
     out["frames"] = desc.frames;
+    out["tile_kernel"] = args.get_or("tile-kernel", "auto");
     nlohmann::json list = nlohmann::json::array();
     for (auto& r : *runs) {
         nlohmann::json j;

@@ -98,6 +98,7 @@ Buffer& Buffer::operator=(Buffer&& o) noexcept {
         release();
         device_ = std::exchange(o.device_, nullptr);
         buffer_ = std::exchange(o.buffer_, VK_NULL_HANDLE);
+        view_ = std::exchange(o.view_, VK_NULL_HANDLE);
         memory_ = std::exchange(o.memory_, VK_NULL_HANDLE);
         size_ = std::exchange(o.size_, 0);
         intent_ = o.intent_;
@@ -112,16 +113,19 @@ void Buffer::release() {
     Device* dev = device_;
     VkDevice d = dev->device();
     VkBuffer b = buffer_;
+    VkBufferView v = view_;
     VkDeviceMemory m = memory_;
     int64_t bytes = static_cast<int64_t>(size_);
     MemoryIntent intent = intent_;
-    dev->retire([dev, d, b, m, bytes, intent] {
+    dev->retire([dev, d, b, v, m, bytes, intent] {
+        if (v) vkDestroyBufferView(d, v, nullptr);
         vkDestroyBuffer(d, b, nullptr);
         vkFreeMemory(d, m, nullptr);
         dev->note_allocation(intent, -bytes);
     });
     device_ = nullptr;
     buffer_ = VK_NULL_HANDLE;
+    view_ = VK_NULL_HANDLE;
     memory_ = VK_NULL_HANDLE;
     mapped_ = nullptr;
     size_ = 0;
@@ -224,6 +228,19 @@ void DescriptorSet::bind_buffer(uint32_t binding, const Buffer& buffer, VkDevice
     w.descriptorCount = 1;
     w.descriptorType = types_[binding];
     w.pBufferInfo = &info;
+    vkUpdateDescriptorSets(device_->device(), 1, &w, 0, nullptr);
+}
+
+void DescriptorSet::bind_texel_buffer(uint32_t binding, const Buffer& buffer) {
+    TRESSEL_ASSERT(device_ && binding < types_.size(), "bind_texel_buffer: binding index beyond the layout's bindings");
+    TRESSEL_ASSERT(buffer.texel_view() != VK_NULL_HANDLE, "bind_texel_buffer: the buffer has no texel view");
+    VkBufferView view = buffer.texel_view();
+    VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    w.dstSet = set_;
+    w.dstBinding = binding;
+    w.descriptorCount = 1;
+    w.descriptorType = types_[binding];
+    w.pTexelBufferView = &view;
     vkUpdateDescriptorSets(device_->device(), 1, &w, 0, nullptr);
 }
 
@@ -471,6 +488,7 @@ Status Device::init(const DeviceDesc& desc) {
     for (int i = 0; i < 3; ++i) info_.max_workgroup_count[i] = chosen->props.limits.maxComputeWorkGroupCount[i];
     info_.max_shared_memory_bytes = chosen->props.limits.maxComputeSharedMemorySize;
     info_.max_workgroup_invocations = chosen->props.limits.maxComputeWorkGroupInvocations;
+    info_.max_texel_buffer_elements = chosen->props.limits.maxTexelBufferElements;
     {
         uint32_t nf = 0;
         vkGetPhysicalDeviceQueueFamilyProperties(physical_, &nf, nullptr);
@@ -688,6 +706,15 @@ Result<Buffer> Device::create_buffer(const BufferDesc& desc) {
     VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     bci.size = desc.size;
     bci.usage = desc.usage;
+    VkDeviceSize texel_bytes = 0;
+    switch (desc.texel_format) {
+    case VK_FORMAT_UNDEFINED: break;
+    case VK_FORMAT_R32_UINT: texel_bytes = 4; break;
+    case VK_FORMAT_R32G32B32A32_UINT:
+    case VK_FORMAT_R32G32B32A32_SFLOAT: texel_bytes = 16; break;
+    default: TRESSEL_ASSERT(false, "create_buffer: unsupported texel_format");
+    }
+    if (texel_bytes) bci.usage |= VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT;
     bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     Buffer b;
     TRESSEL_VK_TRY(vkCreateBuffer(device_, &bci, nullptr, &b.buffer_), "create " + what);
@@ -705,6 +732,14 @@ Result<Buffer> Device::create_buffer(const BufferDesc& desc) {
     TRESSEL_VK_TRY(vkBindBufferMemory(device_, b.buffer_, b.memory_, 0), "bind memory to " + what);
     if (desc.intent != MemoryIntent::DeviceLocal)
         TRESSEL_VK_TRY(vkMapMemory(device_, b.memory_, 0, VK_WHOLE_SIZE, 0, &b.mapped_), "map " + what);
+    if (texel_bytes && desc.size >= texel_bytes) {
+        VkBufferViewCreateInfo vci{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
+        vci.buffer = b.buffer_;
+        vci.format = desc.texel_format;
+        vci.offset = 0;
+        vci.range = std::min<VkDeviceSize>(desc.size / texel_bytes, info_.max_texel_buffer_elements) * texel_bytes;
+        TRESSEL_VK_TRY(vkCreateBufferView(device_, &vci, nullptr, &b.view_), "create a texel view of " + what);
+    }
     return b;
 }
 
@@ -858,11 +893,12 @@ Result<DescriptorSet> Device::create_descriptor_set(VkDescriptorSetLayout layout
         VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1024},
                                         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 256},
                                         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 256},
-                                        {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 128}};
+                                        {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 128},
+                                        {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 128}};
         VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
         dpci.flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT;
         dpci.maxSets = 256;
-        dpci.poolSizeCount = 4;
+        dpci.poolSizeCount = 5;
         dpci.pPoolSizes = sizes;
         VkDescriptorPool pool = VK_NULL_HANDLE;
         TRESSEL_VK_TRY(vkCreateDescriptorPool(device_, &dpci, nullptr, &pool), "create a descriptor pool");

@@ -46,6 +46,7 @@ struct DeviceInfo {
     uint32_t max_workgroup_count[3] = {0, 0, 0};
     uint32_t max_shared_memory_bytes = 16384;  // maxComputeSharedMemorySize
     uint32_t max_workgroup_invocations = 128;  // maxComputeWorkGroupInvocations
+    uint32_t max_texel_buffer_elements = 65536;  // maxTexelBufferElements
     uint64_t device_local_bytes = 0;        // size of the largest device-local heap
     bool int64_atomics = false;             // shaderInt64 + shaderBufferInt64Atomics enabled
     bool pipeline_statistics = false;       // VK_KHR_pipeline_executable_properties: compiler statistics
@@ -96,6 +97,8 @@ public:
     MemoryIntent intent() const { return intent_; }
     // Host pointer for Upload and Readback buffers (persistently mapped, coherent); null for DeviceLocal.
     void* mapped() const { return mapped_; }
+    // The texel view of a buffer created with BufferDesc::texel_format (VK_NULL_HANDLE otherwise).
+    VkBufferView texel_view() const { return view_; }
     bool valid() const { return buffer_ != VK_NULL_HANDLE; }
     const std::string& name() const { return name_; }
     void release();
@@ -104,6 +107,7 @@ private:
     friend class Device;
     Device* device_ = nullptr;
     VkBuffer buffer_ = VK_NULL_HANDLE;
+    VkBufferView view_ = VK_NULL_HANDLE;
     VkDeviceMemory memory_ = VK_NULL_HANDLE;
     VkDeviceSize size_ = 0;
     MemoryIntent intent_ = MemoryIntent::DeviceLocal;
@@ -183,6 +187,8 @@ public:
     bool valid() const { return set_ != VK_NULL_HANDLE; }
     // Points a storage/uniform buffer binding at `buffer` (whole buffer unless a range is given).
     void bind_buffer(uint32_t binding, const Buffer& buffer, VkDeviceSize offset = 0, VkDeviceSize range = VK_WHOLE_SIZE);
+    // Points a uniform texel buffer binding at the buffer's texel view (BufferDesc::texel_format).
+    void bind_texel_buffer(uint32_t binding, const Buffer& buffer);
     void bind_image(uint32_t binding, const Image& image, VkImageLayout layout, VkSampler sampler = VK_NULL_HANDLE);
     void release();
 
@@ -236,6 +242,10 @@ struct BufferDesc {
                                VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     MemoryIntent intent = MemoryIntent::DeviceLocal;
     std::string name;       // shown in errors and in debuggers
+    // Also readable as a uniform texel buffer of this format (R32_UINT or R32G32B32A32_UINT/SFLOAT): the
+    // buffer gets a view over its first maxTexelBufferElements texels. Texel fetches take the texture
+    // path, which CPU drivers vectorize where they read storage buffers one invocation at a time.
+    VkFormat texel_format = VK_FORMAT_UNDEFINED;
 };
 
 struct ImageDesc {

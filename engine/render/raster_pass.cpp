@@ -87,6 +87,8 @@ Result<std::unique_ptr<ComputeRasterHairPass>> ComputeRasterHairPass::create(con
     std::unique_ptr<ComputeRasterHairPass> p(new ComputeRasterHairPass());
     p->device_ = &device;
     p->shared_ = &setup.shared;
+    p->direct_ = setup.desc.raster_tile_kernel == RasterTileKernel::Direct ||
+                 (setup.desc.raster_tile_kernel == RasterTileKernel::Auto && device.info().is_cpu());
     auto rl = DescriptorLayout::create(device, gpu_shared::kHairRasterSetBindings, "hair raster");
     if (!rl) return rl.error();
     p->raster_layout_ = std::move(*rl);
@@ -110,9 +112,14 @@ Result<std::unique_ptr<ComputeRasterHairPass>> ComputeRasterHairPass::create(con
         const char* shader;
     } computes[] = {{&p->vertices_pipe_, "render/raster_vertices.comp"},
                     {&p->tile_depth_pipe_, "render/raster_tile_depth.comp"},
-                    {&p->bin_pipe_, "render/raster_bin.comp"},
+                    {&p->bin_pipe_, p->direct_ ? "render/raster_bin_texels.comp" : "render/raster_bin.comp"},
                     {&p->scan_pipe_, "render/raster_scan.comp"},
-                    {&p->tiles_pipe_, "render/raster_tiles.comp"}};
+                    {&p->tiles_pipe_, p->direct_ ? "render/raster_tiles_direct.comp" : "render/raster_tiles.comp"}};
+    auto preview = create_compute_pipeline(device, p->direct_ ? "render/raster_tiles_direct_preview.comp"
+                                                              : "render/raster_tiles_preview.comp",
+                                           p->compute_layout_.get());
+    if (!preview) return preview.error();
+    p->tiles_preview_pipe_ = std::move(*preview);
     for (auto& c : computes) {
         auto pipe = create_compute_pipeline(device, c.shader, p->compute_layout_.get());
         if (!pipe) return pipe.error();
@@ -161,12 +168,14 @@ Result<std::unique_ptr<ComputeRasterHairPass>> ComputeRasterHairPass::create(con
     return p;
 }
 
-Status ComputeRasterHairPass::ensure_buffer(gpu::Buffer& buffer, VkDeviceSize bytes, const char* name, bool& grown) {
+Status ComputeRasterHairPass::ensure_buffer(gpu::Buffer& buffer, VkDeviceSize bytes, const char* name, bool& grown,
+                                            VkFormat texel_format) {
     bytes = std::max<VkDeviceSize>(bytes, 16);
     if (buffer.valid() && buffer.size() >= bytes) return {};
     gpu::BufferDesc d;
     d.size = bytes;
     d.name = name;
+    d.texel_format = texel_format;
     auto b = device_->create_buffer(d);
     if (!b) return b.error();
     buffer = std::move(*b);
@@ -214,6 +223,8 @@ void ComputeRasterHairPass::bind_set() {
     set_.bind_image(kRasterBindMeshDepth, mesh_depth_.image(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                     shared_->nearest_clamp.get());
     set_.bind_buffer(kRasterBindStats, stats_buffer_);
+    set_.bind_texel_buffer(kRasterBindVertexTexels, vertices_);
+    set_.bind_texel_buffer(kRasterBindListTexels, list_);
 }
 
 bool ComputeRasterHairPass::needs_another_frame() {
@@ -221,7 +232,9 @@ bool ComputeRasterHairPass::needs_another_frame() {
     const auto* s = static_cast<const uint32_t*>(stats_buffer_.mapped());
     uint64_t wanted = s[0];
     stats_.tile_entries = wanted;
-    if (wanted <= list_capacity_ || list_capacity_ >= kMaxListEntries) return false;
+    const uint64_t most = direct_ ? std::min<uint64_t>(kMaxListEntries, device_->info().max_texel_buffer_elements)
+                                  : kMaxListEntries;
+    if (wanted <= list_capacity_ || list_capacity_ >= most) return false;
     list_wanted_ = std::max(list_wanted_, wanted + wanted / 4);
     return true;
 }
@@ -285,13 +298,21 @@ Status ComputeRasterHairPass::record_offscreen(FrameContext& ctx) {
     bool grown = false;
     if (!vertices_.valid() || vertices_.size() < vertex_count * sizeof(RasterVertex))
         vertices_ = {};
-    TRESSEL_TRY(ensure_buffer(vertices_, vertex_count * sizeof(RasterVertex) * 5 / 4, "hair raster vertices", grown));
+    // Every buffer the texel views cover; beyond maxTexelBufferElements the direct kernel could not
+    // read them (a CPU driver never gets there: 2^27 texels on the one we know).
+    const uint64_t max_texels = device_->info().max_texel_buffer_elements;
+    TRESSEL_TRY(ensure_buffer(vertices_, vertex_count * sizeof(RasterVertex) * 5 / 4, "hair raster vertices", grown,
+                              VK_FORMAT_R32G32B32A32_UINT));
     uint64_t want_list = std::min<uint64_t>(std::max(estimate, list_wanted_), kMaxListEntries);
+    if (direct_) want_list = std::min(want_list, max_texels);
     if (!list_.valid() || list_capacity_ < want_list) {
         list_ = {};
-        TRESSEL_TRY(ensure_buffer(list_, want_list * 4, "hair raster tile lists", grown));
+        TRESSEL_TRY(ensure_buffer(list_, want_list * 4, "hair raster tile lists", grown, VK_FORMAT_R32_UINT));
         list_capacity_ = want_list;
     }
+    if (direct_ && vertex_count * 2 > max_texels)
+        return make_error(ErrorCode::InvalidArgument, "hair raster: " + std::to_string(vertex_count) +
+                                                          " vertices are more than this device's texel buffers hold");
     bind_set();
     stats.tile_capacity = list_capacity_;
     stats_ = stats;
@@ -391,7 +412,8 @@ Status ComputeRasterHairPass::record_offscreen(FrameContext& ctx) {
     {
         // 4. Tiles.
         auto span = ctx.time("hair_raster");
-        vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_COMPUTE, tiles_pipe_.get());
+        vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_COMPUTE,
+                          ctx.frame.hair_preview ? tiles_preview_pipe_.get() : tiles_pipe_.get());
         VkDescriptorSet fs = ctx.frame_set, rs = set_.handle();
         vkCmdBindDescriptorSets(c, VK_PIPELINE_BIND_POINT_COMPUTE, compute_layout_.get(), 0, 1, &fs, 0, nullptr);
         vkCmdBindDescriptorSets(c, VK_PIPELINE_BIND_POINT_COMPUTE, compute_layout_.get(), 3, 1, &rs, 0, nullptr);

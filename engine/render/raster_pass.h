@@ -44,15 +44,18 @@ public:
 private:
     ComputeRasterHairPass() = default;
     Status ensure_targets(uint32_t width, uint32_t height);
-    Status ensure_buffer(gpu::Buffer& buffer, VkDeviceSize bytes, const char* name, bool& grown);
+    Status ensure_buffer(gpu::Buffer& buffer, VkDeviceSize bytes, const char* name, bool& grown,
+                         VkFormat texel_format = VK_FORMAT_UNDEFINED);
     void bind_set();
 
     gpu::Device* device_ = nullptr;
+    bool direct_ = false;   // raster_tiles_direct.comp (RasterTileKernel)
     const SharedResources* shared_ = nullptr;
     DescriptorLayout raster_layout_;
     gpu::DescriptorSet set_;
     PipelineLayout compute_layout_, composite_layout_, depth_layout_;
-    Pipeline vertices_pipe_, tile_depth_pipe_, bin_pipe_, scan_pipe_, tiles_pipe_, composite_pipe_, depth_pipe_;
+    Pipeline vertices_pipe_, tile_depth_pipe_, bin_pipe_, scan_pipe_, tiles_pipe_, tiles_preview_pipe_, composite_pipe_,
+        depth_pipe_;
     DepthTarget mesh_depth_;
     gpu::Buffer vertices_, tile_depth_, counts_, offsets_, cursors_, blocks_, list_, image_, stats_buffer_;
     uint32_t width_ = 0, height_ = 0;

@@ -74,7 +74,8 @@ Result<std::vector<RenderBenchRun>> bench_render(gpu::Device& device, const Rend
     if (!ts) return ts.error();
     std::vector<RenderBenchRun> runs;
     for (HairRenderer which : desc.renderers) {
-        auto renderer = Renderer::create(device, {desc.width, desc.height, desc.samples, desc.shadow_size, 64, which});
+        auto renderer = Renderer::create(device, {desc.width, desc.height, desc.samples, desc.shadow_size, 64, which,
+                                                  desc.tile_kernel});
         if (!renderer) return renderer.error();
         // A head-sized sphere under the hair.
         Collider head{"head", ColliderType::Sphere, glm::dvec3(0.0), glm::dvec3(0.0), 0.095, 0.0, ""};

@@ -21,6 +21,7 @@ struct RenderBenchDesc {
     uint32_t shadow_size = 2048;
     std::vector<uint32_t> strand_counts{20'000, 100'000, 300'000, 1'000'000};
     std::vector<HairRenderer> renderers{HairRenderer::ComputeRaster, HairRenderer::Ribbons};
+    RasterTileKernel tile_kernel = RasterTileKernel::Auto;
     uint32_t vertices_per_strand = 32;
     int frames = 20;             // timed frames per configuration
     double warm_up_seconds = 2.0;  // untimed frames first, so that the GPU's clocks settle (gpu/warm_up.h)

@@ -45,12 +45,20 @@ enum class HairRenderer {
                      // of detail (render/raster_pass.h)
 };
 
+// How the compute rasterizer's tile pass reads its segments (render/raster_pass.h).
+enum class RasterTileKernel {
+    Auto,     // Direct on CPU drivers, Shared on GPUs
+    Shared,   // raster_tiles.comp: each segment set up once per tile in shared memory (GPUs)
+    Direct,   // raster_tiles_direct.comp: every pixel reads through texel buffers, no barriers (CPU drivers)
+};
+
 struct RendererDesc {
     uint32_t width = 1280, height = 720;      // target size, pixels
     uint32_t samples = 4;                     // MSAA samples: 1, 2, 4 or 8 (falls back to what the device has)
     uint32_t shadow_size = 1024;              // opacity shadow map resolution, texels
     int marschner_lut_size = 64;              // Marschner lookup texture size, texels per side
     HairRenderer hair_renderer = HairRenderer::ComputeRaster;
+    RasterTileKernel raster_tile_kernel = RasterTileKernel::Auto;
 };
 
 // What the hair pass drew in the last recorded frame (the level of detail in use), for the Stats panel and
@@ -119,6 +127,12 @@ struct FrameDesc {
     double hair_lod_bias = 1.0;
     bool hair_lod = true;             // false: every strand and vertex, whatever the size on screen
     double hair_lod_fraction = 0.0;   // > 0: draw this fraction of the strands (overrides the automatic choice)
+    // A cheaper compute hair pass for frames while the view moves: the nearest fragment of each pixel in
+    // depth order and the rest blended as one layer (instead of the nearest kRasterLayers).
+    bool hair_preview = false;
+    // False when no hair group's positions changed since the last frame (the simulation did not step, no
+    // regrow): the shadow maps are then kept when their light and shading are the same too.
+    bool hair_moved = true;
     double shadow_layer_m = 0.0;      // opacity layer thickness; 0 = hair bounds diagonal / 40
 };
 

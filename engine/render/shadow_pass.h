@@ -12,12 +12,16 @@
 // ribbons keep the fixed-function passes, which fill-bound translucent ribbons make the frame's largest cost.
 //
 // Timestamps: "shadow_depth", "shadow_opacity". Both passes always run, so the maps are defined; they
-// stay empty when the frame has shadows off.
+// stay empty when the frame has shadows off. A frame with FrameDesc::hair_moved false whose light, hair
+// groups (buffers, counts, shading, bounds), meshes and shadow settings equal the last frame's keeps the
+// last frame's maps and records nothing (an orbiting camera over paused hair: the key light is fixed in
+// the world, so the maps do not depend on the camera).
 #pragma once
 
 #include <memory>
 
 #include "render/render_pass.h"
+#include "render/renderer.h"
 
 namespace tressel::render {
 
@@ -32,6 +36,25 @@ public:
     const gpu::Image& opacity(int i) const { return opacity_[i]; }  // i = 0: layers 0..3; 1: layers 4..7
 
 private:
+    // What the maps depend on, besides the hair's positions (FrameDesc::hair_moved).
+    struct Inputs {
+        struct Group {
+            VkBuffer positions = VK_NULL_HANDLE;
+            uint32_t strands = 0, vertices = 0;
+            Shading shading;
+            glm::vec3 lo{0.0f}, hi{0.0f};
+            bool visible = false;
+            bool operator==(const Group&) const = default;
+        };
+        Light key;
+        bool shadows = false;
+        double layer_m = 0.0;
+        size_t meshes = 0;
+        std::vector<Group> groups;
+        bool operator==(const Inputs&) const = default;
+    };
+    static Inputs inputs_of(const FrameContext& ctx);
+
     ShadowPass() = default;
     void draw_strands(FrameContext& ctx, VkPipeline pipeline) const;
     Status create_compute(const PassSetup& setup);
@@ -51,6 +74,8 @@ private:
     PipelineLayout splat_pipeline_layout_;
     Pipeline splat_pipe_, resolve_pipe_;
     gpu::Buffer depth_bits_, layers_, depth_out_, opacity_out_;
+    bool have_maps_ = false;   // the maps hold what last_ describes
+    Inputs last_;
 };
 
 }  // namespace tressel::render

@@ -522,6 +522,10 @@ render::FrameDesc SceneRuntime::frame_desc(bool frame_on_meshes) const {
 
 Status SceneRuntime::record_render(gpu::CommandBuffer& cmd, const render::FrameDesc& frame, gpu::TimestampQueries* ts) {
     if (!renderer_) return make_error(ErrorCode::InvalidArgument, "scene runtime: created without a renderer");
+    // The hair moved only if the simulation stepped, reset or was rebuilt since the last frame: otherwise
+    // the renderer may keep its shadow maps.
+    render::FrameDesc f = frame;
+    f.hair_moved = frame.hair_moved && (copy_pending_ || !sim_);
     if (sim_ && copy_pending_) {
         VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
         mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
@@ -535,7 +539,7 @@ Status SceneRuntime::record_render(gpu::CommandBuffer& cmd, const render::FrameD
                              VK_PIPELINE_STAGE_VERTEX_SHADER_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
         copy_pending_ = false;
     }
-    return renderer_->record(cmd, frame, ts);
+    return renderer_->record(cmd, f, ts);
 }
 
 Result<std::vector<uint8_t>> SceneRuntime::render_to_rgba(const render::FrameDesc& frame) {

@@ -112,7 +112,8 @@ public:
     // pitch and field of view), the scene's lighting and the view's toggles.
     render::FrameDesc frame_desc(bool frame_on_meshes = false) const;
     void set_hair_visibility(bool guides, bool follows);
-    // Records pending copies of simulated positions into the drawn buffers, then the renderer's frame.
+    // Records pending copies of simulated positions into the drawn buffers, then the renderer's frame, with
+    // FrameDesc::hair_moved false when nothing moved the hair since the last recorded frame.
     Status record_render(gpu::CommandBuffer& cmd, const render::FrameDesc& frame, gpu::TimestampQueries* ts = nullptr);
     // A frame rendered, submitted and read back: sRGB RGBA8, top row first.
     Result<std::vector<uint8_t>> render_to_rgba(const render::FrameDesc& frame);

@@ -13,13 +13,26 @@ layout(push_constant, std430) uniform PushBlock { RasterPush rp; };
 
 layout(local_size_x = 64) in;
 
+#ifdef TRESSEL_RASTER_TEXELS
+// The CPU drivers' variant (RasterTileKernel::Direct): through the texel view, which they read as vector
+// gathers rather than one invocation at a time.
+RasterVertex read_vertex(uint i) {
+    RasterVertex v;
+    v.screen = uintBitsToFloat(texelFetch(vertex_texels, int(2u * i)));
+    v.color = texelFetch(vertex_texels, int(2u * i + 1u));
+    return v;
+}
+#else
+RasterVertex read_vertex(uint i) { return raster_vertices[i]; }
+#endif
+
 void main() {
     uint i = LINEAR_INVOCATION_INDEX;
     if (i + 1u >= rp.vertex_count) return;
-    RasterVertex va = raster_vertices[i];
+    RasterVertex va = read_vertex(i);
     uint fa = va.color.z;
     if ((fa & (kRasterSegment | kRasterVisible)) != (kRasterSegment | kRasterVisible)) return;
-    RasterVertex vb = raster_vertices[i + 1u];
+    RasterVertex vb = read_vertex(i + 1u);
     if ((vb.color.z & kRasterVisible) == 0u) return;
     vec2 a = va.screen.xy, b = vb.screen.xy;
     float reach = max(va.screen.w, vb.screen.w) + 1.0;   // half width plus the pixel filter

@@ -10,3 +10,5 @@ layout(set = kRenderSetHairRaster, binding = kRasterBindList, std430) buffer Lis
 layout(set = kRenderSetHairRaster, binding = kRasterBindImage, std430) buffer Image { uvec2 hair_image[]; };
 layout(set = kRenderSetHairRaster, binding = kRasterBindMeshDepth) uniform sampler2D mesh_depth;
 layout(set = kRenderSetHairRaster, binding = kRasterBindStats, std430) buffer Stats { uint raster_stats[]; };
+layout(set = kRenderSetHairRaster, binding = kRasterBindVertexTexels) uniform usamplerBuffer vertex_texels;
+layout(set = kRenderSetHairRaster, binding = kRasterBindListTexels) uniform usamplerBuffer list_texels;

@@ -71,6 +71,10 @@ TRESSEL_CONST(uint, kRasterBindList, 6u);       // uint per (segment, cell): the
 TRESSEL_CONST(uint, kRasterBindImage, 7u);      // uvec2 per pixel: premultiplied colour and alpha, half floats
 TRESSEL_CONST(uint, kRasterBindMeshDepth, 8u);  // sampler2D: depth of the opaque meshes (NDC), 1 sample
 TRESSEL_CONST(uint, kRasterBindStats, 9u);      // uint[4]: cell entries wanted, entries dropped, -, -
+// The vertices and the tile list again, as uniform texel buffers (RGBA32UI, two texels per RasterVertex;
+// R32UI): raster_tiles_direct.comp reads them through the texture path (see engine/render/README.md).
+TRESSEL_CONST(uint, kRasterBindVertexTexels, 10u);
+TRESSEL_CONST(uint, kRasterBindListTexels, 11u);
 #ifdef __cplusplus
 inline constexpr RenderBinding kHairRasterSetBindings[] = {
     {kRasterBindVertices, kStorageBuffer, kComputeStage},
@@ -83,6 +87,8 @@ inline constexpr RenderBinding kHairRasterSetBindings[] = {
     {kRasterBindImage, kStorageBuffer, kComputeStage | kFragmentStage},
     {kRasterBindMeshDepth, kSampledTexture, kComputeStage},
     {kRasterBindStats, kStorageBuffer, kComputeStage},
+    {kRasterBindVertexTexels, kTexelBuffer, kComputeStage},
+    {kRasterBindListTexels, kTexelBuffer, kComputeStage},
 };
 static_assert(bindings_are_dense(kHairRasterSetBindings));
 #endif

@@ -50,9 +50,10 @@ protected:
     }
     static test::Rgba render(Renderer& r, const FrameDesc& f) { return test::render_image(r, f); }
     std::unique_ptr<Renderer> renderer(uint32_t w, uint32_t h, HairRenderer which = HairRenderer::ComputeRaster,
-                                       uint32_t samples = 1) {
+                                       uint32_t samples = 1, RasterTileKernel kernel = RasterTileKernel::Auto) {
         RendererDesc d{w, h, samples, 64, 16};
         d.hair_renderer = which;
+        d.raster_tile_kernel = kernel;
         auto r = Renderer::create(device(), d);
         EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().describe());
         return r.ok() ? std::move(*r) : nullptr;
@@ -144,6 +145,118 @@ TEST_F(RasterTest, StrandOrderDoesNotChangeTheImage) {
             worst = std::max(worst, std::abs(int(base.pixels[i]) - int(other->pixels[i])));
         EXPECT_LE(worst, 2) << "reordering strands changed a pixel by " << worst << "/255";
     }
+}
+
+// The two tile kernels (shared memory for GPUs, texel reads without barriers for CPU drivers) run the same
+// pixel code: one image. The preview blending (one fragment in depth order, the rest as the tail) keeps
+// each pixel's coverage, since the tail keeps the exact optical depth, and changes only the colour's order.
+TEST_F(RasterTest, TileKernelsAgreeAndThePreviewKeepsCoverage) {
+    const uint32_t W = 128, H = 96;
+    RenderStrands s = synthetic_strands(600, 16, glm::vec3(0.0f), 0.25f, 0.6f);
+    auto buffers = upload_strands(device(), s, "hair");
+    ASSERT_TRUE(buffers.ok());
+    Shading lit;
+    lit.opacity = 0.7;
+    lit.fiber_radius_m = 0.002;
+    lit.color_variation = 0.4;
+    lit.brightness_variation = 0.3;
+    FrameDesc f = unlit();
+    f.lighting.key.intensity = 1.0;
+    auto draw = [&](RasterTileKernel kernel, const Shading& sh, bool preview) {
+        auto r = renderer(W, H, HairRenderer::ComputeRaster, 4, kernel);
+        EXPECT_TRUE(r);
+        if (!r) return test::Rgba{};
+        EXPECT_TRUE(r->add_hair(buffers->desc(sh)).ok());
+        FrameDesc g = f;
+        g.hair_preview = preview;
+        test::Rgba img = render(*r, g);
+        EXPECT_TRUE(device().wait_idle().ok());
+        return img;
+    };
+    auto worst = [](const test::Rgba& a, const test::Rgba& b) {
+        int w = 0;
+        for (size_t i = 0; i < a.pixels.size() && i < b.pixels.size(); ++i)
+            w = std::max(w, std::abs(int(a.pixels[i]) - int(b.pixels[i])));
+        return w;
+    };
+    test::Rgba shared = draw(RasterTileKernel::Shared, lit, false);
+    test::Rgba direct = draw(RasterTileKernel::Direct, lit, false);
+    ASSERT_EQ(shared.pixels.size(), direct.pixels.size());
+    size_t hair = 0;
+    for (size_t i = 0; i < shared.pixels.size(); i += 4) hair += shared.pixels[i] + shared.pixels[i + 1] > 0;
+    ASSERT_GT(hair, size_t(W * H / 8));
+    EXPECT_LE(worst(shared, direct), 1) << "the two tile kernels drew different images";
+
+    // Coverage: white unlit translucent hair on black, the preview against the full K-buffer, both kernels.
+    Shading white = flat(0.002, glm::dvec3(1.0), 0.7);
+    FrameDesc saved = f;
+    f = unlit();
+    for (RasterTileKernel kernel : {RasterTileKernel::Shared, RasterTileKernel::Direct}) {
+        test::Rgba full = draw(kernel, white, false);
+        test::Rgba preview = draw(kernel, white, true);
+        EXPECT_LE(worst(full, preview), 1) << "the preview changed a pixel's coverage";
+    }
+    // Colour: the lit hair's mean colour moves by a few percent at most.
+    f = saved;
+    test::Rgba preview = draw(RasterTileKernel::Auto, lit, true);
+    glm::dvec3 a(0.0), b(0.0);
+    for (int y = 0; y < int(H); ++y)
+        for (int x = 0; x < int(W); ++x) {
+            glm::vec4 p = shared.at(x, y), q = preview.at(x, y);
+            a += glm::dvec3(srgb_to_linear(p.r), srgb_to_linear(p.g), srgb_to_linear(p.b));
+            b += glm::dvec3(srgb_to_linear(q.r), srgb_to_linear(q.g), srgb_to_linear(q.b));
+        }
+    for (int c = 0; c < 3; ++c) EXPECT_NEAR(b[c], a[c], 0.05 * a[c]) << "channel " << c;
+    EXPECT_GT(worst(shared, preview), 0) << "the preview should blend differently from the full K-buffer";
+}
+
+// FrameDesc::hair_moved false keeps the last shadow maps while nothing they depend on changed, and only then.
+TEST_F(RasterTest, ShadowMapsAreKeptOnlyWhileTheHairIsStill) {
+    const uint32_t W = 128, H = 96;
+    auto r = renderer(W, H, HairRenderer::ComputeRaster, 1);
+    ASSERT_TRUE(r);
+    RenderStrands s = synthetic_strands(400, 16, glm::vec3(0.0f), 0.2f, 0.5f);
+    auto buffers = upload_strands(device(), s, "hair");
+    ASSERT_TRUE(buffers.ok());
+    Shading sh;
+    sh.fiber_radius_m = 0.002;
+    sh.shadow_alpha = 0.6;
+    ASSERT_TRUE(r->add_hair(buffers->desc(sh)).ok());
+    FrameDesc f = unlit();
+    f.lighting.key.intensity = 3.0;
+    f.lighting.key.direction = glm::dvec3(0.3, -0.9, -0.3);
+    f.shadows = true;
+    auto draw = [&](bool moved) {
+        FrameDesc g = f;
+        g.hair_moved = moved;
+        test::Rgba img = render(*r, g);
+        EXPECT_TRUE(device().wait_idle().ok());
+        return img;
+    };
+    auto differing = [](const test::Rgba& a, const test::Rgba& b) {
+        size_t n = 0;
+        for (size_t i = 0; i < a.pixels.size(); ++i) n += std::abs(int(a.pixels[i]) - int(b.pixels[i])) > 2;
+        return n;
+    };
+    draw(true);
+    // The same buffer, new positions: shorter strands off to one side, within the old bounds, so the hair
+    // shadows itself elsewhere. A frame claiming the hair is still shades it with the old maps.
+    RenderStrands turned = synthetic_strands(400, 16, glm::vec3(0.08f, 0.0f, 0.0f), 0.15f, 0.3f);
+    ASSERT_TRUE(device().upload(buffers->positions, turned.positions_m.data(),
+                                turned.positions_m.size() * sizeof(glm::vec4)).ok());
+    test::Rgba stale = draw(false);
+    test::Rgba fresh = draw(true);
+    EXPECT_GT(differing(stale, fresh), size_t(50)) << "hair_moved false should have kept the old shadow maps";
+    EXPECT_EQ(differing(draw(false), fresh), size_t(0)) << "the maps just drawn should be kept as they are";
+    // A change the maps depend on redraws them whatever hair_moved says: the fibres' opacity, the light.
+    sh.shadow_alpha = 0.1;
+    r->set_hair_shading(0, sh);
+    test::Rgba lighter = draw(false);
+    EXPECT_EQ(differing(lighter, draw(true)), size_t(0));
+    EXPECT_GT(differing(lighter, fresh), size_t(50)) << "a lighter shadow_alpha should show";
+    f.lighting.key.direction = glm::dvec3(-0.3, -0.9, 0.3);
+    test::Rgba relit = draw(false);
+    EXPECT_EQ(differing(relit, draw(true)), size_t(0));
 }
 
 TEST_F(RasterTest, MeshesHideHairBehindThem) {
