@@ -60,7 +60,8 @@ Result<std::unique_ptr<ShadowPass>> ShadowPass::create(const PassSetup& setup) {
         gpu::ImageDesc od;
         od.width = od.height = p->size_;
         od.format = kOpacityFormat;
-        od.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+        od.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+                   VK_IMAGE_USAGE_STORAGE_BIT;
         od.name = "hair opacity layers";
         auto oi = device.create_image(od);
         if (!oi) return oi.error();
@@ -114,8 +115,7 @@ Status ShadowPass::create_compute(const PassSetup& setup) {
         const char* name;
     } buffers[] = {{&depth_bits_, texels * 4, "shadow depth bits"},
                    {&layers_, texels * 4 * gpu_shared::kOpacityLayers, "shadow opacity layers"},
-                   {&depth_out_, texels * 4, "shadow depth out"},
-                   {&opacity_out_, texels * 16, "shadow opacity out"}};
+                   {&depth_out_, texels * 4, "shadow depth out"}};
     for (auto& b : buffers) {
         gpu::BufferDesc d;
         d.size = b.bytes;
@@ -130,7 +130,8 @@ Status ShadowPass::create_compute(const PassSetup& setup) {
     splat_set_.bind_buffer(gpu_shared::kShadowBindDepthBits, depth_bits_);
     splat_set_.bind_buffer(gpu_shared::kShadowBindLayers, layers_);
     splat_set_.bind_buffer(gpu_shared::kShadowBindDepthOut, depth_out_);
-    splat_set_.bind_buffer(gpu_shared::kShadowBindOpacityOut, opacity_out_);
+    splat_set_.bind_image(gpu_shared::kShadowBindOpacity0, opacity_[0], VK_IMAGE_LAYOUT_GENERAL);
+    splat_set_.bind_image(gpu_shared::kShadowBindOpacity1, opacity_[1], VK_IMAGE_LAYOUT_GENERAL);
     return {};
 }
 
@@ -196,6 +197,8 @@ Status ShadowPass::record_compute(FrameContext& ctx) {
         auto span = ctx.time("shadow_opacity");
         splat(gpu_shared::kShadowSplatOpacity);
         barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+        // The resolve writes the opacity images in place (GENERAL) and the depth into a buffer.
+        for (auto& o : opacity_) transition_image(cmd, o, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL);
         vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_COMPUTE, resolve_pipe_.get());
         VkDescriptorSet rs = splat_set_.handle();
         vkCmdBindDescriptorSets(c, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 3, 1, &rs, 0, nullptr);
@@ -205,22 +208,13 @@ Status ShadowPass::record_compute(FrameContext& ctx) {
         barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
         transition_image(cmd, depth_.image(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                          VK_IMAGE_ASPECT_DEPTH_BIT);
-        for (auto& o : opacity_)
-            transition_image(cmd, o, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
         VkBufferImageCopy r{};
         r.imageSubresource = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1};
         r.imageExtent = {size_, size_, 1};
         vkCmdCopyBufferToImage(c, depth_out_.handle(), depth_.image().handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &r);
-        r.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-        for (int i = 0; i < 2; ++i) {
-            r.bufferOffset = VkDeviceSize(i) * size_ * size_ * 8;
-            vkCmdCopyBufferToImage(c, opacity_out_.handle(), opacity_[i].handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                                   1, &r);
-        }
         transition_image(cmd, depth_.image(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                          VK_IMAGE_ASPECT_DEPTH_BIT);
-        for (auto& o : opacity_)
-            transition_image(cmd, o, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+        for (auto& o : opacity_) transition_image(cmd, o, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
     }
     return {};
 }

@@ -7,7 +7,7 @@
 //
 // With the compute rasterizer (RendererDesc::hair_renderer == ComputeRaster) the same maps are made by
 // compute instead: segments splatted into the light's view at about a texel apart (nearest depth by
-// atomic min, then each sample's optical depth into its layer), resolved and copied into the same images
+// atomic min, then each sample's optical depth into its layer), resolved into the same images
 // (shaders/render/shadow_splat.comp, shadow_resolve.comp), so every shader samples them unchanged. The
 // ribbons keep the fixed-function passes, which fill-bound translucent ribbons make the frame's largest cost.
 //
@@ -73,7 +73,7 @@ private:
     gpu::DescriptorSet splat_set_;
     PipelineLayout splat_pipeline_layout_;
     Pipeline splat_pipe_, resolve_pipe_;
-    gpu::Buffer depth_bits_, layers_, depth_out_, opacity_out_;
+    gpu::Buffer depth_bits_, layers_, depth_out_;
     bool have_maps_ = false;   // the maps hold what last_ describes
     Inputs last_;
 };

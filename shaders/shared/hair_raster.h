@@ -105,7 +105,7 @@ TRESSEL_CONST(uint, kShadowMaxSamples, 64u);   // samples per segment at most
 TRESSEL_CONST(float, kShadowSampleTexels, 2.0f);  // texels between samples (each spreads over 2 x 2 texels)
 // Strands splatted per frame at most (all groups): beyond it a spread prefix of each group's strands is
 // splatted, widened by strands / splatted, as the level of detail does on screen.
-TRESSEL_CONST(uint, kShadowStrandBudget, 50000u);
+TRESSEL_CONST(uint, kShadowStrandBudget, 16384u);
 
 struct ShadowPush {
     uint size;                 // shadow map texels per side
@@ -124,13 +124,15 @@ TRESSEL_CONST(uint, kRenderSetShadowSplat, 3u);
 TRESSEL_CONST(uint, kShadowBindDepthBits, 0u);  // uint per texel: nearest depth (float bits, atomic min)
 TRESSEL_CONST(uint, kShadowBindLayers, 1u);     // uint per texel x kOpacityLayers: optical depth per layer
 TRESSEL_CONST(uint, kShadowBindDepthOut, 2u);   // float per texel: the depth map
-TRESSEL_CONST(uint, kShadowBindOpacityOut, 3u); // uvec4 per texel: layers 0-3 and 4-7 as half floats
+TRESSEL_CONST(uint, kShadowBindOpacity0, 3u);   // storage image rgba16f: layers 0-3 (the frame set's map 0)
+TRESSEL_CONST(uint, kShadowBindOpacity1, 4u);   // storage image rgba16f: layers 4-7
 #ifdef __cplusplus
 inline constexpr RenderBinding kShadowSplatSetBindings[] = {
     {kShadowBindDepthBits, kStorageBuffer, kComputeStage},
     {kShadowBindLayers, kStorageBuffer, kComputeStage},
     {kShadowBindDepthOut, kStorageBuffer, kComputeStage},
-    {kShadowBindOpacityOut, kStorageBuffer, kComputeStage},
+    {kShadowBindOpacity0, kStorageImage, kComputeStage},
+    {kShadowBindOpacity1, kStorageImage, kComputeStage},
 };
 static_assert(bindings_are_dense(kShadowSplatSetBindings));
 #endif

@@ -23,6 +23,7 @@ inline constexpr VkDescriptorType kUniformBuffer = VK_DESCRIPTOR_TYPE_UNIFORM_BU
 inline constexpr VkDescriptorType kStorageBuffer = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
 inline constexpr VkDescriptorType kSampledTexture = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
 inline constexpr VkDescriptorType kTexelBuffer = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+inline constexpr VkDescriptorType kStorageImage = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
 inline constexpr VkShaderStageFlags kVertexStage = VK_SHADER_STAGE_VERTEX_BIT;
 inline constexpr VkShaderStageFlags kFragmentStage = VK_SHADER_STAGE_FRAGMENT_BIT;
 inline constexpr VkShaderStageFlags kGraphicsStages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
