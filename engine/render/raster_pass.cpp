@@ -57,7 +57,8 @@ GroupLod choose_lod(const HairDesc& d, const FrameDesc& f, uint32_t height) {
     if (!f.hair_lod) return lod;
     const double bias = std::clamp(f.hair_lod_bias * d.shading.lod_bias, 0.05, 20.0);
     double fraction = f.hair_lod_fraction > 0.0 ? std::min(f.hair_lod_fraction, 1.0)
-                                                : std::clamp(lod.width_px * bias / kLodTargetWidthPx, kLodMinFraction, 1.0);
+                                                : std::clamp(lod.width_px * bias / kLodTargetWidthPx, kLodMinFraction,
+                                                             std::clamp(f.hair_lod_max_fraction, kLodMinFraction, 1.0));
     uint64_t drawn = uint64_t(std::ceil(double(d.strand_count) * fraction));
     if (f.hair_lod_fraction <= 0.0) drawn = std::max<uint64_t>(drawn, std::min(d.strand_count, kLodMinStrands));
     drawn = std::clamp<uint64_t>(drawn, std::min<uint64_t>(d.strand_count, 1), d.strand_count);

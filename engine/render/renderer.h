@@ -127,6 +127,7 @@ struct FrameDesc {
     double hair_lod_bias = 1.0;
     bool hair_lod = true;             // false: every strand and vertex, whatever the size on screen
     double hair_lod_fraction = 0.0;   // > 0: draw this fraction of the strands (overrides the automatic choice)
+    double hair_lod_max_fraction = 1.0;  // the automatic choice draws at most this fraction (the editor's preview)
     // A cheaper compute hair pass for frames while the view moves: the nearest fragment of each pixel in
     // depth order and the rest blended as one layer (instead of the nearest kRasterLayers).
     bool hair_preview = false;
