@@ -60,15 +60,22 @@ GroupLod choose_lod(const HairDesc& d, const FrameDesc& f, uint32_t height) {
                                                 : std::clamp(lod.width_px * bias / kLodTargetWidthPx, kLodMinFraction,
                                                              std::clamp(f.hair_lod_max_fraction, kLodMinFraction, 1.0));
     uint64_t drawn = uint64_t(std::ceil(double(d.strand_count) * fraction));
-    if (f.hair_lod_fraction <= 0.0) drawn = std::max<uint64_t>(drawn, std::min(d.strand_count, kLodMinStrands));
+    if (f.hair_lod_fraction <= 0.0) {
+        drawn = std::max<uint64_t>(drawn, std::min(d.strand_count, kLodMinStrands));
+        // The cap wins over the floor: a preview asked for at most this share.
+        drawn = std::min<uint64_t>(drawn, uint64_t(std::ceil(double(d.strand_count) * std::clamp(f.hair_lod_max_fraction,
+                                                                                                  kLodMinFraction, 1.0))));
+    }
     drawn = std::clamp<uint64_t>(drawn, std::min<uint64_t>(d.strand_count, 1), d.strand_count);
     lod.strands = uint32_t(drawn);
     lod.width_scale = drawn > 0 ? float(double(d.strand_count) / double(drawn)) : 1.0f;
-    // Vertices: segments of about kLodSegmentPx / bias pixels along a strand spanning the group's extent.
-    double want = std::ceil(extent_px * bias / kLodSegmentPx) + 1.0;
+    // Vertices: segments of about kLodSegmentPx / bias pixels along the longest strand (or, unknown, one
+    // spanning the group's extent).
+    const double strand_px = d.strand_length_m > 0.0f ? double(d.strand_length_m) * px_per_m : extent_px;
+    double want = std::ceil(strand_px * bias / kLodSegmentPx) + 1.0;
     uint32_t floor_vertices = std::min(n, 4u);
     lod.vertices = uint32_t(std::clamp(want, double(floor_vertices), double(n)));
-    lod.segment_px = extent_px / double(std::max(lod.vertices, 2u) - 1);
+    lod.segment_px = strand_px / double(std::max(lod.vertices, 2u) - 1);
     lod.width_px *= lod.width_scale;
     return lod;
 }

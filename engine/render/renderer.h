@@ -99,6 +99,9 @@ struct HairDesc {
     uint32_t vertices_per_strand = 0;              // >= 2
     Shading shading;
     glm::vec3 bounds_min_m{0.0f}, bounds_max_m{0.0f};  // conservative world bounds (shadow map framing)
+    // The longest strand (metres): the level of detail spaces drawn vertices along it. 0 = unknown, the
+    // bounds' diagonal stands in for it.
+    float strand_length_m = 0.0f;
     bool visible = true;
 };
 

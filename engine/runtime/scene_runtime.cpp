@@ -261,6 +261,7 @@ Status SceneRuntime::build_hair_drawing(const Scene& scene) {
         const HairGroup& hg = scene.hair_groups[group_of_sim_[i]];
         render::HairDesc hd;
         hd.shading = hg.shading;
+        hd.strand_length_m = hair_[i].reach_m;
         hd.bounds_min_m = hair_[i].rest_min;
         hd.bounds_max_m = hair_[i].rest_max;
         hd.vertices_per_strand = g.n;
