@@ -660,7 +660,7 @@ Status EditorApp::render_frame() {
         while (ctx_.stats.history.size() > 120) ctx_.stats.history.pop_front();
     }
     // Interactive quality: on a CPU device, while the camera turns or the hair moves, draw the viewport at
-    // half size (the presenter stretches it) with a quarter of the level-of-detail bias (at most a quarter
+    // half size (the presenter stretches it) with 0.15 of the level-of-detail bias (at most a quarter
     // of the strands, widened to keep coverage) and the rasterizer's preview blending; refine once still.
     const auto now = std::chrono::steady_clock::now();
     const render::OrbitCamera& cam = ctx_.camera;
@@ -696,7 +696,7 @@ Status EditorApp::render_frame() {
     desc.show_colliders = ctx_.scene.view.show_colliders;
     desc.show_slice = ctx_.scene.view.show_slice;
     if (ctx_.stats.interactive) {
-        desc.hair_lod_bias = 0.25;          // fewer strands and vertices than the automatic choice
+        desc.hair_lod_bias = 0.15;          // fewer strands and vertices than the automatic choice
         desc.hair_lod_max_fraction = 0.25;  // a quarter of the strands at most (each widened to keep coverage)
         desc.hair_preview = true;       // one depth-sorted fragment per pixel, the rest blended
     }

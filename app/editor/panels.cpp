@@ -247,7 +247,7 @@ void StatsPanel::draw(EditorContext& ctx) {
     ImGui::Text("viewport %u x %u px%s", ctx.stats.viewport_px[0], ctx.stats.viewport_px[1],
                 ctx.stats.interactive ? ", interactive (coarser while moving)" : "");
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("on a CPU Vulkan device the viewport is drawn at half size, with a quarter of the level of detail\n"
+        ImGui::SetTooltip("on a CPU Vulkan device the viewport is drawn at half size, with a sixth of the level of detail\n"
                           "(at most a quarter of the strands, widened) and one depth-sorted fragment per pixel, while\n"
                           "the camera or the hair moves; it is refined once both are still");
     const render::HairLodStats& lod = ctx.stats.hair_lod;

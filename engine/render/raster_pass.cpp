@@ -27,7 +27,7 @@ namespace {
 constexpr double kLodTargetWidthPx = 0.35;
 constexpr double kLodSegmentPx = 3.0;
 constexpr uint32_t kLodMinStrands = 1000;      // a group keeps at least this many (or all it has)
-constexpr double kLodMinFraction = 1.0 / 32.0;
+constexpr double kLodMinFraction = 1.0 / 64.0;
 constexpr uint64_t kMaxListEntries = uint64_t(1) << 28;   // 1 GiB of tile list at most
 
 constexpr VkShaderStageFlags kComputeStage = VK_SHADER_STAGE_COMPUTE_BIT;
