@@ -22,7 +22,7 @@ namespace tressel::cli {
 
 const char* const kBakeUsage =
     "usage: tressel-cli bake <scene.json> --frames N [--report report.json] [--dump DIR] [--cpu]\n"
-    "                        [--fused] [--metrics-every K] [--device NAME]\n\n"
+    "                        [--fused] [--metrics-every K] [--still] [--device NAME]\n\n"
     "Grows every hair group, builds the collision fields (GPU passes; the CPU reference on a CPU Vulkan\n"
     "device, where it is faster), and simulates N frames at the\n"
     "scene's rate and substeps with its motion, on the GPU (--cpu: the CPU reference step). Per frame:\n"
@@ -34,6 +34,10 @@ const char* const kBakeUsage =
     "and a `summary` of the worst values; --metrics-every K measures every K-th frame (the exact\n"
     "distance is costly on large grooms); --dump DIR writes each frame's positions as float32\n"
     "little-endian xyz (guides then follows per group) with DIR/index.json describing them.\n"
+    "Also per measured frame: the RMS and largest guide vertex speed, and the style error (each free guide\n"
+    "vertex's distance from its groomed position carried by its root, mean and largest). The summary adds\n"
+    "the rest jitter (RMS and largest speed over the last second, every frame of it measured), the last\n"
+    "frame's style error and the deepest follow vertex. --still drops the scene's motion (a still head).\n"
     "Exit status 1 when a position becomes non-finite.\n";
 
 namespace {
@@ -42,7 +46,12 @@ using nlohmann::json;
 
 struct Worst {
     double max_stretch = 0.0, mean_stretch = 0.0, max_penetration_m = 0.0, kinetic_energy = 0.0;
+    double max_penetration_follow_m = 0.0;
     size_t penetrating_vertices = 0, penetrating_midpoints = 0, non_finite = 0;
+    // Over the last second: sum of squared RMS speeds (per frame), largest speed, frames.
+    double jitter_ms2 = 0.0, jitter_max_m_s = 0.0;
+    size_t jitter_frames = 0;
+    double style_mean_m = 0.0, style_max_m = 0.0;   // the last measured frame
 };
 
 Status dump_frame(const std::filesystem::path& dir, uint32_t frame, const SimWorld& world) {
@@ -55,7 +64,8 @@ Status dump_frame(const std::filesystem::path& dir, uint32_t frame, const SimWor
 
 int run_bake(const std::vector<std::string>& argv) {
     auto args = Args::parse(argv, {{"frames", true}, {"report", true}, {"dump", true}, {"cpu", false},
-                                   {"metrics-every", true}, {"device", true}, {"fused", false}});
+                                   {"metrics-every", true}, {"device", true}, {"fused", false},
+                                   {"still", false}});
     if (!args) return fail(args.error().message, 2);
     if (args->positionals().size() != 1) return fail("bake takes exactly one scene file (see --help)", 2);
     auto frames = args->get_int("frames", 0);
@@ -68,6 +78,7 @@ int run_bake(const std::vector<std::string>& argv) {
 
     auto loaded = load_scene(scene_path);
     if (!loaded) return fail(loaded.error().message);
+    if (args->has("still")) loaded->scene.motion.type = MotionType::None;
     const Scene& scene = loaded->scene;
     for (auto& d : loaded->diagnostics.items) std::fprintf(stderr, "%s\n", format(d).c_str());
     auto ctx = GpuContext::create(args->get_or("device", ""));
@@ -130,7 +141,10 @@ int run_bake(const std::vector<std::string>& argv) {
             if (!times) return fail(times.error().message);
             for (auto& t : *times) gpu_ms[t.name] += t.ms;
         }
-        const bool measure = (f - 1) % uint32_t(*every) == 0 || f == uint32_t(*frames);
+        // Every frame of the last second is measured, for the rest jitter.
+        const uint32_t last_second = uint32_t(std::max(1.0, std::round(scene.environment.sim_rate_hz)));
+        const bool in_last_second = f + last_second > uint32_t(*frames);
+        const bool measure = (f - 1) % uint32_t(*every) == 0 || in_last_second;
         if (!measure && dump_dir.empty()) continue;
         if (Status st = (*rt)->download(); !st) return fail(st.error().message);
         if (!dump_dir.empty()) {
@@ -159,6 +173,10 @@ int run_bake(const std::vector<std::string>& argv) {
                                {"max_penetration_guide_m", std::max(m.max_depth_vertex_m, m.max_depth_midpoint_m)},
                                {"max_penetration_follow_m", m.max_depth_follow_m},
                                {"kinetic_energy", m.kinetic_energy},
+                               {"rms_speed_m_s", m.rms_speed_m_s},
+                               {"max_speed_m_s", m.max_speed_m_s},
+                               {"style_error_mean_m", m.style_error_mean_m},
+                               {"style_error_max_m", m.style_error_max_m},
                                {"non_finite", m.non_finite},
                                {"gpu_ms", pass_ms},
                                {"gpu_ms_total", frame_gpu}});
@@ -169,6 +187,14 @@ int run_bake(const std::vector<std::string>& argv) {
         worst.penetrating_vertices = std::max(worst.penetrating_vertices, pen_vertices);
         worst.penetrating_midpoints = std::max(worst.penetrating_midpoints, m.midpoints_inside);
         worst.non_finite = std::max(worst.non_finite, m.non_finite);
+        worst.max_penetration_follow_m = std::max(worst.max_penetration_follow_m, m.max_depth_follow_m);
+        if (in_last_second) {
+            worst.jitter_ms2 += m.rms_speed_m_s * m.rms_speed_m_s;
+            worst.jitter_max_m_s = std::max(worst.jitter_max_m_s, m.max_speed_m_s);
+            ++worst.jitter_frames;
+        }
+        worst.style_mean_m = m.style_error_mean_m;
+        worst.style_max_m = m.style_error_max_m;
         if (m.non_finite) exit_code = 1;
     }
 
@@ -185,6 +211,12 @@ int run_bake(const std::vector<std::string>& argv) {
                     {"penetrating_midpoints", worst.penetrating_midpoints},
                     {"max_penetration_m", worst.max_penetration_m},
                     {"kinetic_energy", worst.kinetic_energy},
+                    {"max_penetration_follow_m", worst.max_penetration_follow_m},
+                    {"rest_jitter", {{"frames", worst.jitter_frames},
+                                     {"rms_speed_m_s", worst.jitter_frames ? std::sqrt(worst.jitter_ms2 / double(worst.jitter_frames)) : 0.0},
+                                     {"max_speed_m_s", worst.jitter_max_m_s}}},
+                    {"style_error", {{"mean_m", worst.style_mean_m}, {"max_m", worst.style_max_m}}},
+                    {"still", args->has("still")},
                     {"non_finite", worst.non_finite}};
     json sdf_ms = json::object();
     for (const auto& times : content.sdf_pass_times)
@@ -224,6 +256,10 @@ int run_bake(const std::vector<std::string>& argv) {
     std::printf("worst: stretch %.4f%% (mean %.4f%%), %zu vertices and %zu midpoints inside, deepest %.3g m, kinetic energy %.4g\n",
                 100.0 * worst.max_stretch, 100.0 * worst.mean_stretch, worst.penetrating_vertices,
                 worst.penetrating_midpoints, worst.max_penetration_m, worst.kinetic_energy);
+    std::printf("last second: RMS speed %.4g m/s, largest %.4g m/s; style error mean %.4g m, largest %.4g m; "
+                "deepest follow vertex %.3g m\n",
+                worst.jitter_frames ? std::sqrt(worst.jitter_ms2 / double(worst.jitter_frames)) : 0.0,
+                worst.jitter_max_m_s, worst.style_mean_m, worst.style_max_m, worst.max_penetration_follow_m);
     if (!gpu_total.empty()) {
         double total = 0.0;
         for (auto& [k, v] : gpu_total) total += v;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/sim_passes.h"
+
 namespace tressel {
 namespace {
 
@@ -23,7 +25,8 @@ double depth_m(const SimWorld& w, const SimGroupState& g, std::span<const SimSdf
 
 SimFrameMetrics measure_frame(const SimWorld& world, std::span<const SimSdfOracle> oracles) {
     SimFrameMetrics m;
-    double stretch_sum = 0.0;
+    double stretch_sum = 0.0, speed2_sum = 0.0, style_sum = 0.0;
+    size_t free_vertices = 0;
     const double dt = world.step_dt_s();
     for (const SimGroupState& g : world.groups) {
         for (size_t i = 0; i < g.positions.size(); ++i) {
@@ -43,6 +46,17 @@ SimFrameMetrics measure_frame(const SimWorld& world, std::span<const SimSdfOracl
             if (x.w <= 0.0f) continue;
             const glm::dvec3 v = (glm::dvec3(x) - glm::dvec3(g.prev_positions[i])) / dt;
             m.kinetic_energy += 0.5 * glm::dot(v, v) / double(x.w);
+            const double speed2 = glm::dot(v, v);
+            speed2_sum += speed2;
+            m.max_speed_m_s = std::max(m.max_speed_m_s, std::sqrt(speed2));
+            if (i < g.rest_positions_os.size() && !g.root_transforms.empty()) {
+                const glm::mat4& root = sim_passes::root_of(g.root_transforms, uint32_t(i / g.n));
+                const glm::dvec3 groomed(root * glm::vec4(glm::vec3(g.rest_positions_os[i]), 1.0f));
+                const double e = glm::length(glm::dvec3(x) - groomed);
+                style_sum += e;
+                m.style_error_max_m = std::max(m.style_error_max_m, e);
+            }
+            ++free_vertices;
             if (!oracles.empty()) {
                 const double d = depth_m(world, g, oracles, glm::vec3(x));
                 if (d > 0.0) ++m.vertices_inside;
@@ -67,6 +81,8 @@ SimFrameMetrics measure_frame(const SimWorld& world, std::span<const SimSdfOracl
         }
     }
     m.mean_stretch = m.segments ? stretch_sum / double(m.segments) : 0.0;
+    m.rms_speed_m_s = free_vertices ? std::sqrt(speed2_sum / double(free_vertices)) : 0.0;
+    m.style_error_mean_m = free_vertices ? style_sum / double(free_vertices) : 0.0;
     return m;
 }
 

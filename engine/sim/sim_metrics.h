@@ -28,6 +28,12 @@ struct SimFrameMetrics {
     // Sum over free guide vertices of 0.5 |v|^2 / w (v over the last step, w the inverse mass): J per unit
     // vertex mass (kg).
     double kinetic_energy = 0.0;
+    // Speed of free guide vertices over the last step (m/s): root mean square and largest. Over the last
+    // second of a still head, the rest jitter.
+    double rms_speed_m_s = 0.0, max_speed_m_s = 0.0;
+    // Style error: distance of each free guide vertex from its groomed (rest) position carried by its
+    // root's transform, i.e. measured in the root's frame (metres): mean and largest.
+    double style_error_mean_m = 0.0, style_error_max_m = 0.0;
     size_t non_finite = 0;   // guide and follow coordinates that are NaN or Inf
 };
 

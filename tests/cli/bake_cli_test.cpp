@@ -72,6 +72,43 @@ TEST(CliBake, ReportHasEveryMetricPerFrameAndASummary) {
     EXPECT_EQ(std::filesystem::file_size(dir / "frames" / "frame_00020.f32"), (60u + 240u) * 16u * 12u);
 }
 
+// --still: the rest jitter over the last second (every frame of it measured) and the style error, the
+// distance of each guide vertex from its groomed position in its root's frame. Without gravity a still
+// head keeps the groomed shape; with it the hair sags away from it, and the report says by how much.
+TEST(CliBake, StillHeadReportsRestJitterAndStyleError) {
+    auto dir = scratch_dir("cli_bake_still");
+    auto scene = small_scene(dir);
+    auto bake = [&](const std::string& name, bool gravity) {
+        nlohmann::json doc = read_json(scene);
+        if (!gravity) doc["environment"]["gravity"] = {0.0, 0.0, 0.0};
+        auto path = dir / (name + ".json");
+        std::ofstream(path) << doc.dump(2);
+        auto r = run_process(quote(TRESSEL_CLI) + " bake " + quote(path.string()) + " --still --frames 90 --metrics-every 30 " +
+                             "--report " + quote((dir / (name + "_report.json")).string()));
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        return read_json(dir / (name + "_report.json"));
+    };
+    nlohmann::json weightless = bake("weightless", false), heavy = bake("heavy", true);
+    for (const nlohmann::json* rep : {&weightless, &heavy}) {
+        const nlohmann::json& s = (*rep)["summary"];
+        EXPECT_TRUE(s["still"].get<bool>());
+        EXPECT_EQ(s["rest_jitter"]["frames"].get<int>(), 60) << "every frame of the last second";
+        EXPECT_GE(s["rest_jitter"]["max_speed_m_s"].get<double>(), s["rest_jitter"]["rms_speed_m_s"].get<double>());
+        EXPECT_GE(s["style_error"]["max_m"].get<double>(), s["style_error"]["mean_m"].get<double>());
+        // Frame 1, then 31..90: the last second.
+        EXPECT_EQ((*rep)["frames"].size(), 61u);
+        for (const char* key : {"rms_speed_m_s", "max_speed_m_s", "style_error_mean_m", "style_error_max_m"})
+            EXPECT_TRUE((*rep)["frames"][0].contains(key)) << key;
+    }
+    const nlohmann::json& w = weightless["summary"];
+    const nlohmann::json& h = heavy["summary"];
+    EXPECT_LT(w["style_error"]["max_m"].get<double>(), 0.001) << "no force, no motion: the groomed shape stays";
+    EXPECT_LT(w["rest_jitter"]["max_speed_m_s"].get<double>(), 0.001);
+    EXPECT_GT(h["style_error"]["mean_m"].get<double>(), 10.0 * w["style_error"]["mean_m"].get<double>() + 0.001)
+        << "gravity sags the groomed shape";
+    EXPECT_LT(heavy["frames"][0]["style_error_max_m"].get<double>(), h["style_error"]["max_m"].get<double>());
+}
+
 TEST(CliBake, GpuAndCpuStepsAgree) {
     auto dir = scratch_dir("cli_bake_cpu");
     auto scene = small_scene(dir);
