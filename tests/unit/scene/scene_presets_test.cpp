@@ -70,6 +70,25 @@ TEST(ScenePreset, InvalidValuesAreRejectedWithTheirPath) {
     EXPECT_EQ(d.items[0].where, "view.zoom");
 }
 
+// A preset is a document from anywhere: wrong types in any top-level key are errors naming the key, never
+// an exception out of the library (the CLI checks "format" first; apply_preset must not rely on it).
+TEST(ScenePreset, WrongTypesAnywhereAreErrorsNotExceptions) {
+    Scene s = two_group_scene();
+    const json hostile[] = {
+        {{"format", {{"a", 1}}}},  {{"format", 7}},          {{"format", json::array()}}, {{"version", "1"}},
+        {{"units", {{"m", 1}}}},   {{"up_axis", 3}},         {{"meshes", 5}},             {{"meshes", {1, 2}}},
+        {{"hair_groups", "x"}},    {{"environment", 1.5}},   {{"view", json::array()}},   {{"motion", "spin"}},
+        {{"collision_meshes", {{{"mesh", 5}}}}},             {{"colliders", {nullptr}}},
+    };
+    for (const json& preset : hostile) {
+        Diagnostics d;
+        Result<Scene> r = make_error(ErrorCode::Cancelled, "not run");
+        EXPECT_NO_THROW(r = apply_preset(s, preset, d)) << preset.dump();
+        ASSERT_FALSE(r.ok()) << preset.dump() << " was accepted";
+        EXPECT_THAT(r.error().message, HasSubstr(preset.begin().key())) << "the error names the key";
+    }
+}
+
 TEST(SectionPreset, SimulationPresetChangesOnlyTheKeysItNames) {
     Scene s = two_group_scene();
     Scene before = s;
