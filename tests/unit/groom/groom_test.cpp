@@ -2,16 +2,19 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <numbers>
 #include <set>
 #include <tuple>
+#include <vector>
 
 #include <stb_image_write.h>
 
 #include "groom/det_math.h"
 #include "groom/groom_bench.h"
 #include "groom/grow.h"
+#include "groom/image.h"
 #include "groom/placement.h"
 #include "groom/smoothing.h"
 #include "groom/spatial.h"
@@ -452,6 +455,39 @@ TEST(Parameters, BadValuesGiveErrorsNamingThem) {
         in.group.growth.curl_pitch_m = 0.0;
         expect_error_naming(in, "growth.curl_pitch_m");
     }
+}
+
+// A UV mask that is empty, truncated or not an image is an error naming the file, never a crash.
+TEST(UvImage, EmptyTruncatedAndForeignFilesAreErrors) {
+    auto dir = test::scratch_dir("uv_image_bad");
+    std::vector<uint8_t> png;
+    stbi_write_png_to_func([](void* ctx, void* data, int size) {
+        auto* out = static_cast<std::vector<uint8_t>*>(ctx);
+        out->insert(out->end(), static_cast<uint8_t*>(data), static_cast<uint8_t*>(data) + size);
+    }, &png, 4, 4, 4, std::vector<uint8_t>(64, 200).data(), 16);
+    ASSERT_GT(png.size(), 40u);
+    auto write = [&](const char* name, const std::vector<uint8_t>& bytes) {
+        auto p = dir / name;
+        FILE* f = std::fopen(p.string().c_str(), "wb");
+        if (f) {
+            if (!bytes.empty()) std::fwrite(bytes.data(), 1, bytes.size(), f);
+            std::fclose(f);
+        }
+        return p;
+    };
+    auto good = load_uv_image(write("good.png", png));
+    ASSERT_TRUE(good.ok()) << good.error().describe();
+    EXPECT_EQ(good->width, 4);
+    auto empty = load_uv_image(write("empty.png", {}));
+    ASSERT_FALSE(empty.ok());
+    EXPECT_NE(empty.error().message.find("empty.png: the file is empty"), std::string::npos) << empty.error().describe();
+    auto truncated = load_uv_image(write("truncated.png", std::vector<uint8_t>(png.begin(), png.begin() + 30)));
+    ASSERT_FALSE(truncated.ok());
+    EXPECT_NE(truncated.error().message.find("truncated.png"), std::string::npos);
+    auto text = load_uv_image(write("notes.png", std::vector<uint8_t>{'h', 'e', 'l', 'l', 'o'}));
+    ASSERT_FALSE(text.ok());
+    EXPECT_NE(text.error().message.find("notes.png"), std::string::npos);
+    EXPECT_FALSE(load_uv_image(dir / "missing.png").ok());
 }
 
 // --- benchmark workload -----------------------------------------------------------------------------
