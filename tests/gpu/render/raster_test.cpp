@@ -140,9 +140,7 @@ TEST_F(RasterTest, StrandOrderDoesNotChangeTheImage) {
     for (size_t i = 0; i < base.pixels.size(); i += 4) hair += base.pixels[i] + base.pixels[i + 1] > 0;
     ASSERT_GT(hair, size_t(W * H / 8)) << "the groom should cover a good part of the frame";
     for (const test::Rgba* other : {&reversed, &shuffled}) {
-        int worst = 0;
-        for (size_t i = 0; i < base.pixels.size(); ++i)
-            worst = std::max(worst, std::abs(int(base.pixels[i]) - int(other->pixels[i])));
+        const int worst = test::max_channel_difference(base, *other);
         EXPECT_LE(worst, 2) << "reordering strands changed a pixel by " << worst << "/255";
     }
 }
@@ -173,12 +171,7 @@ TEST_F(RasterTest, TileKernelsAgreeAndThePreviewKeepsCoverage) {
         EXPECT_TRUE(device().wait_idle().ok());
         return img;
     };
-    auto worst = [](const test::Rgba& a, const test::Rgba& b) {
-        int w = 0;
-        for (size_t i = 0; i < a.pixels.size() && i < b.pixels.size(); ++i)
-            w = std::max(w, std::abs(int(a.pixels[i]) - int(b.pixels[i])));
-        return w;
-    };
+    auto worst = test::max_channel_difference;
     test::Rgba shared = draw(RasterTileKernel::Shared, lit, false);
     test::Rgba direct = draw(RasterTileKernel::Direct, lit, false);
     ASSERT_EQ(shared.pixels.size(), direct.pixels.size());
@@ -233,11 +226,7 @@ TEST_F(RasterTest, ShadowMapsAreKeptOnlyWhileTheHairIsStill) {
         EXPECT_TRUE(device().wait_idle().ok());
         return img;
     };
-    auto differing = [](const test::Rgba& a, const test::Rgba& b) {
-        size_t n = 0;
-        for (size_t i = 0; i < a.pixels.size(); ++i) n += std::abs(int(a.pixels[i]) - int(b.pixels[i])) > 2;
-        return n;
-    };
+    auto differing = [](const test::Rgba& a, const test::Rgba& b) { return test::pixels_differing(a, b, 2); };
     draw(true);
     // The same buffer, new positions: shorter strands off to one side, within the old bounds, so the hair
     // shadows itself elsewhere. A frame claiming the hair is still shades it with the old maps.

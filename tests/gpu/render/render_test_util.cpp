@@ -1,6 +1,8 @@
 #include "render_test_util.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <memory>
 
 #include <gtest/gtest.h>
@@ -56,6 +58,24 @@ Rgba render_image(render::Renderer& renderer, const render::FrameDesc& frame) {
     img.height = int(renderer.height());
     if (px.ok()) img.pixels = std::move(*px);
     return img;
+}
+
+int max_channel_difference(const Rgba& a, const Rgba& b) {
+    if (a.pixels.size() != b.pixels.size()) return 255;
+    int worst = 0;
+    for (size_t i = 0; i < a.pixels.size(); ++i) worst = std::max(worst, std::abs(int(a.pixels[i]) - int(b.pixels[i])));
+    return worst;
+}
+
+size_t pixels_differing(const Rgba& a, const Rgba& b, int tolerance) {
+    if (a.pixels.size() != b.pixels.size()) return std::max(a.pixels.size(), b.pixels.size()) / 4;
+    size_t n = 0;
+    for (size_t i = 0; i + 3 < a.pixels.size(); i += 4) {
+        bool differs = false;
+        for (size_t c = 0; c < 4; ++c) differs |= std::abs(int(a.pixels[i + c]) - int(b.pixels[i + c])) > tolerance;
+        n += differs;
+    }
+    return n;
 }
 
 bool read_png(const std::filesystem::path& path, Rgba& image) {

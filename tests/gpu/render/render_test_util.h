@@ -34,6 +34,10 @@ Shading flat_shading(double radius_m, glm::dvec3 color = glm::dvec3(1.0), double
 render::FrameDesc unlit_frame(double yaw_deg, double pitch_deg);
 // render_to_rgba into an Rgba (a failed render fails the test and gives an empty image).
 Rgba render_image(render::Renderer& renderer, const render::FrameDesc& frame);
+// Largest difference of any channel of any pixel (0..255); 255 when the sizes differ.
+int max_channel_difference(const Rgba& a, const Rgba& b);
+// Pixels with a channel differing by more than `tolerance` (0..255); every pixel when the sizes differ.
+size_t pixels_differing(const Rgba& a, const Rgba& b, int tolerance);
 bool read_png(const std::filesystem::path& path, Rgba& image);
 
 // The default scene (presets/scenes/default.json) running in a SceneRuntime at its rest pose, drawn at
