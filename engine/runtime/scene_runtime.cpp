@@ -254,6 +254,13 @@ Status SceneRuntime::build_hair_drawing(const Scene& scene) {
         d.rest_min = rest.min_m;
         d.rest_max = rest.max_m;
         d.reach_m = float(hg.growth.length_m * (1.0 + hg.growth.length_variation));
+        // The longest guide as grown or imported (follows blend guides): the renderer spaces drawn vertices
+        // along it. Imported guides (a .tfx) need not match the growth length.
+        for (uint32_t st = 0; st < g.strand_count && g.rest_lengths_m.size() >= size_t(g.strand_count) * g.n; ++st) {
+            float len = 0.0f;
+            for (uint32_t k = 0; k + 1 < g.n; ++k) len += g.rest_lengths_m[size_t(st) * g.n + k];
+            d.longest_m = std::max(d.longest_m, len);
+        }
         hair_.push_back(std::move(d));
     }
     for (size_t i = 0; i < world_->groups.size(); ++i) {
@@ -261,7 +268,7 @@ Status SceneRuntime::build_hair_drawing(const Scene& scene) {
         const HairGroup& hg = scene.hair_groups[group_of_sim_[i]];
         render::HairDesc hd;
         hd.shading = hg.shading;
-        hd.strand_length_m = hair_[i].reach_m;
+        hd.strand_length_m = hair_[i].longest_m > 0.0f ? hair_[i].longest_m : hair_[i].reach_m;
         hd.bounds_min_m = hair_[i].rest_min;
         hd.bounds_max_m = hair_[i].rest_max;
         hd.vertices_per_strand = g.n;

@@ -164,6 +164,7 @@ private:
         std::optional<uint32_t> guides_index, follows_index;  // renderer hair indices
         glm::vec3 rest_min{0.0f}, rest_max{0.0f};              // bounds of the rest pose (guides and follows)
         float reach_m = 0.0f;                                  // how far a strand may swing from its rest
+        float longest_m = 0.0f;                                // the longest guide's rest length
     };
     std::vector<HairDraw> hair_;
     bool copy_pending_ = true;
