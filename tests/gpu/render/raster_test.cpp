@@ -92,6 +92,35 @@ TEST_F(RasterTest, OneStrandCoversWidthTimesLength) {
     }
 }
 
+// Stable without a temporal filter: a fibre far below a pixel wide, moved across the pixel grid a tenth
+// of a pixel at a time, keeps its total coverage (no shimmer), where point sampling or dithering would
+// make it flicker between frames.
+TEST_F(RasterTest, SubPixelMotionKeepsCoverage) {
+    const uint32_t W = 160, H = 120;
+    auto r = renderer(W, H);
+    ASSERT_TRUE(r);
+    FrameDesc f = unlit();
+    const double ppm = px_per_m(f, H);
+    const double width_px = 0.3;
+    std::vector<double> totals;
+    for (int step = 0; step < 10; ++step) {
+        const float shift = float(0.1 * step / ppm);   // a tenth of a pixel, in metres
+        const float a = glm::radians(7.0f);
+        glm::vec2 dir(std::cos(a), std::sin(a)), off(shift * 0.6f, shift);
+        RenderStrands s;
+        add_line(s, -0.3f * dir + off, 0.3f * dir + off, 0.0f, 8, 1);
+        auto buffers = upload_strands(device(), s, "strand");
+        ASSERT_TRUE(buffers.ok());
+        r->clear_hair();
+        ASSERT_TRUE(r->add_hair(buffers->desc(flat(0.5 * width_px / ppm))).ok());
+        totals.push_back(sum(coverage(render(*r, f))));
+        ASSERT_TRUE(device().wait_idle().ok());
+    }
+    const double expected = width_px * 0.6 * ppm;
+    for (size_t i = 0; i < totals.size(); ++i)
+        EXPECT_NEAR(totals[i], expected, 0.02 * expected) << "step " << i << " of a tenth of a pixel";
+}
+
 TEST_F(RasterTest, StrandOrderDoesNotChangeTheImage) {
     const uint32_t W = 128, H = 96;
     auto r = renderer(W, H, HairRenderer::ComputeRaster, 4);
