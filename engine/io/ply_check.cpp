@@ -79,30 +79,43 @@ Status check_ply(const SourceFile& file) {
     const std::string_view text(reinterpret_cast<const char*>(file.bytes.data()), file.bytes.size());
     auto bad = [&](const std::string& what) { return make_error(ErrorCode::Parse, file.name() + ": " + what); };
     if (text.substr(0, 3) != "ply") return bad("not a PLY file (missing 'ply' magic)");
-    size_t header_end = text.find("end_header");
-    if (header_end == std::string_view::npos) return bad("PLY header has no 'end_header'");
-    size_t body = text.find('\n', header_end);
-    if (body == std::string_view::npos) return bad("PLY header is not followed by any data");
-    ++body;
-
+    // The header is text lines, each a known keyword, up to a line that is exactly "end_header". Found
+    // line by line: a search for the word would accept one spliced into another keyword ("eleend_headerment"),
+    // which left Assimp spinning on the body; binary bytes or an unknown keyword in the header are refused
+    // here rather than handed to it (a mutated header crashed its reader).
+    constexpr size_t kMaxHeaderBytes = 1 << 20;
     PlyFormat format = PlyFormat::Ascii;
-    bool have_format = false;
+    bool have_format = false, ended = false;
     std::vector<PlyElement> elements;
-    size_t pos = 0, line_no = 0;
-    while (pos < header_end) {
+    size_t pos = 0, line_no = 0, body = 0;
+    while (pos < text.size() && pos < kMaxHeaderBytes) {
         size_t end = text.find('\n', pos);
+        if (end == std::string_view::npos) end = text.size();
         std::string_view line = text.substr(pos, end - pos);
         pos = end + 1;
         ++line_no;
-        auto w = words(line);
         auto hbad = [&](const std::string& what) { return make_error(ErrorCode::Parse, at_line(file, line_no) + what); };
-        if (w.empty() || w[0] == "ply" || w[0] == "comment" || w[0] == "obj_info") continue;
-        if (w[0] == "format") {
-            if (w.size() < 2) return hbad("PLY format line is incomplete");
+        for (char c : line)
+            if ((static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\r') || static_cast<unsigned char>(c) > 0x7e)
+                return hbad("the PLY header holds binary bytes (a corrupt or truncated header)");
+        auto w = words(line);
+        if (w.empty()) continue;
+        if (w.size() == 1 && w[0] == "end_header") {
+            ended = true;
+            body = std::min(pos, text.size());
+            break;
+        }
+        if (w[0] == "ply") {
+            if (line_no != 1 || w.size() != 1) return hbad("'ply' belongs alone on the first line");
+        } else if (w[0] == "comment" || w[0] == "obj_info") {
+            continue;
+        } else if (w[0] == "format") {
+            if (w.size() != 3) return hbad("a PLY format line is 'format <ascii|binary_little_endian|binary_big_endian> 1.0'");
             if (w[1] == "ascii") format = PlyFormat::Ascii;
             else if (w[1] == "binary_little_endian") format = PlyFormat::BinaryLE;
             else if (w[1] == "binary_big_endian") format = PlyFormat::BinaryBE;
             else return hbad("unknown PLY format '" + std::string(w[1]) + "'");
+            if (w[2] != "1.0" && w[2] != "1") return hbad("PLY version '" + std::string(w[2]) + "' is not 1.0");
             have_format = true;
         } else if (w[0] == "element") {
             if (w.size() != 3) return hbad("PLY element line needs a name and a count");
@@ -131,8 +144,12 @@ Status check_ply(const SourceFile& file) {
             }
             p.is_float = f;
             elements.back().props.push_back(std::move(p));
+        } else {
+            return hbad("unknown PLY header keyword '" + std::string(w[0].substr(0, 32)) + "'");
         }
     }
+    if (!ended) return bad("PLY header has no 'end_header' line");
+    if (body >= text.size()) return bad("PLY header is not followed by any data");
     if (!have_format) return bad("PLY header has no format line");
 
     uint64_t vertex_count = 0;

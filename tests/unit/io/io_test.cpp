@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -334,6 +335,32 @@ TEST(ImportNegative, MangledPlyRejected) {
     EXPECT_EQ(e.code, ErrorCode::Parse);
     EXPECT_TRUE(e.message.find("face") != std::string::npos || e.message.find("vertex") != std::string::npos) << e.message;
     EXPECT_TRUE(e.message.find("corrupt") != std::string::npos || e.message.find("truncated") != std::string::npos) << e.message;
+}
+
+// A header keyword with "end_header" spliced into it made Assimp spin for over a minute; a mutated binary
+// header crashed its reader. Both are refused by the header check, at once, naming the line.
+TEST(ImportNegative, SplicedAndMutatedPlyHeadersRejectedAtOnce) {
+    const auto start = std::chrono::steady_clock::now();
+    Error hang = expect_error(test::testdata("negative/mangled_header_hang.ply"));
+    EXPECT_EQ(hang.code, ErrorCode::Parse);
+    EXPECT_NE(hang.message.find("mangled_header_hang.ply:3: unknown PLY header keyword 'eleend_headerment'"),
+              std::string::npos) << hang.message;
+    Error segv = expect_error(test::testdata("negative/mutated_segv.ply"));
+    EXPECT_EQ(segv.code, ErrorCode::Parse);
+    EXPECT_NE(segv.message.find("mutated_segv.ply:2: the PLY header holds binary bytes"), std::string::npos) << segv.message;
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1.0);
+    // What the stricter header still accepts: CRLF line ends, comments, obj_info, blank lines, "1" as version.
+    const fs::path dir = test::scratch_dir("io_ply_header");
+    write_text(dir / "crlf.ply", "ply\r\nformat ascii 1\r\ncomment made elsewhere\r\nobj_info x\r\n\r\n"
+                                 "element vertex 3\r\nproperty float x\r\nproperty float y\r\nproperty float z\r\n"
+                                 "element face 1\r\nproperty list uchar int vertex_indices\r\nend_header\r\n"
+                                 "0 0 0\r\n1 0 0\r\n0 1 0\r\n3 0 1 2\r\n");
+    auto ok = import_mesh_file(dir / "crlf.ply");
+    ASSERT_TRUE(ok.ok()) << ok.error().describe();
+    ASSERT_EQ(ok->meshes.size(), 1u);
+    EXPECT_EQ(ok->meshes[0].triangle_count(), 1u);
+    write_text(dir / "no_end.ply", "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n");
+    EXPECT_NE(expect_error(dir / "no_end.ply").message.find("no 'end_header' line"), std::string::npos);
 }
 
 // ---- robustness: hand-made bad files ----
