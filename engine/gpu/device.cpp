@@ -218,42 +218,37 @@ void DescriptorSet::release() {
     set_ = VK_NULL_HANDLE;
 }
 
-void DescriptorSet::bind_buffer(uint32_t binding, const Buffer& buffer, VkDeviceSize offset, VkDeviceSize range) {
-    TRESSEL_ASSERT(device_ && binding < types_.size(), "bind_buffer: binding index beyond the pipeline's bindings");
-    TRESSEL_ASSERT(buffer.valid(), "bind_buffer: the buffer is empty (moved from or never created)");
-    VkDescriptorBufferInfo info{buffer.handle(), offset, range};
+void DescriptorSet::write(uint32_t binding, const VkDescriptorBufferInfo* buffer, const VkDescriptorImageInfo* image,
+                          const VkBufferView* texel_view) {
     VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
     w.dstSet = set_;
     w.dstBinding = binding;
     w.descriptorCount = 1;
     w.descriptorType = types_[binding];
-    w.pBufferInfo = &info;
+    w.pBufferInfo = buffer;
+    w.pImageInfo = image;
+    w.pTexelBufferView = texel_view;
     vkUpdateDescriptorSets(device_->device(), 1, &w, 0, nullptr);
+}
+
+void DescriptorSet::bind_buffer(uint32_t binding, const Buffer& buffer, VkDeviceSize offset, VkDeviceSize range) {
+    TRESSEL_ASSERT(device_ && binding < types_.size(), "bind_buffer: binding index beyond the pipeline's bindings");
+    TRESSEL_ASSERT(buffer.valid(), "bind_buffer: the buffer is empty (moved from or never created)");
+    VkDescriptorBufferInfo info{buffer.handle(), offset, range};
+    write(binding, &info, nullptr, nullptr);
 }
 
 void DescriptorSet::bind_texel_buffer(uint32_t binding, const Buffer& buffer) {
     TRESSEL_ASSERT(device_ && binding < types_.size(), "bind_texel_buffer: binding index beyond the layout's bindings");
     TRESSEL_ASSERT(buffer.texel_view() != VK_NULL_HANDLE, "bind_texel_buffer: the buffer has no texel view");
     VkBufferView view = buffer.texel_view();
-    VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    w.dstSet = set_;
-    w.dstBinding = binding;
-    w.descriptorCount = 1;
-    w.descriptorType = types_[binding];
-    w.pTexelBufferView = &view;
-    vkUpdateDescriptorSets(device_->device(), 1, &w, 0, nullptr);
+    write(binding, nullptr, nullptr, &view);
 }
 
 void DescriptorSet::bind_image(uint32_t binding, const Image& image, VkImageLayout layout, VkSampler sampler) {
     TRESSEL_ASSERT(device_ && binding < types_.size(), "bind_image: binding index beyond the layout's bindings");
     VkDescriptorImageInfo info{sampler, image.view(), layout};
-    VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    w.dstSet = set_;
-    w.dstBinding = binding;
-    w.descriptorCount = 1;
-    w.descriptorType = types_[binding];
-    w.pImageInfo = &info;
-    vkUpdateDescriptorSets(device_->device(), 1, &w, 0, nullptr);
+    write(binding, nullptr, &info, nullptr);
 }
 
 CommandBuffer& CommandBuffer::operator=(CommandBuffer&& o) noexcept {

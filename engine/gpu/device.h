@@ -193,6 +193,10 @@ public:
     void release();
 
 private:
+    // One descriptor of `binding` (of the layout's type) from whichever of the three is given.
+    void write(uint32_t binding, const VkDescriptorBufferInfo* buffer, const VkDescriptorImageInfo* image,
+               const VkBufferView* texel_view);
+
     friend class Device;
     Device* device_ = nullptr;
     VkDescriptorSet set_ = VK_NULL_HANDLE;

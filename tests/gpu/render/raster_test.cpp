@@ -66,6 +66,14 @@ protected:
         return c;
     }
     static double sum(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
+    // Summed coverage (pixels) of one flat white strand `width_px` wide drawn alone by `r`.
+    double strand_coverage(Renderer& r, const FrameDesc& f, const HairBuffers& strand, double width_px, double ppm) {
+        r.clear_hair();
+        EXPECT_TRUE(r.add_hair(strand.desc(flat(0.5 * width_px / ppm))).ok());
+        double total = sum(coverage(render(r, f)));
+        EXPECT_TRUE(device().wait_idle().ok());
+        return total;
+    }
 };
 
 TEST_F(RasterTest, OneStrandCoversWidthTimesLength) {
@@ -82,10 +90,8 @@ TEST_F(RasterTest, OneStrandCoversWidthTimesLength) {
         auto buffers = upload_strands(device(), s, "strand");
         ASSERT_TRUE(buffers.ok());
         for (double width_px : {0.05, 0.2, 1.0, 4.0}) {
-            r->clear_hair();
-            ASSERT_TRUE(r->add_hair(buffers->desc(flat(0.5 * width_px / ppm))).ok());
             double expected = width_px * 1.0 * ppm;   // width x length, pixels
-            double got = sum(coverage(render(*r, f)));
+            double got = strand_coverage(*r, f, *buffers, width_px, ppm);
             EXPECT_NEAR(got, expected, 0.05 * expected)
                 << "a strand " << width_px << " px wide at " << angle_deg << " degrees";
         }
@@ -111,10 +117,7 @@ TEST_F(RasterTest, SubPixelMotionKeepsCoverage) {
         add_line(s, -0.3f * dir + off, 0.3f * dir + off, 0.0f, 8, 1);
         auto buffers = upload_strands(device(), s, "strand");
         ASSERT_TRUE(buffers.ok());
-        r->clear_hair();
-        ASSERT_TRUE(r->add_hair(buffers->desc(flat(0.5 * width_px / ppm))).ok());
-        totals.push_back(sum(coverage(render(*r, f))));
-        ASSERT_TRUE(device().wait_idle().ok());
+        totals.push_back(strand_coverage(*r, f, *buffers, width_px, ppm));
     }
     const double expected = width_px * 0.6 * ppm;
     for (size_t i = 0; i < totals.size(); ++i)
