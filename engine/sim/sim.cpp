@@ -77,7 +77,7 @@ void set_collider_gpu(SimColliderState& c, const glm::mat4& now, const glm::mat4
     c.gpu.p0_m = glm::vec4(gpu_shared::sim_transform_point(now, p0), float(c.desc.radius_m));
     c.gpu.p1_m = glm::vec4(gpu_shared::sim_transform_point(now, p1), float(c.desc.friction));
     c.gpu.p0_prev_m = glm::vec4(gpu_shared::sim_transform_point(before, p0), type);
-    c.gpu.p1_prev_m = glm::vec4(gpu_shared::sim_transform_point(before, p1), 0.0f);
+    c.gpu.p1_prev_m = glm::vec4(gpu_shared::sim_transform_point(before, p1), float(c.desc.static_friction));
 }
 
 }  // namespace
@@ -147,6 +147,7 @@ Result<SimGroupState> build_sim_group(const SimGroupInputs& in, const glm::mat4&
     g.root_transforms_prev = g.root_transforms;
     g.strand_data.resize(g.strand_count);
     g.positions.resize(count);
+    g.contact_normals.assign(count, glm::vec4(0.0f));
     g.follow_descriptors = groom.follows.descriptors;
     g.guide_frames_rest = frames;
     g.guide_frames = frames;
@@ -224,6 +225,7 @@ SimGroupParams make_group_params(const SimWorld& world, const SimGroupState& g, 
     p.vsp_coeff = float(sp.vsp_coeff);
     p.vsp_threshold_mps2 = float(sp.vsp_threshold) * gpu_shared::kSimStandardGravity_mps2;
     p.friction = float(sp.friction);
+    p.static_friction = float(sp.static_friction);
     p.particle_radius_m = float(sp.particle_radius_m);
     p.max_delta_m = float(sp.max_position_delta_m);
     p.wind_drag_per_s = gpu_shared::kSimWindDragPerSecond * float(sp.wind_scale);
@@ -276,9 +278,10 @@ StepFrame begin_step(SimWorld& world) {
             const SimSdfState& sdf = world.sdfs[si];
             gpu_shared::SimSdfFrame f = sdf.frame;
             const float h = gpu_shared::kSimSdfGradientStepCells * sdf.grid_params.origin_m.w;
-            f.params = glm::vec4(float(sdf.margin_m), h, float(g.params.friction), 0.0f);
+            f.params = glm::vec4(float(sdf.margin_m), h, float(g.params.friction), float(g.params.static_friction));
             fg.sdf_frames.push_back(f);
             f.params.z = 0.0f;  // follow hairs carry no velocity: push only
+            f.params.w = 0.0f;
             fg.follow_sdf_frames.push_back(f);
         }
     }
@@ -311,16 +314,23 @@ Status step_once(SimWorld& world) {
             sim_passes::local_shape(s, p, g.positions, g.prev_positions, g.ref_vectors_m, g.rest_root_frame_q, g.strand_data);
         for (uint32_t s = 0; s < g.strand_count; ++s)
             sim_passes::length_and_colliders(s, p, g.positions, g.prev_positions, g.rest_lengths_m, colliders);
-        for (uint32_t v = 0; v < nv; ++v) sim_passes::clamp_delta(v, p, g.positions, g.prev_positions);
+        for (uint32_t v = 0; v < nv; ++v) sim_passes::clamp_delta(v, p, g.positions, g.prev_positions, g.contact_normals);
         const uint32_t segments = g.strand_count * (g.n - 1);
         for (size_t i = 0; i < g.sdf_indices.size(); ++i) {
             SimSdfState& sdf = world.sdfs[g.sdf_indices[i]];
             const gpu_shared::SimSdfFrame& f = fg.sdf_frames[i];
             const float* field = sdf.grid->distance_m.data();
-            for (uint32_t v = 0; v < nv; ++v) sim_passes::sdf_vertex(v, g.n, sdf.grid_params, field, f, g.positions, g.prev_positions, g.rest_lengths_m);
             for (uint32_t parity = 0; parity < 2; ++parity)
-                for (uint32_t sg = 0; sg < segments; ++sg) sim_passes::sdf_midpoint(sg, parity, g.n, sdf.grid_params, field, f, g.positions, g.prev_positions, g.rest_lengths_m);
+                for (uint32_t v = 0; v < nv; ++v)
+                    sim_passes::sdf_vertex(v, parity, g.n, sdf.grid_params, field, f, g.positions, g.prev_positions, g.rest_lengths_m,
+                                           g.contact_normals);
+            for (uint32_t parity = 0; parity < 2; ++parity)
+                for (uint32_t sg = 0; sg < segments; ++sg)
+                    sim_passes::sdf_midpoint(sg, parity, g.n, sdf.grid_params, field, f, g.positions, g.prev_positions, g.rest_lengths_m,
+                                             g.contact_normals);
         }
+        for (uint32_t s = 0; s < g.strand_count; ++s)
+            sim_passes::ftl_contact(s, p, g.positions, g.prev_positions, g.rest_lengths_m, colliders, g.contact_normals);
         const uint32_t nf = uint32_t(g.follow_positions.size());
         for (uint32_t v = 0; v < nf; ++v)
             sim_passes::follow_vertex(v, g.n, g.follow_descriptors, g.guide_frames, g.positions, g.follow_positions);

@@ -33,6 +33,9 @@ struct SimGroupState {
     std::vector<glm::vec4> positions;           // world, metres; w = inverse mass (0 pinned)
     std::vector<glm::vec4> prev_positions;      // world, metres, at the start of the last step
     std::vector<glm::vec4> scratch;             // integration output before the buffers rotate
+    // Per vertex, within a step: the outward unit normal of the vertex's last SDF contact (zero: none),
+    // written by the SDF passes and kept by the last follow-the-leader sweep (sim_passes::ftl_contact).
+    std::vector<glm::vec4> contact_normals;
     std::vector<glm::vec4> rest_positions_os;   // scalp-mesh space (rest), metres; w = inverse mass
     std::vector<float> rest_lengths_m;          // per vertex k: rest |x(k+1) - x(k)|; 0 for the last vertex
     // Per vertex k >= 2: rest segment (k-1 -> k) in the rest frame of segment (k-2 -> k-1); frames are

@@ -119,13 +119,15 @@ void collide_strand(const SimGroupParams& p, size_t base, std::span<glm::vec4> p
         glm::vec4& x = pos[base + k];
         if (x.w <= 0.0f) continue;
         for (uint32_t c = 0; c < p.collider_count; ++c)
-            x = with_w(sim_collide_primitive(sim_xyz(x), sim_xyz(prev[base + k]), colliders[c], p.particle_radius_m, friction_scale), x.w);
+            x = with_w(sim_collide_primitive(sim_xyz(x), sim_xyz(prev[base + k]), colliders[c], p.particle_radius_m, friction_scale,
+                                             sim_xyz(x) - sim_xyz(pos[base + k - 1])),
+                       x.w);
     }
 }
 
 }  // namespace
 
-void length_and_colliders(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<glm::vec4> prev,
+void length_and_colliders(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> prev,
                           std::span<const float> rest_lengths, std::span<const SimCollider> colliders) {
     const uint32_t n = p.vertices_per_strand;
     const size_t base = size_t(strand) * n;
@@ -137,38 +139,61 @@ void length_and_colliders(uint32_t strand, const SimGroupParams& p, std::span<gl
         }
         collide_strand(p, base, pos, prev, colliders, 1.0f);
     }
-    // Inextensibility: a follow-the-leader sweep with its velocity correction on the parent (DFTL).
-    for (uint32_t k = 0; k + 1 < n; ++k) {
-        const glm::vec3 d = sim_ftl_correction(pos[base + k], pos[base + k + 1], rest_lengths[base + k]);
-        pos[base + k + 1] = with_w(sim_xyz(pos[base + k + 1]) + d, pos[base + k + 1].w);
-        if (pos[base + k].w > 0.0f)
-            prev[base + k] = with_w(sim_xyz(prev[base + k]) + d * kSimFtlVelocityCorrection, prev[base + k].w);
-    }
-    // Push only: friction here would fight the sweep's tangential moves every step.
-    collide_strand(p, base, pos, prev, colliders, 0.0f);
 }
 
-void clamp_delta(uint32_t vertex, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> prev) {
+void clamp_delta(uint32_t vertex, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> prev,
+                 std::span<glm::vec4> contact) {
+    contact[vertex] = glm::vec4(0.0f);
     glm::vec4& x = pos[vertex];
     if (x.w <= 0.0f) return;
     x = with_w(sim_clamp_delta(sim_xyz(x), sim_xyz(prev[vertex]), p.max_delta_m), x.w);
 }
 
-void sdf_vertex(uint32_t vertex, uint32_t n, const SdfGridParams& g, const float* field, const SimSdfFrame& f,
-                std::span<glm::vec4> pos, std::span<glm::vec4> prev, std::span<const float> rest_lengths) {
+namespace {
+
+// The child's last word (sim_passes::ftl_contact): the follow-the-leader target kept outside its contact
+// plane, then outside each primitive collider, turned back onto the sphere about its parent.
+glm::vec4 ftl_contact_child(const SimGroupParams& p, glm::vec4 a, glm::vec4 b, glm::vec3 b_prev, float rest_m, glm::vec3 normal,
+                            std::span<const SimCollider> colliders) {
+    glm::vec3 t = sim_ftl_contact_target(a, b, rest_m, normal);
+    for (uint32_t c = 0; c < p.collider_count; ++c)
+        t = sim_keep_distance(sim_collide_primitive(t, b_prev, colliders[c], p.particle_radius_m, 0.0f, glm::vec3(0.0f)), sim_xyz(a), rest_m);
+    return with_w(t, b.w);
+}
+
+}  // namespace
+
+void ftl_contact(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<glm::vec4> prev,
+                 std::span<const float> rest_lengths, std::span<const SimCollider> colliders, std::span<const glm::vec4> contact) {
+    const uint32_t n = p.vertices_per_strand;
+    const size_t base = size_t(strand) * n;
+    for (uint32_t k = 0; k + 1 < n; ++k) {
+        const glm::vec4 a = pos[base + k];
+        const glm::vec4 b = pos[base + k + 1];
+        if (b.w <= 0.0f) continue;
+        const glm::vec3 d = sim_ftl_correction(a, b, rest_lengths[base + k]);
+        pos[base + k + 1] = ftl_contact_child(p, a, b, sim_xyz(prev[base + k + 1]), rest_lengths[base + k], sim_xyz(contact[base + k + 1]), colliders);
+        if (a.w > 0.0f) prev[base + k] = with_w(sim_xyz(prev[base + k]) + d * kSimFtlVelocityCorrection, prev[base + k].w);
+    }
+}
+
+void sdf_vertex(uint32_t vertex, uint32_t parity, uint32_t n, const SdfGridParams& g, const float* field, const SimSdfFrame& f,
+                std::span<glm::vec4> pos, std::span<glm::vec4> prev, std::span<const float> rest_lengths, std::span<glm::vec4> contact) {
     glm::vec4& x = pos[vertex];
-    if (x.w <= 0.0f) return;
-    const SimPair r = sim_sdf_collide_vertex(field, g, f, sim_xyz(x), sim_xyz(prev[vertex]));
-    glm::vec3 moved = sim_xyz(r.a);
-    if (moved == sim_xyz(x)) return;
+    if (x.w <= 0.0f || ((vertex % n) & 1u) != parity) return;
+    const SimContact r = sim_sdf_collide_vertex(field, g, f, sim_xyz(x), sim_xyz(prev[vertex]), sim_xyz(x) - sim_xyz(pos[vertex - 1]));
+    if (r.normal == glm::vec4(0.0f)) return;
+    glm::vec3 moved = sim_xyz(r.moved);
     if (vertex % n > 0 && pos[vertex - 1].w <= 0.0f)
         moved = sim_keep_distance(moved, sim_xyz(pos[vertex - 1]), rest_lengths[vertex - 1]);
-    prev[vertex] = with_w(sim_xyz(prev[vertex]) + sim_sdf_prev_shift(sim_xyz(r.b), moved - sim_xyz(x)), prev[vertex].w);
+    prev[vertex] = with_w(sim_xyz(prev[vertex]) + sim_sdf_prev_shift(sim_xyz(r.dep), moved - sim_xyz(x)), prev[vertex].w);
     x = with_w(moved, x.w);
+    contact[vertex] = r.normal;
 }
 
 void sdf_midpoint(uint32_t segment, uint32_t parity, uint32_t n, const SdfGridParams& g, const float* field,
-                  const SimSdfFrame& f, std::span<glm::vec4> pos, std::span<glm::vec4> prev, std::span<const float> rest_lengths) {
+                  const SimSdfFrame& f, std::span<glm::vec4> pos, std::span<glm::vec4> prev, std::span<const float> rest_lengths,
+                  std::span<glm::vec4> contact) {
     const uint32_t strand = segment / (n - 1);
     const uint32_t k = segment % (n - 1);
     if ((k & 1u) != parity) return;
@@ -177,7 +202,7 @@ void sdf_midpoint(uint32_t segment, uint32_t parity, uint32_t n, const SdfGridPa
     glm::vec4& b = pos[ia + 1];
     if (a.w <= 0.0f || b.w <= 0.0f) return;
     const glm::vec3 mid = (sim_xyz(a) + sim_xyz(b)) * 0.5f;
-    const glm::vec3 push = sim_sdf_displacement(field, g, f, mid);
+    const glm::vec3 push = sim_sdf_midpoint_displacement(field, g, f, mid);
     if (push == glm::vec3(0.0f)) return;
     const glm::vec3 mid_start = sim_transform_point(f.step_motion, (sim_xyz(prev[ia]) + sim_xyz(prev[ia + 1])) * 0.5f);
     const glm::vec3 dep = sim_sdf_depenetration(push, mid - mid_start);
@@ -188,6 +213,9 @@ void sdf_midpoint(uint32_t segment, uint32_t parity, uint32_t n, const SdfGridPa
     prev[ia + 1] = with_w(sim_xyz(prev[ia + 1]) + dep, prev[ia + 1].w);
     a = with_w(moved_a, a.w);
     b = with_w(sim_xyz(b) + push, b.w);
+    const glm::vec4 normal = with_w(sim_safe_normalize(push, glm::vec3(0.0f)), 0.0f);
+    contact[ia] = normal;
+    contact[ia + 1] = normal;
 }
 
 void follow_vertex(uint32_t vertex, uint32_t n, std::span<const FollowDescriptor> descriptors,

@@ -5,7 +5,8 @@
 // 4.1's local shape pass). Every formula is in shaders/shared/sim.h / sim_sdf.h. Order (README.md):
 //   strand_data -> integrate (roots, Verlet, wind, gravity) -> global shape -> vsp -> local shape x N
 //   -> length x N with primitive colliders -> clamp -> sdf vertices -> sdf midpoints (even, odd)
-//   -> follow hairs -> follow sdf.
+//   -> follow-the-leader with the contacts (the last word on every guide position) -> follow hairs
+//   -> follow sdf.
 #pragma once
 
 #include <cstdint>
@@ -62,31 +63,42 @@ void local_shape(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> 
                  std::span<const SimStrandData> data);
 
 // Per strand: length_iterations times, a root-to-tip sweep of distance constraints (split by inverse mass)
-// followed by the primitive colliders on every free vertex (TressFX 4.1 LengthConstraintsWindAndCollision);
-// then one follow-the-leader sweep that makes every segment exactly its rest length, with DFTL's velocity
-// correction written into the parents' previous positions (Mueller, Kim & Chentanez 2012), and the
-// colliders once more.
-void length_and_colliders(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<glm::vec4> prev,
+// followed by the primitive colliders on every free vertex (TressFX 4.1 LengthConstraintsWindAndCollision).
+void length_and_colliders(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> prev,
                           std::span<const float> rest_lengths, std::span<const SimCollider> colliders);
 
-// Per free vertex: movement over the step clamped to max_delta_m.
-void clamp_delta(uint32_t vertex, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> prev);
+// Per free vertex: movement over the step clamped to max_delta_m; clears the vertex's contact normal for
+// the SDF passes that follow.
+void clamp_delta(uint32_t vertex, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> prev,
+                 std::span<glm::vec4> contact);
 
-// Per free vertex of one SDF: pushed out to the margin with friction (sim_sdf_collide_vertex); the
+// Per free vertex of one SDF and of one parity (k & 1; the even vertices first, so a vertex reads a parent
+// that does not move under it): pushed out to the margin with Coulomb friction on the slip across its
+// segment to its parent (sim_sdf_collide_vertex); the
 // depenetration share of the push moves the previous position too (no velocity from overlap the step did
-// not cause). Pinned
-// vertices are exempt (roots may sit just inside a collision mesh), and a free vertex next to a pinned one
-// keeps its rest distance to it (sim_keep_distance), so a root inside the mesh never stretches its segment.
-void sdf_vertex(uint32_t vertex, uint32_t n, const gpu_shared::SdfGridParams& g, const float* field, const SimSdfFrame& f,
-                std::span<glm::vec4> pos, std::span<glm::vec4> prev, std::span<const float> rest_lengths);
+// not cause), and the push's normal is recorded in `contact` for ftl_contact. Pinned vertices are exempt
+// (roots may sit just inside a collision mesh), and a free vertex next to a pinned one keeps its rest
+// distance to it (sim_keep_distance), so a root inside the mesh never stretches its segment.
+void sdf_vertex(uint32_t vertex, uint32_t parity, uint32_t n, const gpu_shared::SdfGridParams& g, const float* field, const SimSdfFrame& f,
+                std::span<glm::vec4> pos, std::span<glm::vec4> prev, std::span<const float> rest_lengths, std::span<glm::vec4> contact);
 
 // Per segment of one parity (segment k joins vertices k and k+1 of a strand; parity = k & 1), so no two
 // invocations touch the same vertex: the midpoint's push moves both ends (and their previous positions by
-// its depenetration share, as sdf_vertex). Segments touching a pinned
-// vertex are exempt; the end next to a pinned vertex keeps its distance to it. `segment` indexes
+// its depenetration share, as sdf_vertex) and records its normal as both ends' contact. Segments touching a
+// pinned vertex are exempt; the end next to a pinned vertex keeps its distance to it. `segment` indexes
 // strand * (n - 1) + k.
 void sdf_midpoint(uint32_t segment, uint32_t parity, uint32_t n, const gpu_shared::SdfGridParams& g, const float* field,
-                  const SimSdfFrame& f, std::span<glm::vec4> pos, std::span<glm::vec4> prev, std::span<const float> rest_lengths);
+                  const SimSdfFrame& f, std::span<glm::vec4> pos, std::span<glm::vec4> prev, std::span<const float> rest_lengths,
+                  std::span<glm::vec4> contact);
+
+// Per strand, the step's last sweep: follow-the-leader (Mueller, Kim & Chentanez 2012) that puts every free
+// vertex at exactly its rest length from its parent, root to tip, while keeping it outside the contact
+// plane its SDF push left (sim_ftl_contact_target) and outside the primitive colliders (pushed, then turned
+// back onto the sphere about the parent). The parent's previous position takes DFTL's velocity correction
+// of the length correction alone (a contact's reaction is not passed up the strand). Contact is therefore
+// resolved inside the solve: a step ends with every segment at its rest length and every contact held.
+void ftl_contact(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<glm::vec4> prev,
+                 std::span<const float> rest_lengths, std::span<const SimCollider> colliders, std::span<const glm::vec4> contact);
 
 // Per follow vertex (follow * n + k): follow_point over the guides' current positions and frames.
 void follow_vertex(uint32_t vertex, uint32_t n, std::span<const gpu_shared::FollowDescriptor> descriptors,

@@ -74,7 +74,7 @@ struct SimGroupParams {
     uint strand_count;
     float vsp_coeff;            // 0..1 velocity shock propagation blend
     float vsp_threshold_mps2;   // root acceleration above which the VSP blend becomes 1
-    float friction;             // against SDF surfaces, 0..1
+    float friction;             // kinetic friction coefficient against SDF surfaces
     float particle_radius_m;    // "pearl" radius added to primitive collider radii (seed 002)
     float max_delta_m;          // clamp on a free vertex's movement per step
     float wind_drag_per_s;      // kSimWindDragPerSecond * wind_scale
@@ -82,7 +82,7 @@ struct SimGroupParams {
     float time_s;               // simulation time at the end of the step
     uint collider_count;
     uint sdf_count;
-    uint pad0;
+    float static_friction;      // static friction coefficient against SDF surfaces
     uint pad1;
 };
 TRESSEL_CHECK_SIZE(SimGroupParams, 112)
@@ -91,9 +91,9 @@ TRESSEL_CHECK_SIZE(SimGroupParams, 112)
 // surface motion is what friction is measured against).
 struct SimCollider {
     vec4 p0_m;        // xyz: sphere centre / capsule end 0; w: radius in metres
-    vec4 p1_m;        // xyz: capsule end 1 (= p0 for spheres); w: friction 0..1
+    vec4 p1_m;        // xyz: capsule end 1 (= p0 for spheres); w: kinetic friction coefficient
     vec4 p0_prev_m;   // xyz: p0 at the previous step; w: kSimColliderSphere / kSimColliderCapsule as float
-    vec4 p1_prev_m;   // xyz: p1 at the previous step; w: 0
+    vec4 p1_prev_m;   // xyz: p1 at the previous step; w: static friction coefficient
 };
 TRESSEL_CHECK_SIZE(SimCollider, 64)
 
@@ -103,7 +103,7 @@ struct SimSdfFrame {
     mat4 world_to_rest;   // inverse of the mesh's current rigid transform
     mat4 rest_to_world;   // the mesh's current rigid transform
     mat4 step_motion;     // previous-step world -> current world (surface motion, for friction)
-    vec4 params;          // x: margin in metres; y: gradient step in metres; z: friction 0..1; w: 0
+    vec4 params;          // x: margin in metres; y: gradient step in metres; z: kinetic, w: static friction coefficient
 };
 TRESSEL_CHECK_SIZE(SimSdfFrame, 208)
 
@@ -120,6 +120,15 @@ TRESSEL_CHECK_SIZE(SimStrandData, 64)
 struct SimPair {
     vec4 a;
     vec4 b;
+};
+
+// An SDF contact of one vertex (sim_sdf_collide_vertex): where it moved, the share of the push that was
+// depenetration (the previous position moves by it too), and the contact's outward unit normal (zero:
+// no contact), which the solver's last sweep keeps the vertex outside of (sim_contact_keep_outside).
+struct SimContact {
+    vec4 moved;
+    vec4 dep;
+    vec4 normal;
 };
 
 TRESSEL_SHARED_END
@@ -354,13 +363,27 @@ SIM_FN vec3 sim_ftl_correction(vec4 a, vec4 b, float rest_m) {
 
 // ---- collisions ----
 
-// Friction against a moving surface with unit normal n: `x_prev_carried` is the vertex's previous
+// Coulomb friction against a moving surface with unit normal n, in position form (Macklin et al. 2014,
+// "Unified particle physics for real-time applications", 6.1): `x_prev_carried` is the vertex's previous
 // position carried by the surface's motion over the step, so x - x_prev_carried is the motion relative to
-// the surface; `friction` (0..1) of its tangential part is removed (1 = the hair sticks).
-SIM_FN vec3 sim_friction(vec3 x, vec3 x_prev_carried, vec3 n, float friction) {
+// the surface, and `normal_m` is how far the contact pushed the point along n this step (the normal
+// "impulse" in position units). Static regime: a tangential slip up to mu_static x normal_m is removed
+// entirely, so hair resting on a slope flatter than atan(mu_static) stays where it lies; kinetic regime:
+// a larger slip loses mu_kinetic x normal_m of its length, so pushed hair slides and slows. The regime is
+// decided, and kinetic friction applied, on the slip across the strand: `along` (the segment to the
+// vertex's parent, or zero) is the direction the inextensible chain decides - gravity pulls a strand lying
+// down the side of a head along its length, and its root holds it through the length constraints that
+// run after this, so that pull is tension, not a force friction must resist. Held (static), the vertex
+// keeps its whole start position; the last follow-the-leader sweep then moves it only as its parent moves.
+SIM_FN vec3 sim_friction(vec3 x, vec3 x_prev_carried, vec3 n, float normal_m, float mu_static, float mu_kinetic, vec3 along) {
     vec3 rel = x - x_prev_carried;
     vec3 tangential = rel - n * dot(rel, n);
-    return x - tangential * clamp(friction, 0.0f, 1.0f);
+    vec3 lengthwise = sim_safe_normalize(along - n * dot(along, n), vec3(0.0f));
+    vec3 across = tangential - lengthwise * dot(tangential, lengthwise);
+    float slip = sqrt(dot(across, across));
+    float reach = max(normal_m, 0.0f);
+    if (slip <= max(mu_static, 0.0f) * reach) return x - tangential;
+    return x - across * min(max(mu_kinetic, 0.0f) * reach / slip, 1.0f);
 }
 
 SIM_FN float sim_segment_param(vec3 p, vec3 a, vec3 b) {
@@ -370,9 +393,9 @@ SIM_FN float sim_segment_param(vec3 p, vec3 a, vec3 b) {
 }
 
 // Pushes a free vertex (x, with its previous position) out of a sphere or capsule grown by the pearl
-// radius (seed 002), with friction_scale x the collider's friction against its surface motion. Returns
-// the new position.
-SIM_FN vec3 sim_collide_primitive(vec3 x, vec3 x_prev, SimCollider c, float particle_radius_m, float friction_scale) {
+// radius (seed 002), with Coulomb friction (the collider's coefficients times friction_scale) against its
+// surface motion, the push depth as the normal reach. Returns the new position.
+SIM_FN vec3 sim_collide_primitive(vec3 x, vec3 x_prev, SimCollider c, float particle_radius_m, float friction_scale, vec3 along) {
     vec3 p0 = sim_xyz(c.p0_m);
     vec3 p1 = sim_xyz(c.p1_m);
     float t = c.p0_prev_m.w > 0.5f ? sim_segment_param(x, p0, p1) : 0.0f;
@@ -384,7 +407,9 @@ SIM_FN vec3 sim_collide_primitive(vec3 x, vec3 x_prev, SimCollider c, float part
     vec3 centre_prev = sim_xyz(c.p0_prev_m) + (sim_xyz(c.p1_prev_m) - sim_xyz(c.p0_prev_m)) * t;
     vec3 n = sim_safe_normalize(d, sim_safe_normalize(x_prev - centre_prev, vec3(0.0f, 1.0f, 0.0f)));
     vec3 pushed = centre + n * r;
-    return sim_friction(pushed, x_prev + (centre - centre_prev), n, c.p1_m.w * friction_scale);
+    if (friction_scale <= 0.0f) return pushed;
+    return sim_friction(pushed, x_prev + (centre - centre_prev), n, r - dist, c.p1_prev_m.w * friction_scale,
+                        c.p1_m.w * friction_scale, along);
 }
 
 // SDF response (seed 000, TressFX): with distance d (metres) and the outward unit normal n at a point,
@@ -397,6 +422,34 @@ SIM_FN vec3 sim_keep_distance(vec3 x, vec3 anchor, float len_m) {
     vec3 d = x - anchor;
     float l = sqrt(dot(d, d));
     return l > kSimTinyLength_m ? anchor + d * (len_m / l) : x;
+}
+
+// Follow-the-leader with a contact (the solver's last sweep, sim_passes::ftl_contact): the point on the
+// sphere of radius len_m about parent `a` nearest `t` (t already on that sphere: the follow-the-leader
+// target) that is on the outer side of the contact plane through `plane_point` with unit normal n. A
+// zero n means no contact and returns t. The segment keeps its rest length exactly: where the target dips
+// below the plane, the child turns about its parent until it lies on the plane (the sphere's circle of
+// intersection with it, in the target's direction); a parent more than len_m below the plane (a root
+// inside the collision mesh) gets the sphere's highest point, a + n len_m.
+SIM_FN vec3 sim_contact_keep_outside(vec3 t, vec3 a, float len_m, vec3 plane_point, vec3 n) {
+    float below = dot(t - plane_point, n);
+    if (below >= 0.0f || dot(n, n) <= 0.0f) return t;
+    float h = dot(a - plane_point, n);  // parent's height above the plane
+    if (h <= -len_m) return a + n * len_m;
+    vec3 r = t - a;
+    vec3 tangent = r - n * dot(r, n);
+    float tl = sqrt(dot(tangent, tangent));
+    if (tl <= kSimTinyLength_m) return t;  // straight down through the plane: no direction to turn toward
+    float radius = sqrt(max(len_m * len_m - h * h, 0.0f));
+    return a - n * h + tangent * (radius / tl);
+}
+
+// The solver's last sweep for free child b of parent a (final): the follow-the-leader target at exactly
+// rest_m from a, kept outside b's contact plane (through b's position after the SDF pushes, unit normal n,
+// zero when b had no contact). Primitive colliders then push it and turn it back onto the sphere about a.
+SIM_FN vec3 sim_ftl_contact_target(vec4 a, vec4 b, float rest_m, vec3 n) {
+    vec3 t = sim_xyz(b) + sim_ftl_correction(a, b, rest_m);
+    return sim_contact_keep_outside(t, sim_xyz(a), rest_m, sim_xyz(b), n);
 }
 
 // Clamp on a free vertex's movement over one step (max_position_delta_m).

@@ -19,18 +19,31 @@ SIM_FN bool sim_sdf_in_grid(SdfGridParams g, vec3 p_rest_m) {
            u.y <= float(g.dims.y - 1) && u.z <= float(g.dims.z - 1);
 }
 
-// The displacement (world, metres) that moves world point x out to the margin of the field: zero when x
-// is outside the margin, outside the grid, or where the gradient vanishes (no direction to push in).
-SIM_FN vec3 sim_sdf_displacement(SDF_FIELD_PARAM SdfGridParams g, SimSdfFrame f, vec3 x) {
+// The displacement (world, metres) that moves world point x out to `margin` of the field: zero when x is
+// outside that margin, outside the grid, or where the gradient vanishes (no direction to push in).
+SIM_FN vec3 sim_sdf_displacement_to(SDF_FIELD_PARAM SdfGridParams g, SimSdfFrame f, vec3 x, float margin) {
     vec3 p = sim_transform_point(f.world_to_rest, x);
     if (!sim_sdf_in_grid(g, p)) return vec3(0.0f);
     float d = sdf_sample_distance_m(SDF_FIELD_ARG g, p);
-    float margin = f.params.x;
     if (d >= margin) return vec3(0.0f);
     vec3 grad = sdf_gradient_central(SDF_FIELD_ARG g, p, f.params.y);
     vec3 n_rest = sim_safe_normalize(grad, vec3(0.0f));
     vec3 n = sim_safe_normalize(sim_transform_dir(f.rest_to_world, n_rest), vec3(0.0f));
     return sim_sdf_push(d, n, margin);
+}
+
+// The displacement that moves world point x out to the collision margin (params.x).
+SIM_FN vec3 sim_sdf_displacement(SDF_FIELD_PARAM SdfGridParams g, SimSdfFrame f, vec3 x) {
+    return sim_sdf_displacement_to(SDF_FIELD_ARG g, f, x, f.params.x);
+}
+
+// Segment midpoints are kept this fraction of the margin out. On a convex surface a chord between two
+// vertices resting at the margin dips inside it by L^2 / 8R; pushing the midpoint to the full margin lifted
+// both ends off the surface every step, so the vertices' own contacts (whose push is the normal force that
+// friction scales with) carried only part of the hair's weight and it slid where it should rest.
+TRESSEL_CONST(float, kSimMidpointMarginFraction, 0.5f);
+SIM_FN vec3 sim_sdf_midpoint_displacement(SDF_FIELD_PARAM SdfGridParams g, SimSdfFrame f, vec3 mid) {
+    return sim_sdf_displacement_to(SDF_FIELD_ARG g, f, mid, f.params.x * kSimMidpointMarginFraction);
 }
 
 // A follow hair's vertex pushed out of the field: pushed again while it is still inside the margin, at
@@ -63,22 +76,27 @@ SIM_FN vec3 sim_sdf_depenetration(vec3 push, vec3 travel) {
     return n * max(l - inward, 0.0f);
 }
 
-// Per free vertex: pushed out to the margin, then friction (params.z) against the surface's motion over
-// the step (x_prev carried by step_motion). Returns the new position (a.xyz) and the depenetration
-// share of the push (b.xyz, sim_sdf_depenetration) that the previous position moves by too; w = 0.
-SIM_FN SimPair sim_sdf_collide_vertex(SDF_FIELD_PARAM SdfGridParams g, SimSdfFrame f, vec3 x, vec3 x_prev) {
-    SimPair r;
-    r.a = vec4(x.x, x.y, x.z, 0.0f);
-    r.b = vec4(0.0f);
+// Per free vertex: pushed out to the margin, then Coulomb friction (params.w static, params.z kinetic) on
+// the slip across `along` (sim_friction) against the surface's motion over the step (x_prev carried by step_motion), with the part of the push
+// that answered this step's inward travel as the normal reach (depenetration is not a contact force).
+// Returns the new position, the depenetration share of the push (sim_sdf_depenetration) that the previous
+// position moves by too, and the push's unit normal (all zero when there is no contact).
+SIM_FN SimContact sim_sdf_collide_vertex(SDF_FIELD_PARAM SdfGridParams g, SimSdfFrame f, vec3 x, vec3 x_prev, vec3 along) {
+    SimContact r;
+    r.moved = vec4(x.x, x.y, x.z, 0.0f);
+    r.dep = vec4(0.0f);
+    r.normal = vec4(0.0f);
     vec3 push = sim_sdf_displacement(SDF_FIELD_ARG g, f, x);
     float l = sqrt(dot(push, push));
     if (l <= 0.0f) return r;
     vec3 n = push / l;
     vec3 carried = sim_transform_point(f.step_motion, x_prev);
-    vec3 moved = sim_friction(x + push, carried, n, f.params.z);
     vec3 dep = sim_sdf_depenetration(push, x - carried);
-    r.a = vec4(moved.x, moved.y, moved.z, 0.0f);
-    r.b = vec4(dep.x, dep.y, dep.z, 0.0f);
+    float reach = l - sqrt(dot(dep, dep));
+    vec3 moved = sim_friction(x + push, carried, n, reach, f.params.w, f.params.z, along);
+    r.moved = vec4(moved.x, moved.y, moved.z, 0.0f);
+    r.dep = vec4(dep.x, dep.y, dep.z, 0.0f);
+    r.normal = vec4(n.x, n.y, n.z, 0.0f);
     return r;
 }
 

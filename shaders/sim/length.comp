@@ -3,8 +3,8 @@
 layout(local_size_x = kSimWorkgroupSize) in;
 #include "sim/sim_common.glsl"
 
-// Per strand: length constraints with the primitive colliders, then the follow-the-leader sweep
-// (sim_passes::length_and_colliders).
+// Per strand: length constraints with the primitive colliders (sim_passes::length_and_colliders). The
+// follow-the-leader sweep comes after the SDF passes (ftl.comp).
 // The strand and its previous positions in per-thread arrays (see local_shape.comp): sequential sweeps
 // with coalesced private memory instead of strand-strided global accesses. Same arithmetic and order as
 // the CPU pass.
@@ -16,8 +16,9 @@ void collide_strand(SimGroupParams p, float friction_scale) {
         vec4 v = x[k];
         if (v.w <= 0.0) continue;
         for (uint c = 0u; c < p.collider_count; ++c)
-            v = with_w(sim_collide_primitive(v.xyz, xp[k].xyz, colliders[pc.slot * pc.max_colliders + c],
-                                             p.particle_radius_m, friction_scale), v.w);
+            v = with_w(sim_collide_primitive(v.xyz, xp[k].xyz, colliders[pc.slot * pc.max_colliders + c], p.particle_radius_m,
+                                             friction_scale, v.xyz - x[k - 1u].xyz),
+                       v.w);
         x[k] = v;
     }
 }
@@ -40,14 +41,5 @@ void main() {
         }
         collide_strand(p, 1.0);
     }
-    for (uint k = 0u; k + 1u < n; ++k) {
-        vec3 d = sim_ftl_correction(x[k], x[k + 1u], rest_lengths[base + k]);
-        x[k + 1u] = with_w(x[k + 1u].xyz + d, x[k + 1u].w);
-        if (x[k].w > 0.0) xp[k] = with_w(xp[k].xyz + d * kSimFtlVelocityCorrection, xp[k].w);
-    }
-    collide_strand(p, 0.0);
-    for (uint k = 0u; k < n; ++k) {
-        pos[base + k] = x[k];
-        prev[base + k] = xp[k];
-    }
+    for (uint k = 0u; k < n; ++k) pos[base + k] = x[k];
 }

@@ -3,7 +3,8 @@
 layout(local_size_x = kSimWorkgroupSize) in;
 #include "sim/sim_common.glsl"
 
-// Per segment of parity pc.parity, one SDF: the midpoint's push moves both ends (sim_passes::sdf_midpoint).
+// Per segment of parity pc.parity, one SDF: the midpoint's push moves both ends and is both ends' contact
+// (sim_passes::sdf_midpoint).
 void main() {
     uint segment = LINEAR_INVOCATION_INDEX;
     if (segment >= pc.count) return;
@@ -18,7 +19,7 @@ void main() {
     SdfGridParams g = sdf_grids[pc.sdf];
     SimSdfFrame f = sdf_frames[pc.slot * 2u * pc.max_sdfs + pc.sdf];
     vec3 mid = (a.xyz + b.xyz) * 0.5;
-    vec3 push = sim_sdf_displacement(g, f, mid);
+    vec3 push = sim_sdf_midpoint_displacement(g, f, mid);
     if (push == vec3(0.0)) return;
     vec4 pa = prev[ia];
     vec4 pb = prev[ia + 1u];
@@ -29,4 +30,7 @@ void main() {
     prev[ia + 1u] = with_w(pb.xyz + dep, pb.w);
     pos[ia] = with_w(moved_a, a.w);
     pos[ia + 1u] = with_w(b.xyz + push, b.w);
+    vec4 normal = vec4(sim_safe_normalize(push, vec3(0.0)), 0.0);
+    contacts[ia] = normal;
+    contacts[ia + 1u] = normal;
 }

@@ -3,22 +3,24 @@
 layout(local_size_x = kSimWorkgroupSize) in;
 #include "sim/sim_common.glsl"
 
-// Per free vertex, one SDF: pushed out to the margin with friction, the depenetration share moving the
-// previous position too; next to a pinned vertex it keeps its rest distance (sim_passes::sdf_vertex).
+// Per free vertex of parity pc.parity, one SDF: pushed out to the margin with friction, the depenetration share moving the
+// previous position too, the contact normal recorded; next to a pinned vertex it keeps its rest distance
+// (sim_passes::sdf_vertex).
 void main() {
     uint vertex = LINEAR_INVOCATION_INDEX;
     if (vertex >= pc.count) return;
     uint n = P().vertices_per_strand;
     vec4 x = pos[vertex];
-    if (x.w <= 0.0) return;
+    if (x.w <= 0.0 || ((vertex % n) & 1u) != pc.parity) return;
     SdfGridParams g = sdf_grids[pc.sdf];
     SimSdfFrame f = sdf_frames[pc.slot * 2u * pc.max_sdfs + pc.sdf];
-    SimPair r = sim_sdf_collide_vertex(g, f, x.xyz, prev[vertex].xyz);
-    vec3 moved = r.a.xyz;
-    if (moved == x.xyz) return;
+    SimContact r = sim_sdf_collide_vertex(g, f, x.xyz, prev[vertex].xyz, x.xyz - pos[vertex - 1u].xyz);
+    if (r.normal == vec4(0.0)) return;
+    vec3 moved = r.moved.xyz;
     if (vertex % n > 0u && pos[vertex - 1u].w <= 0.0)
         moved = sim_keep_distance(moved, pos[vertex - 1u].xyz, rest_lengths[vertex - 1u]);
     vec4 xp = prev[vertex];
-    prev[vertex] = with_w(xp.xyz + sim_sdf_prev_shift(r.b.xyz, moved - x.xyz), xp.w);
+    prev[vertex] = with_w(xp.xyz + sim_sdf_prev_shift(r.dep.xyz, moved - x.xyz), xp.w);
     pos[vertex] = with_w(moved, x.w);
+    contacts[vertex] = r.normal;
 }

@@ -32,6 +32,7 @@ layout(std430, binding = kSimBindFramesWorld) buffer FramesWorldBuf { GuideFrame
 layout(std430, binding = kSimBindFollowDesc) readonly buffer FollowDescBuf { FollowDescriptor follow_desc[]; };
 layout(std430, binding = kSimBindFollowPos) buffer FollowPosBuf { vec4 follow_pos[]; };
 layout(std430, binding = kSimBindSdfOffsets) readonly buffer SdfOffsetsBuf { uint sdf_offsets[]; };
+layout(std430, binding = kSimBindContacts) buffer ContactsBuf { vec4 contacts[]; };
 
 SimGroupParams P() { return step_params[pc.slot]; }
 

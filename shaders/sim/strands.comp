@@ -3,9 +3,9 @@
 #extension GL_ARB_shader_clock : require
 #endif
 // The guide step of a hair group after the strand data pass (strand_data.comp) in one dispatch:
-// integration, global shape, VSP, local shape, length constraints with colliders, clamp, and per SDF the
-// vertex and midpoint pushes - the passes of sim_passes in the CPU reference's order, with the same
-// shared formulas.
+// integration, global shape, VSP, local shape, length constraints with colliders, clamp, per SDF the
+// vertex and midpoint pushes, and the follow-the-leader sweep that keeps the contacts - the passes of
+// sim_passes in the CPU reference's order, with the same shared formulas.
 //
 // Every pass of the step reads and writes only its own strand (integration's tangent and the SDF passes'
 // pinned neighbour are vertices of the same strand), so running them workgroup by workgroup over whole
@@ -13,9 +13,12 @@
 // shared memory (read and written once per step, coalesced), then alternates:
 //  - per-vertex phases (integration, global shape, VSP, clamp, SDF vertices; SDF midpoints per segment of
 //    one parity): every thread, striding over the workgroup's vertices;
-//  - sequential sweeps (local shape, length, follow-the-leader) in the CPU's Gauss-Seidel order, one
-//    lane per strand and iteration, pipelined along the strand (see sweeps()), over shared memory only
-//    (reference vectors and rest lengths staged too).
+//  - sequential sweeps (local shape, length) in the CPU's Gauss-Seidel order, one lane per strand and
+//    iteration, pipelined along the strand (see sweeps()), over shared memory only (reference vectors and
+//    rest lengths staged too);
+//  - the last sweep, follow-the-leader with the contacts, after the SDF phases: one lane per strand, no
+//    barrier inside (a lane touches only its own strand). The reference vectors' shared arrays, free once
+//    the sweeps are done, hold each vertex's contact normal from the clamp phase on.
 // Shared arrays are vertex-major with a stride of S + 1, so a warp's lanes at one vertex of consecutive
 // strands and a warp's run of consecutive vertices both hit distinct banks. The split passes (integrate.comp ... sdf_midpoint.comp)
 // stay for per-pass timing. Built a second time with TRESSEL_SIM_PHASE_CLOCKS as sim/strands_phases.comp,
@@ -81,7 +84,7 @@ shared float s_w[M];
 shared float s_px[M];
 shared float s_py[M];
 shared float s_pz[M];
-shared float s_rx[M];   // reference vectors (local shape)
+shared float s_rx[M];   // reference vectors (local shape); after the sweeps, contact normals
 shared float s_ry[M];
 shared float s_rz[M];
 shared float s_len[M];  // rest length of the segment from vertex k to k + 1
@@ -157,7 +160,7 @@ void shape_and_vsp_vertex(uint s, uint k, mat4 now, vec3 rest) {
 
 // ---- The sequential sweeps as a pipeline ----
 // The CPU sweeps each strand Gauss-Seidel, root to tip: every local shape iteration, then every length
-// iteration (each followed by the sphere and capsule colliders), then follow-the-leader. Iteration i + 1
+// iteration (each followed by the sphere and capsule colliders). Iteration i + 1
 // only needs iteration i to have finished the vertices just ahead of it, so each iteration (a "stage") gets
 // its own lane and runs a few vertices (its lag, sweep_lag()) behind the stage before it: a strand's stages
 // all move at once, one item per step and a barrier between steps. That gives the CPU's result (every item
@@ -172,9 +175,7 @@ void shape_and_vsp_vertex(uint s, uint k, mat4 now, vec3 rest) {
 //    previous stage is at item k + 1, touching vertex k + 3 and its joint's previous position k + 2;
 //  - length after length, 2: item k (pair k, k + 1) keeps vertex k + 1 in a register and writes vertex k,
 //    after reading vertex k + 1 as the previous stage left it (its item k + 1, a step before);
-//  - follow-the-leader after length, 2: item k reads vertex k + 1 (final in the last length stage since its
-//    item k + 1);
-//  - length or follow-the-leader after the last local shape stage, 0: item k reads vertex k + 1 and the
+//  - length after the last local shape stage, 0: item k reads vertex k + 1 and the
 //    previous position of vertex k, which local shape finished at its item k - 1, a step before, while its
 //    item k in the same step touches only child k + 2 and joint k + 1;
 //  - no stage ever reads a vertex a later stage has already written.
@@ -188,11 +189,15 @@ uint sweep_lag(uint j, uint local_n) {
 }
 const uint R = T / S;  // stages in flight per round
 
-vec4 collide_vertex(vec4 v, vec3 xp, float friction_scale) {
+// Vertex k of slot s (v, final in its length stage) against the primitive colliders, with friction on the
+// slip across its segment to its parent (final in the same stage an item before).
+vec4 collide_vertex(uint s, uint k, vec4 v, vec3 xp) {
     if (v.w <= 0.0) return v;
+    vec3 parent = X(at(s, k - 1u)).xyz;
     for (uint c = 0u; c < p.collider_count; ++c)
-        v = with_w(sim_collide_primitive(v.xyz, xp, colliders[pc.slot * pc.max_colliders + c], p.particle_radius_m,
-                                         friction_scale), v.w);
+        v = with_w(sim_collide_primitive(v.xyz, xp, colliders[pc.slot * pc.max_colliders + c], p.particle_radius_m, 1.0,
+                                         v.xyz - parent),
+                   v.w);
     return v;
 }
 
@@ -235,30 +240,13 @@ void length_item(uint s, uint k, inout SweepLane lane) {
         done = r.a;
         lane.a = r.b;
     }
-    set_x(i, collide_vertex(done, XP(i), 1.0));
-}
-
-// sim_passes::length_and_colliders' follow-the-leader pass, item k: vertex k + 1 follows vertex k (lane.a),
-// vertex k's previous position takes the correction, then vertex k meets the colliders without friction.
-void ftl_item(uint s, uint k, inout SweepLane lane) {
-    if (k == 0u) lane.a = X(at(s, 0u));
-    uint i = at(s, k);
-    vec4 next = lane.a;
-    if (k + 1u < N) {
-        vec4 b = X(at(s, k + 1u));
-        vec3 d = sim_ftl_correction(lane.a, b, s_len[i]);
-        next = with_w(b.xyz + d, b.w);
-        if (lane.a.w > 0.0) set_xp(i, XP(i) + d * kSimFtlVelocityCorrection);
-    }
-    set_x(i, collide_vertex(lane.a, XP(i), 0.0));
-    lane.a = next;
+    set_x(i, collide_vertex(s, k, done, XP(i)));
 }
 
 // Every sweep of the step for the workgroup's strands; called by every thread (it holds barriers).
 void sweeps(uint t, uint strands_here) {
     uint local_n = p.local_stiffness_iter > 0.0 ? p.local_iterations : 0u;
-    uint length_end = local_n + p.length_iterations;
-    uint stages = length_end + 1u;  // + follow-the-leader
+    uint stages = local_n + p.length_iterations;
     uint s = t % S;
     // The lane's stage within a round, later stages on lower lanes: a device that runs a step's lanes in
     // index order (the CPU driver does) then meets every missed dependency between stages - a read before
@@ -282,30 +270,37 @@ void sweeps(uint t, uint strands_here) {
             uint k = step - offset;  // wraps below the lane's first step
             if (busy && k < N) {
                 if (j < local_n) local_shape_item(s, k, j == 0u, j + 1u == local_n, lane);
-                else if (j < length_end) length_item(s, k, lane);
-                else ftl_item(s, k, lane);
+                else length_item(s, k, lane);
             }
             barrier();
         }
     }
 }
 
-// sim_passes::clamp_delta then sim_passes::sdf_vertex (SDF `sdf`) for vertex k of slot s (in place; the
-// pinned neighbour it may read does not move in this phase).
+vec3 CONTACT(uint i) { return vec3(s_rx[i], s_ry[i], s_rz[i]); }
+void set_contact(uint i, vec3 n) {
+    s_rx[i] = n.x;
+    s_ry[i] = n.y;
+    s_rz[i] = n.z;
+}
+
+// sim_passes::sdf_vertex (SDF `sdf`) for vertex k of slot s (in place; its parent, of the other parity,
+// does not move in this half of the phase).
 void sdf_vertex(uint s, uint k) {
     uint i = at(s, k);
     vec4 x = X(i);
     if (x.w <= 0.0) return;
     vec3 xp = XP(i);
-    SimPair r = sim_sdf_collide_vertex(G, F, x.xyz, xp);
-    vec3 moved = r.a.xyz;
-    if (moved == x.xyz) return;
+    SimContact r = sim_sdf_collide_vertex(G, F, x.xyz, xp, x.xyz - X(at(s, k - 1u)).xyz);
+    if (r.normal == vec4(0.0)) return;
+    vec3 moved = r.moved.xyz;
     if (k > 0u) {
         vec4 before = X(at(s, k - 1u));
         if (before.w <= 0.0) moved = sim_keep_distance(moved, before.xyz, s_len[at(s, k - 1u)]);
     }
-    set_xp(i, xp + sim_sdf_prev_shift(r.b.xyz, moved - x.xyz));
+    set_xp(i, xp + sim_sdf_prev_shift(r.dep.xyz, moved - x.xyz));
     set_x(i, with_w(moved, x.w));
+    set_contact(i, r.normal.xyz);
 }
 
 // sim_passes::sdf_midpoint for the segment from vertex k of slot s.
@@ -316,7 +311,7 @@ void sdf_midpoint(uint s, uint k) {
     vec4 b = X(ib);
     if (a.w <= 0.0 || b.w <= 0.0) return;
     vec3 mid = (a.xyz + b.xyz) * 0.5;
-    vec3 push = sim_sdf_displacement(G, F, mid);
+    vec3 push = sim_sdf_midpoint_displacement(G, F, mid);
     if (push == vec3(0.0)) return;
     vec3 pa = XP(ia);
     vec3 pb = XP(ib);
@@ -330,6 +325,34 @@ void sdf_midpoint(uint s, uint k) {
     set_xp(ib, pb + dep);
     set_x(ia, with_w(moved_a, a.w));
     set_x(ib, with_w(b.xyz + push, b.w));
+    vec3 normal = sim_safe_normalize(push, vec3(0.0));
+    set_contact(ia, normal);
+    set_contact(ib, normal);
+}
+
+// sim_passes::ftl_contact for slot s: root to tip, each free vertex at its rest length from its (final)
+// parent, outside its contact plane and the primitive colliders; DFTL's correction on the parent.
+void ftl_contact_strand(uint s) {
+    vec4 a = X(at(s, 0u));
+    for (uint k = 0u; k + 1u < N; ++k) {
+        uint ib = at(s, k + 1u);
+        vec4 b = X(ib);
+        if (b.w > 0.0) {
+            uint ia = at(s, k);
+            float rest = s_len[ia];
+            vec3 d = sim_ftl_correction(a, b, rest);
+            vec3 t = sim_ftl_contact_target(a, b, rest, CONTACT(ib));
+            vec3 b_prev = XP(ib);
+            for (uint c = 0u; c < p.collider_count; ++c)
+                t = sim_keep_distance(sim_collide_primitive(t, b_prev, colliders[pc.slot * pc.max_colliders + c], p.particle_radius_m, 0.0,
+                                                            vec3(0.0)),
+                                      a.xyz, rest);
+            b = with_w(t, b.w);
+            set_x(ib, b);
+            if (a.w > 0.0) set_xp(ia, XP(ia) + d * kSimFtlVelocityCorrection);
+        }
+        a = b;
+    }
 }
 
 void main() {
@@ -401,13 +424,14 @@ void main() {
     barrier();
     phase_mark(2u);
 
-    // The sweeps (local shape with its reaction, length, follow-the-leader).
+    // The sweeps (local shape with its reaction, length).
     sweeps(t, strands_here);
     phase_mark(3u);
 
-    // Clamp, then per SDF: vertices, even segments, odd segments.
+    // Clamp (clearing the contact normals), then per SDF: vertices, even segments, odd segments.
     for (uint i = t; i < items; i += T) {
         uint a = at(i / N, i % N);
+        set_contact(a, vec3(0.0));
         vec4 x = X(a);
         if (x.w > 0.0) set_x(a, with_w(sim_clamp_delta(x.xyz, XP(a), p.max_delta_m), x.w));
     }
@@ -418,8 +442,12 @@ void main() {
             if (t == 32u % T) s_sdf_frame = sdf_frames[pc.slot * 2u * pc.max_sdfs + sdf];
             barrier();
         }
-        for (uint i = t; i < items; i += T) sdf_vertex(i / N, i % N);
-        barrier();
+        // Even vertices, then odd ones: each reads its parent, which the other half moves.
+        for (uint parity = 0u; parity < 2u; ++parity) {
+            uint vertices = strands_here * ((N + 1u - parity) / 2u);
+            for (uint i = t; i < vertices; i += T) sdf_vertex(i % strands_here, parity + 2u * (i / strands_here));
+            barrier();
+        }
         phase_mark(4u);
         for (uint parity = 0u; parity < 2u; ++parity) {
             // Only the segments of this parity, on consecutive threads for consecutive strands: every
@@ -433,6 +461,11 @@ void main() {
     }
     barrier();
 
+    // The last sweep: follow-the-leader with the contacts.
+    if (t < strands_here) ftl_contact_strand(t);
+    barrier();
+    phase_mark(7u);
+
     // Out: the new positions to the integration buffer (the next current), the new previous positions
     // over the old current ones (the CPU's buffer swap): each workgroup read its own range of them above.
     for (uint i = t; i < items; i += T) {
@@ -441,6 +474,6 @@ void main() {
         scratch[base_all + i] = vec4(s_x[a], s_y[a], s_z[a], w);
         pos[base_all + i] = vec4(s_px[a], s_py[a], s_pz[a], w);
     }
-    phase_mark(7u);
+    phase_mark(8u);
     phase_end(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
 }

@@ -49,6 +49,7 @@ void bind_sets(SimGpuGroup& g) {
         s.bind_buffer(gpu_shared::kSimBindFollowPos, g.follow_pos);
         s.bind_buffer(gpu_shared::kSimBindSdfOffsets, g.sdf_offsets);
         s.bind_buffer(gpu_shared::kSimBindPhaseClocks, g.phase_clocks);
+        s.bind_buffer(gpu_shared::kSimBindContacts, g.contacts);
     }
 }
 
@@ -64,7 +65,8 @@ Result<SimGpuPipelines> SimGpuPipelines::create(gpu::Device& device) {
                  {&p.global_shape, "sim/global_shape.comp"}, {&p.vsp, "sim/vsp.comp"},
                  {&p.local_shape, "sim/local_shape.comp"},  {&p.length, "sim/length.comp"},
                  {&p.clamp, "sim/clamp.comp"},              {&p.sdf_vertex, "sim/sdf_vertex.comp"},
-                 {&p.sdf_midpoint, "sim/sdf_midpoint.comp"}, {&p.follow, "sim/follow.comp"},
+                 {&p.sdf_midpoint, "sim/sdf_midpoint.comp"}, {&p.ftl, "sim/ftl.comp"},
+                 {&p.follow, "sim/follow.comp"},
                  {&p.follow_sdf, "sim/follow_sdf.comp"},    {&p.follow_all, "sim/follow_all.comp"}};
     for (auto& it : items) {
         auto pipe = device.create_compute_pipeline({embedded_spirv(it.shader), bindings, sizeof(SimPush), it.shader});
@@ -179,6 +181,7 @@ Result<SimGpu> SimGpu::create(gpu::Device& device, const SimGpuPipelines& pipeli
                    {&g.sdf_fields, device_buffer(device, fields, name + "sdf fields")},
                    {&g.sdf_offsets, device_buffer(device, offsets, name + "sdf offsets")},
                    {&g.phase_clocks, device_buffer(device, clocks, name + "phase clocks")},
+                   {&g.contacts, device_buffer(device, w.contact_normals, name + "contact normals")},
                    {&g.params, host_buffer(device, sim.slots_ * sizeof(gpu_shared::SimGroupParams), name + "params")},
                    {&g.roots, host_buffer(device, sim.slots_ * 2 * sizeof(glm::mat4), name + "roots")},
                    {&g.colliders, host_buffer(device, sim.slots_ * g.max_colliders * sizeof(gpu_shared::SimCollider), name + "colliders")},
@@ -294,12 +297,16 @@ void SimGpu::record_split(gpu::CommandBuffer& cmd, size_t gi, const SimGroupStat
     for (uint32_t i = 0; i < uint32_t(g.field_offsets.size()); ++i) {
         push.sdf = i;
         push.field_offset = g.field_offsets[i];
+        push.parity = 0;
+        run(P.sdf_vertex, "sim sdf vertices", vertices, set);
+        push.parity = 1;
         run(P.sdf_vertex, "sim sdf vertices", vertices, set);
         push.parity = 0;
         run(P.sdf_midpoint, "sim sdf midpoints", g.strands * (g.n - 1), set);
         push.parity = 1;
         run(P.sdf_midpoint, "sim sdf midpoints", g.strands * (g.n - 1), set);
     }
+    run(P.ftl, "sim follow-the-leader + contacts", g.strands, set);
     run(P.follow, "sim follow hairs", g.follows * g.n, set);
     for (uint32_t i = 0; i < uint32_t(g.field_offsets.size()); ++i) {
         push.sdf = i;
@@ -354,7 +361,7 @@ void SimGpu::record_fused(gpu::CommandBuffer& cmd, const SimWorld& world, uint32
 const char* sim_phase_name(uint32_t phase) {
     static const char* const names[gpu_shared::kSimPhaseCount] = {
         "staging in", "integration", "global shape + vsp", "sweeps", "sdf vertices", "sdf midpoints even",
-        "sdf midpoints odd", "staging out"};
+        "sdf midpoints odd", "follow-the-leader + contacts", "staging out"};
     return phase < gpu_shared::kSimPhaseCount ? names[phase] : "?";
 }
 

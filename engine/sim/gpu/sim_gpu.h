@@ -49,7 +49,7 @@ public:
     uint32_t strands_per_workgroup(uint32_t n) const;
 
     gpu::ComputePipeline strand_data, integrate, global_shape, vsp, local_shape, length, clamp, sdf_vertex,
-        sdf_midpoint, follow, follow_sdf, follow_all;
+        sdf_midpoint, ftl, follow, follow_sdf, follow_all;
 
 private:
     struct Cache {
@@ -71,6 +71,7 @@ struct SimGpuGroup {
     gpu::Buffer rest, rest_lengths, ref_vectors, rest_root_frame, strand_data, frames_rest, frames_world;
     gpu::Buffer follow_desc, follow_pos, sdf_grids, sdf_fields, sdf_offsets;
     gpu::Buffer params, roots, colliders, sdf_frames;  // host-visible, one slot per substep of a record
+    gpu::Buffer contacts;              // vec4 per vertex: the step's SDF contact normals (split passes)
     gpu::Buffer phase_clocks;          // kSimPhaseCount cycle counts per workgroup of the fused pass (a stub without)
     gpu::DescriptorSet sets[3];        // set r: positions[r] current, [r+1] previous, [r+2] output
     uint32_t rotation = 0;
