@@ -23,12 +23,23 @@ double depth_m(const SimWorld& w, const SimGroupState& g, std::span<const SimSdf
 
 }  // namespace
 
-SimFrameMetrics measure_frame(const SimWorld& world, std::span<const SimSdfOracle> oracles) {
+SimMotionReference capture_motion_reference(const SimWorld& world) {
+    SimMotionReference r;
+    r.time_s = world.time_s();
+    for (const SimGroupState& g : world.groups) r.positions.push_back(g.positions);
+    return r;
+}
+
+SimFrameMetrics measure_frame(const SimWorld& world, std::span<const SimSdfOracle> oracles, const SimMotionReference* reference) {
     SimFrameMetrics m;
     double stretch_sum = 0.0, speed2_sum = 0.0, style_sum = 0.0;
     size_t free_vertices = 0;
     const double dt = world.step_dt_s();
-    for (const SimGroupState& g : world.groups) {
+    const double interval = reference ? world.time_s() - reference->time_s : 0.0;
+    const bool displacement = reference && reference->positions.size() == world.groups.size() && interval > 0.0;
+    for (size_t gi = 0; gi < world.groups.size(); ++gi) {
+        const SimGroupState& g = world.groups[gi];
+        const std::vector<glm::vec4>* before = displacement && reference->positions[gi].size() == g.positions.size() ? &reference->positions[gi] : nullptr;
         for (size_t i = 0; i < g.positions.size(); ++i) {
             const glm::vec4& x = g.positions[i];
             if (!finite(x)) {
@@ -46,7 +57,8 @@ SimFrameMetrics measure_frame(const SimWorld& world, std::span<const SimSdfOracl
             if (x.w <= 0.0f) continue;
             const glm::dvec3 v = (glm::dvec3(x) - glm::dvec3(g.prev_positions[i])) / dt;
             m.kinetic_energy += 0.5 * glm::dot(v, v) / double(x.w);
-            const double speed2 = glm::dot(v, v);
+            const glm::dvec3 moved = before ? (glm::dvec3(x) - glm::dvec3((*before)[i])) / interval : v;
+            const double speed2 = glm::dot(moved, moved);
             speed2_sum += speed2;
             m.max_speed_m_s = std::max(m.max_speed_m_s, std::sqrt(speed2));
             if (i < g.rest_positions_os.size() && !g.root_transforms.empty()) {

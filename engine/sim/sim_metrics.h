@@ -28,8 +28,11 @@ struct SimFrameMetrics {
     // Sum over free guide vertices of 0.5 |v|^2 / w (v over the last step, w the inverse mass): J per unit
     // vertex mass (kg).
     double kinetic_energy = 0.0;
-    // Speed of free guide vertices over the last step (m/s): root mean square and largest. Over the last
-    // second of a still head, the rest jitter.
+    // Speed of free guide vertices (m/s), root mean square and largest: their displacement since the
+    // reference positions (SimMotionReference) over the time between, or without one their velocity over
+    // the last step (x - x_prev) / dt, which also holds the constraints' reactions that live in the previous
+    // positions (DFTL, local shape): a strand held still against gravity shows one there. Over the last
+    // second of a still head, frame to frame, the rest jitter.
     double rms_speed_m_s = 0.0, max_speed_m_s = 0.0;
     // Style error: distance of each free guide vertex from its groomed (rest) position carried by its
     // root's transform, i.e. measured in the root's frame (metres): mean and largest.
@@ -39,7 +42,16 @@ struct SimFrameMetrics {
 
 inline constexpr double kMinMeasuredSegment_m = 1e-6;
 
-// `oracles`: one per world SDF (SimWorld::sdfs order); empty = no penetration measured.
-SimFrameMetrics measure_frame(const SimWorld& world, std::span<const SimSdfOracle> oracles);
+// Guide positions at an earlier time, for speeds measured as displacement over time.
+struct SimMotionReference {
+    std::vector<std::vector<glm::vec4>> positions;  // per group
+    double time_s = 0.0;
+};
+SimMotionReference capture_motion_reference(const SimWorld& world);
+
+// `oracles`: one per world SDF (SimWorld::sdfs order); empty = no penetration measured. `reference`:
+// positions of an earlier time of the same world (speeds from displacement), or null.
+SimFrameMetrics measure_frame(const SimWorld& world, std::span<const SimSdfOracle> oracles,
+                              const SimMotionReference* reference = nullptr);
 
 }  // namespace tressel

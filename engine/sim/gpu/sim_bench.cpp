@@ -1,5 +1,6 @@
 #include "sim/gpu/sim_bench.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "core/stats.h"
@@ -18,7 +19,8 @@ Result<SimBenchModeResult> bench_mode(gpu::Device& device, const SimGpuPipelines
     auto sim = SimGpu::create(device, pipelines, world, kStepsPerSubmit, mode);
     if (!sim) return sim.error();
     auto whole = gpu::TimestampQueries::create(device, 1);
-    auto passes = gpu::TimestampQueries::create(device, 256);
+    // Split passes: at most 64 a step per group (9 fixed, 5 per SDF).
+    auto passes = gpu::TimestampQueries::create(device, uint32_t(kStepsPerSubmit) * 64u * std::max<uint32_t>(1, uint32_t(world.groups.size())));
     if (!whole) return whole.error();
     if (!passes) return passes.error();
     if (!whole->supported()) return make_error(ErrorCode::Unsupported, "the GPU has no timestamp queries");

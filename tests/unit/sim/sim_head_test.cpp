@@ -115,7 +115,7 @@ TEST(SimHead, GroomIsSmallAndStartsOutside) {
     EXPECT_EQ(m.follow_vertices_inside, 0u);
 }
 
-TEST(SimHead, StretchStaysBelowOnePercentWhileShaking) {
+TEST(SimHead, EverySegmentKeepsItsRestLengthWhileShaking) {
     auto w = build_sim_world(head_inputs(SimulationParams{}, true));
     ASSERT_TRUE(w.ok()) << w.error().describe();
     double worst = 0.0, mean = 0.0;
@@ -126,7 +126,11 @@ TEST(SimHead, StretchStaysBelowOnePercentWhileShaking) {
         worst = std::max(worst, m.max_stretch);
         mean += m.mean_stretch / 300.0;
     }
-    EXPECT_LE(worst, 0.01) << "maximum relative segment stretch over 300 frames (mean " << mean << ")";
+    // Contact is resolved inside the solve (the last follow-the-leader sweep keeps the contacts), so every
+    // segment ends every step at its rest length to rounding, segments resting on the head included; when
+    // the SDF pushes came after the sweeps a tip on the head ended its step up to 31% long.
+    EXPECT_LE(worst, 1e-4) << "maximum relative segment stretch over 300 frames (mean " << mean << ")";
+    EXPECT_LE(mean, 1e-5);
     EXPECT_GT(glm::length(glm::vec3(w->groups[0].positions[15]) - glm::vec3(w->groups[0].rest_positions_os[15])), 1e-3f)
         << "the hair must actually move";
 }
