@@ -79,8 +79,7 @@ inline constexpr std::array kCollider{
     vec3("p0", "m", -kMaxCoord_m, kMaxCoord_m, "sphere centre or capsule end 0, world space (or the attached mesh's space)"),
     vec3("p1", "m", -kMaxCoord_m, kMaxCoord_m, "capsule end 1; unused for spheres; may equal p0"),
     num("radius", "m", 1.0e-5, 100.0, "radius in metres"),
-    num("friction", "1", 0.0, 1.0, "kinetic (Coulomb) friction coefficient: sliding hair loses this times its contact push of slip per step"),
-    num("static_friction", "1", 0.0, 2.0, "static (Coulomb) friction coefficient: hair on a slope flatter than atan(this) stays put"),
+    num("friction", "1", 0.0, 1.0, "0 = hair slides freely, 1 = hair sticks"),
     text("attach_to", "name of the mesh whose motion the collider follows; \"\" = fixed in the world"),
 };
 
@@ -152,8 +151,7 @@ inline constexpr std::array kSimulation{
     integer("length_iterations", "", 1, 32, "length constraint iterations per step", "lengthConstraintsIterations"),
     num("vsp_coeff", "1", 0.0, 1.0, "velocity shock propagation: share of the root's motion passed down the strand", "vspCoeff"),
     num("vsp_threshold", "m/s^2", 0.0, 1.0e3, "root acceleration above which VSP applies fully", "vspAccelThreshold"),
-    num("friction", "1", 0.0, 1.0, "kinetic (Coulomb) friction coefficient against SDF surfaces: 0 = frictionless sliding"),
-    num("static_friction", "1", 0.0, 2.0, "static (Coulomb) friction coefficient against SDF surfaces: hair on a slope flatter than atan(this) stays put"),
+    num("friction", "1", 0.0, 1.0, "friction against SDF surfaces: 0 slides, 1 sticks"),
     num("particle_radius", "m", 0.0, 0.05, "radius of each hair vertex (\"pearl\") added to collider radii and the SDF margin"),
     num("max_position_delta", "m", 1.0e-4, 10.0, "largest movement of a vertex in one step, in metres", "clampPositionDelta"),
     num("wind_scale", "1", 0.0, 10.0, "how strongly this group feels the wind"),

@@ -60,7 +60,6 @@ void describe(V& v, S& s) {
     v.field("p1", s.p1_m);
     v.field("radius", s.radius_m);
     v.field("friction", s.friction);
-    v.field("static_friction", s.static_friction);
     v.field("attach_to", s.attach_to);
 }
 
@@ -135,7 +134,6 @@ void describe(V& v, S& s) {
     v.field("vsp_coeff", s.vsp_coeff);
     v.field("vsp_threshold", s.vsp_threshold);
     v.field("friction", s.friction);
-    v.field("static_friction", s.static_friction);
     v.field("particle_radius", s.particle_radius_m);
     v.field("max_position_delta", s.max_position_delta_m);
     v.field("wind_scale", s.wind_scale);

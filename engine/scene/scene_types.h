@@ -52,9 +52,8 @@ struct Collider {
     glm::dvec3 p0_m{0.0};         // sphere centre / capsule end 0
     glm::dvec3 p1_m{0.0};         // capsule end 1 (unused for spheres)
     double radius_m = 0.05;
-    double friction = 0.3;        // kinetic Coulomb coefficient
+    double friction = 0.3;        // 0 = frictionless sliding, 1 = hair sticks
     std::string attach_to;        // mesh name whose motion it follows; "" = world
-    double static_friction = 0.5; // static Coulomb coefficient (last: brace initialisers name the others)
     bool operator==(const Collider&) const = default;
 };
 
@@ -135,8 +134,7 @@ struct SimulationParams {
     int length_iterations = 3;
     double vsp_coeff = 0.76;                // velocity shock propagation
     double vsp_threshold = 1.2;             // acceleration threshold for VSP (TressFX vspAccelThreshold)
-    double friction = 0.3;                  // kinetic Coulomb coefficient against SDF surfaces
-    double static_friction = 0.5;           // static Coulomb coefficient against SDF surfaces
+    double friction = 0.3;                  // against SDF surfaces
     double particle_radius_m = 0.001;       // "pearl" radius added to collider radii
     double max_position_delta_m = 0.2;      // clamp on a vertex's movement per step
     double wind_scale = 1.0;                // how strongly this group feels the wind

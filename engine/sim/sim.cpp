@@ -77,7 +77,7 @@ void set_collider_gpu(SimColliderState& c, const glm::mat4& now, const glm::mat4
     c.gpu.p0_m = glm::vec4(gpu_shared::sim_transform_point(now, p0), float(c.desc.radius_m));
     c.gpu.p1_m = glm::vec4(gpu_shared::sim_transform_point(now, p1), float(c.desc.friction));
     c.gpu.p0_prev_m = glm::vec4(gpu_shared::sim_transform_point(before, p0), type);
-    c.gpu.p1_prev_m = glm::vec4(gpu_shared::sim_transform_point(before, p1), float(c.desc.static_friction));
+    c.gpu.p1_prev_m = glm::vec4(gpu_shared::sim_transform_point(before, p1), 0.0f);
 }
 
 }  // namespace
@@ -225,7 +225,6 @@ SimGroupParams make_group_params(const SimWorld& world, const SimGroupState& g, 
     p.vsp_coeff = float(sp.vsp_coeff);
     p.vsp_threshold_mps2 = float(sp.vsp_threshold) * gpu_shared::kSimStandardGravity_mps2;
     p.friction = float(sp.friction);
-    p.static_friction = float(sp.static_friction);
     p.particle_radius_m = float(sp.particle_radius_m);
     p.max_delta_m = float(sp.max_position_delta_m);
     p.wind_drag_per_s = gpu_shared::kSimWindDragPerSecond * float(sp.wind_scale);
@@ -278,10 +277,9 @@ StepFrame begin_step(SimWorld& world) {
             const SimSdfState& sdf = world.sdfs[si];
             gpu_shared::SimSdfFrame f = sdf.frame;
             const float h = gpu_shared::kSimSdfGradientStepCells * sdf.grid_params.origin_m.w;
-            f.params = glm::vec4(float(sdf.margin_m), h, float(g.params.friction), float(g.params.static_friction));
+            f.params = glm::vec4(float(sdf.margin_m), h, float(g.params.friction), 0.0f);
             fg.sdf_frames.push_back(f);
             f.params.z = 0.0f;  // follow hairs carry no velocity: push only
-            f.params.w = 0.0f;
             fg.follow_sdf_frames.push_back(f);
         }
     }
@@ -320,10 +318,8 @@ Status step_once(SimWorld& world) {
             SimSdfState& sdf = world.sdfs[g.sdf_indices[i]];
             const gpu_shared::SimSdfFrame& f = fg.sdf_frames[i];
             const float* field = sdf.grid->distance_m.data();
-            for (uint32_t parity = 0; parity < 2; ++parity)
-                for (uint32_t v = 0; v < nv; ++v)
-                    sim_passes::sdf_vertex(v, parity, g.n, sdf.grid_params, field, f, g.positions, g.prev_positions, g.rest_lengths_m,
-                                           g.contact_normals);
+            for (uint32_t v = 0; v < nv; ++v)
+                sim_passes::sdf_vertex(v, g.n, sdf.grid_params, field, f, g.positions, g.prev_positions, g.rest_lengths_m, g.contact_normals);
             for (uint32_t parity = 0; parity < 2; ++parity)
                 for (uint32_t sg = 0; sg < segments; ++sg)
                     sim_passes::sdf_midpoint(sg, parity, g.n, sdf.grid_params, field, f, g.positions, g.prev_positions, g.rest_lengths_m,

@@ -119,9 +119,7 @@ void collide_strand(const SimGroupParams& p, size_t base, std::span<glm::vec4> p
         glm::vec4& x = pos[base + k];
         if (x.w <= 0.0f) continue;
         for (uint32_t c = 0; c < p.collider_count; ++c)
-            x = with_w(sim_collide_primitive(sim_xyz(x), sim_xyz(prev[base + k]), colliders[c], p.particle_radius_m, friction_scale,
-                                             sim_xyz(x) - sim_xyz(pos[base + k - 1])),
-                       x.w);
+            x = with_w(sim_collide_primitive(sim_xyz(x), sim_xyz(prev[base + k]), colliders[c], p.particle_radius_m, friction_scale), x.w);
     }
 }
 
@@ -157,7 +155,7 @@ glm::vec4 ftl_contact_child(const SimGroupParams& p, glm::vec4 a, glm::vec4 b, g
                             std::span<const SimCollider> colliders) {
     glm::vec3 t = sim_ftl_contact_target(a, b, rest_m, normal);
     for (uint32_t c = 0; c < p.collider_count; ++c)
-        t = sim_keep_distance(sim_collide_primitive(t, b_prev, colliders[c], p.particle_radius_m, 0.0f, glm::vec3(0.0f)), sim_xyz(a), rest_m);
+        t = sim_keep_distance(sim_collide_primitive(t, b_prev, colliders[c], p.particle_radius_m, 0.0f), sim_xyz(a), rest_m);
     return with_w(t, b.w);
 }
 
@@ -177,11 +175,11 @@ void ftl_contact(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> 
     }
 }
 
-void sdf_vertex(uint32_t vertex, uint32_t parity, uint32_t n, const SdfGridParams& g, const float* field, const SimSdfFrame& f,
+void sdf_vertex(uint32_t vertex, uint32_t n, const SdfGridParams& g, const float* field, const SimSdfFrame& f,
                 std::span<glm::vec4> pos, std::span<glm::vec4> prev, std::span<const float> rest_lengths, std::span<glm::vec4> contact) {
     glm::vec4& x = pos[vertex];
-    if (x.w <= 0.0f || ((vertex % n) & 1u) != parity) return;
-    const SimContact r = sim_sdf_collide_vertex(field, g, f, sim_xyz(x), sim_xyz(prev[vertex]), sim_xyz(x) - sim_xyz(pos[vertex - 1]));
+    if (x.w <= 0.0f) return;
+    const SimContact r = sim_sdf_collide_vertex(field, g, f, sim_xyz(x), sim_xyz(prev[vertex]));
     if (r.normal == glm::vec4(0.0f)) return;
     glm::vec3 moved = sim_xyz(r.moved);
     if (vertex % n > 0 && pos[vertex - 1].w <= 0.0f)
@@ -202,7 +200,7 @@ void sdf_midpoint(uint32_t segment, uint32_t parity, uint32_t n, const SdfGridPa
     glm::vec4& b = pos[ia + 1];
     if (a.w <= 0.0f || b.w <= 0.0f) return;
     const glm::vec3 mid = (sim_xyz(a) + sim_xyz(b)) * 0.5f;
-    const glm::vec3 push = sim_sdf_midpoint_displacement(field, g, f, mid);
+    const glm::vec3 push = sim_sdf_displacement(field, g, f, mid);
     if (push == glm::vec3(0.0f)) return;
     const glm::vec3 mid_start = sim_transform_point(f.step_motion, (sim_xyz(prev[ia]) + sim_xyz(prev[ia + 1])) * 0.5f);
     const glm::vec3 dep = sim_sdf_depenetration(push, mid - mid_start);

@@ -72,14 +72,12 @@ void length_and_colliders(uint32_t strand, const SimGroupParams& p, std::span<gl
 void clamp_delta(uint32_t vertex, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> prev,
                  std::span<glm::vec4> contact);
 
-// Per free vertex of one SDF and of one parity (k & 1; the even vertices first, so a vertex reads a parent
-// that does not move under it): pushed out to the margin with Coulomb friction on the slip across its
-// segment to its parent (sim_sdf_collide_vertex); the
+// Per free vertex of one SDF: pushed out to the margin with friction (sim_sdf_collide_vertex); the
 // depenetration share of the push moves the previous position too (no velocity from overlap the step did
 // not cause), and the push's normal is recorded in `contact` for ftl_contact. Pinned vertices are exempt
 // (roots may sit just inside a collision mesh), and a free vertex next to a pinned one keeps its rest
 // distance to it (sim_keep_distance), so a root inside the mesh never stretches its segment.
-void sdf_vertex(uint32_t vertex, uint32_t parity, uint32_t n, const gpu_shared::SdfGridParams& g, const float* field, const SimSdfFrame& f,
+void sdf_vertex(uint32_t vertex, uint32_t n, const gpu_shared::SdfGridParams& g, const float* field, const SimSdfFrame& f,
                 std::span<glm::vec4> pos, std::span<glm::vec4> prev, std::span<const float> rest_lengths, std::span<glm::vec4> contact);
 
 // Per segment of one parity (segment k joins vertices k and k+1 of a strand; parity = k & 1), so no two

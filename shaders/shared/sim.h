@@ -74,7 +74,7 @@ struct SimGroupParams {
     uint strand_count;
     float vsp_coeff;            // 0..1 velocity shock propagation blend
     float vsp_threshold_mps2;   // root acceleration above which the VSP blend becomes 1
-    float friction;             // kinetic friction coefficient against SDF surfaces
+    float friction;             // against SDF surfaces, 0..1
     float particle_radius_m;    // "pearl" radius added to primitive collider radii (seed 002)
     float max_delta_m;          // clamp on a free vertex's movement per step
     float wind_drag_per_s;      // kSimWindDragPerSecond * wind_scale
@@ -82,7 +82,7 @@ struct SimGroupParams {
     float time_s;               // simulation time at the end of the step
     uint collider_count;
     uint sdf_count;
-    float static_friction;      // static friction coefficient against SDF surfaces
+    uint pad0;
     uint pad1;
 };
 TRESSEL_CHECK_SIZE(SimGroupParams, 112)
@@ -91,9 +91,9 @@ TRESSEL_CHECK_SIZE(SimGroupParams, 112)
 // surface motion is what friction is measured against).
 struct SimCollider {
     vec4 p0_m;        // xyz: sphere centre / capsule end 0; w: radius in metres
-    vec4 p1_m;        // xyz: capsule end 1 (= p0 for spheres); w: kinetic friction coefficient
+    vec4 p1_m;        // xyz: capsule end 1 (= p0 for spheres); w: friction 0..1
     vec4 p0_prev_m;   // xyz: p0 at the previous step; w: kSimColliderSphere / kSimColliderCapsule as float
-    vec4 p1_prev_m;   // xyz: p1 at the previous step; w: static friction coefficient
+    vec4 p1_prev_m;   // xyz: p1 at the previous step; w: 0
 };
 TRESSEL_CHECK_SIZE(SimCollider, 64)
 
@@ -103,7 +103,7 @@ struct SimSdfFrame {
     mat4 world_to_rest;   // inverse of the mesh's current rigid transform
     mat4 rest_to_world;   // the mesh's current rigid transform
     mat4 step_motion;     // previous-step world -> current world (surface motion, for friction)
-    vec4 params;          // x: margin in metres; y: gradient step in metres; z: kinetic, w: static friction coefficient
+    vec4 params;          // x: margin in metres; y: gradient step in metres; z: friction 0..1; w: 0
 };
 TRESSEL_CHECK_SIZE(SimSdfFrame, 208)
 
@@ -363,27 +363,13 @@ SIM_FN vec3 sim_ftl_correction(vec4 a, vec4 b, float rest_m) {
 
 // ---- collisions ----
 
-// Coulomb friction against a moving surface with unit normal n, in position form (Macklin et al. 2014,
-// "Unified particle physics for real-time applications", 6.1): `x_prev_carried` is the vertex's previous
+// Friction against a moving surface with unit normal n: `x_prev_carried` is the vertex's previous
 // position carried by the surface's motion over the step, so x - x_prev_carried is the motion relative to
-// the surface, and `normal_m` is how far the contact pushed the point along n this step (the normal
-// "impulse" in position units). Static regime: a tangential slip up to mu_static x normal_m is removed
-// entirely, so hair resting on a slope flatter than atan(mu_static) stays where it lies; kinetic regime:
-// a larger slip loses mu_kinetic x normal_m of its length, so pushed hair slides and slows. The regime is
-// decided, and kinetic friction applied, on the slip across the strand: `along` (the segment to the
-// vertex's parent, or zero) is the direction the inextensible chain decides - gravity pulls a strand lying
-// down the side of a head along its length, and its root holds it through the length constraints that
-// run after this, so that pull is tension, not a force friction must resist. Held (static), the vertex
-// keeps its whole start position; the last follow-the-leader sweep then moves it only as its parent moves.
-SIM_FN vec3 sim_friction(vec3 x, vec3 x_prev_carried, vec3 n, float normal_m, float mu_static, float mu_kinetic, vec3 along) {
+// the surface; `friction` (0..1) of its tangential part is removed (1 = the hair sticks).
+SIM_FN vec3 sim_friction(vec3 x, vec3 x_prev_carried, vec3 n, float friction) {
     vec3 rel = x - x_prev_carried;
     vec3 tangential = rel - n * dot(rel, n);
-    vec3 lengthwise = sim_safe_normalize(along - n * dot(along, n), vec3(0.0f));
-    vec3 across = tangential - lengthwise * dot(tangential, lengthwise);
-    float slip = sqrt(dot(across, across));
-    float reach = max(normal_m, 0.0f);
-    if (slip <= max(mu_static, 0.0f) * reach) return x - tangential;
-    return x - across * min(max(mu_kinetic, 0.0f) * reach / slip, 1.0f);
+    return x - tangential * clamp(friction, 0.0f, 1.0f);
 }
 
 SIM_FN float sim_segment_param(vec3 p, vec3 a, vec3 b) {
@@ -393,9 +379,9 @@ SIM_FN float sim_segment_param(vec3 p, vec3 a, vec3 b) {
 }
 
 // Pushes a free vertex (x, with its previous position) out of a sphere or capsule grown by the pearl
-// radius (seed 002), with Coulomb friction (the collider's coefficients times friction_scale) against its
-// surface motion, the push depth as the normal reach. Returns the new position.
-SIM_FN vec3 sim_collide_primitive(vec3 x, vec3 x_prev, SimCollider c, float particle_radius_m, float friction_scale, vec3 along) {
+// radius (seed 002), with friction_scale x the collider's friction against its surface motion. Returns
+// the new position.
+SIM_FN vec3 sim_collide_primitive(vec3 x, vec3 x_prev, SimCollider c, float particle_radius_m, float friction_scale) {
     vec3 p0 = sim_xyz(c.p0_m);
     vec3 p1 = sim_xyz(c.p1_m);
     float t = c.p0_prev_m.w > 0.5f ? sim_segment_param(x, p0, p1) : 0.0f;
@@ -407,9 +393,7 @@ SIM_FN vec3 sim_collide_primitive(vec3 x, vec3 x_prev, SimCollider c, float part
     vec3 centre_prev = sim_xyz(c.p0_prev_m) + (sim_xyz(c.p1_prev_m) - sim_xyz(c.p0_prev_m)) * t;
     vec3 n = sim_safe_normalize(d, sim_safe_normalize(x_prev - centre_prev, vec3(0.0f, 1.0f, 0.0f)));
     vec3 pushed = centre + n * r;
-    if (friction_scale <= 0.0f) return pushed;
-    return sim_friction(pushed, x_prev + (centre - centre_prev), n, r - dist, c.p1_prev_m.w * friction_scale,
-                        c.p1_m.w * friction_scale, along);
+    return sim_friction(pushed, x_prev + (centre - centre_prev), n, c.p1_m.w * friction_scale);
 }
 
 // SDF response (seed 000, TressFX): with distance d (metres) and the outward unit normal n at a point,

@@ -37,14 +37,6 @@ SIM_FN vec3 sim_sdf_displacement(SDF_FIELD_PARAM SdfGridParams g, SimSdfFrame f,
     return sim_sdf_displacement_to(SDF_FIELD_ARG g, f, x, f.params.x);
 }
 
-// Segment midpoints are kept this fraction of the margin out. On a convex surface a chord between two
-// vertices resting at the margin dips inside it by L^2 / 8R; pushing the midpoint to the full margin lifted
-// both ends off the surface every step, so the vertices' own contacts (whose push is the normal force that
-// friction scales with) carried only part of the hair's weight and it slid where it should rest.
-TRESSEL_CONST(float, kSimMidpointMarginFraction, 0.5f);
-SIM_FN vec3 sim_sdf_midpoint_displacement(SDF_FIELD_PARAM SdfGridParams g, SimSdfFrame f, vec3 mid) {
-    return sim_sdf_displacement_to(SDF_FIELD_ARG g, f, mid, f.params.x * kSimMidpointMarginFraction);
-}
 
 // A follow hair's vertex pushed out of the field: pushed again while it is still inside the margin, at
 // most kSimFollowSdfPushes times. Follows are blended from guides, and guides on both sides of a head
@@ -76,12 +68,11 @@ SIM_FN vec3 sim_sdf_depenetration(vec3 push, vec3 travel) {
     return n * max(l - inward, 0.0f);
 }
 
-// Per free vertex: pushed out to the margin, then Coulomb friction (params.w static, params.z kinetic) on
-// the slip across `along` (sim_friction) against the surface's motion over the step (x_prev carried by step_motion), with the part of the push
-// that answered this step's inward travel as the normal reach (depenetration is not a contact force).
+// Per free vertex: pushed out to the margin, then friction (params.z) against the surface's motion over
+// the step (x_prev carried by step_motion).
 // Returns the new position, the depenetration share of the push (sim_sdf_depenetration) that the previous
 // position moves by too, and the push's unit normal (all zero when there is no contact).
-SIM_FN SimContact sim_sdf_collide_vertex(SDF_FIELD_PARAM SdfGridParams g, SimSdfFrame f, vec3 x, vec3 x_prev, vec3 along) {
+SIM_FN SimContact sim_sdf_collide_vertex(SDF_FIELD_PARAM SdfGridParams g, SimSdfFrame f, vec3 x, vec3 x_prev) {
     SimContact r;
     r.moved = vec4(x.x, x.y, x.z, 0.0f);
     r.dep = vec4(0.0f);
@@ -92,8 +83,7 @@ SIM_FN SimContact sim_sdf_collide_vertex(SDF_FIELD_PARAM SdfGridParams g, SimSdf
     vec3 n = push / l;
     vec3 carried = sim_transform_point(f.step_motion, x_prev);
     vec3 dep = sim_sdf_depenetration(push, x - carried);
-    float reach = l - sqrt(dot(dep, dep));
-    vec3 moved = sim_friction(x + push, carried, n, reach, f.params.w, f.params.z, along);
+    vec3 moved = sim_friction(x + push, carried, n, f.params.z);
     r.moved = vec4(moved.x, moved.y, moved.z, 0.0f);
     r.dep = vec4(dep.x, dep.y, dep.z, 0.0f);
     r.normal = vec4(n.x, n.y, n.z, 0.0f);

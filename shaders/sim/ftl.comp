@@ -20,8 +20,7 @@ void main() {
             vec3 t = sim_ftl_contact_target(a, b, rest, contacts[base + k + 1u].xyz);
             vec3 b_prev = prev[base + k + 1u].xyz;
             for (uint c = 0u; c < p.collider_count; ++c)
-                t = sim_keep_distance(sim_collide_primitive(t, b_prev, colliders[pc.slot * pc.max_colliders + c], p.particle_radius_m, 0.0,
-                                                            vec3(0.0)),
+                t = sim_keep_distance(sim_collide_primitive(t, b_prev, colliders[pc.slot * pc.max_colliders + c], p.particle_radius_m, 0.0),
                                       a.xyz, rest);
             b = with_w(t, b.w);
             pos[base + k + 1u] = b;

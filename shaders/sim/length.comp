@@ -17,8 +17,7 @@ void collide_strand(SimGroupParams p, float friction_scale) {
         if (v.w <= 0.0) continue;
         for (uint c = 0u; c < p.collider_count; ++c)
             v = with_w(sim_collide_primitive(v.xyz, xp[k].xyz, colliders[pc.slot * pc.max_colliders + c], p.particle_radius_m,
-                                             friction_scale, v.xyz - x[k - 1u].xyz),
-                       v.w);
+                                             friction_scale), v.w);
         x[k] = v;
     }
 }

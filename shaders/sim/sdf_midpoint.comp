@@ -19,7 +19,7 @@ void main() {
     SdfGridParams g = sdf_grids[pc.sdf];
     SimSdfFrame f = sdf_frames[pc.slot * 2u * pc.max_sdfs + pc.sdf];
     vec3 mid = (a.xyz + b.xyz) * 0.5;
-    vec3 push = sim_sdf_midpoint_displacement(g, f, mid);
+    vec3 push = sim_sdf_displacement(g, f, mid);
     if (push == vec3(0.0)) return;
     vec4 pa = prev[ia];
     vec4 pb = prev[ia + 1u];

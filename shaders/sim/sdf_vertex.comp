@@ -3,7 +3,7 @@
 layout(local_size_x = kSimWorkgroupSize) in;
 #include "sim/sim_common.glsl"
 
-// Per free vertex of parity pc.parity, one SDF: pushed out to the margin with friction, the depenetration share moving the
+// Per free vertex, one SDF: pushed out to the margin with friction, the depenetration share moving the
 // previous position too, the contact normal recorded; next to a pinned vertex it keeps its rest distance
 // (sim_passes::sdf_vertex).
 void main() {
@@ -11,10 +11,10 @@ void main() {
     if (vertex >= pc.count) return;
     uint n = P().vertices_per_strand;
     vec4 x = pos[vertex];
-    if (x.w <= 0.0 || ((vertex % n) & 1u) != pc.parity) return;
+    if (x.w <= 0.0) return;
     SdfGridParams g = sdf_grids[pc.sdf];
     SimSdfFrame f = sdf_frames[pc.slot * 2u * pc.max_sdfs + pc.sdf];
-    SimContact r = sim_sdf_collide_vertex(g, f, x.xyz, prev[vertex].xyz, x.xyz - pos[vertex - 1u].xyz);
+    SimContact r = sim_sdf_collide_vertex(g, f, x.xyz, prev[vertex].xyz);
     if (r.normal == vec4(0.0)) return;
     vec3 moved = r.moved.xyz;
     if (vertex % n > 0u && pos[vertex - 1u].w <= 0.0)

@@ -189,15 +189,11 @@ uint sweep_lag(uint j, uint local_n) {
 }
 const uint R = T / S;  // stages in flight per round
 
-// Vertex k of slot s (v, final in its length stage) against the primitive colliders, with friction on the
-// slip across its segment to its parent (final in the same stage an item before).
-vec4 collide_vertex(uint s, uint k, vec4 v, vec3 xp) {
+vec4 collide_vertex(vec4 v, vec3 xp, float friction_scale) {
     if (v.w <= 0.0) return v;
-    vec3 parent = X(at(s, k - 1u)).xyz;
     for (uint c = 0u; c < p.collider_count; ++c)
-        v = with_w(sim_collide_primitive(v.xyz, xp, colliders[pc.slot * pc.max_colliders + c], p.particle_radius_m, 1.0,
-                                         v.xyz - parent),
-                   v.w);
+        v = with_w(sim_collide_primitive(v.xyz, xp, colliders[pc.slot * pc.max_colliders + c], p.particle_radius_m,
+                                         friction_scale), v.w);
     return v;
 }
 
@@ -240,7 +236,7 @@ void length_item(uint s, uint k, inout SweepLane lane) {
         done = r.a;
         lane.a = r.b;
     }
-    set_x(i, collide_vertex(s, k, done, XP(i)));
+    set_x(i, collide_vertex(done, XP(i), 1.0));
 }
 
 // Every sweep of the step for the workgroup's strands; called by every thread (it holds barriers).
@@ -284,14 +280,14 @@ void set_contact(uint i, vec3 n) {
     s_rz[i] = n.z;
 }
 
-// sim_passes::sdf_vertex (SDF `sdf`) for vertex k of slot s (in place; its parent, of the other parity,
-// does not move in this half of the phase).
+// sim_passes::sdf_vertex (SDF `sdf`) for vertex k of slot s (in place; the pinned neighbour it may read
+// does not move in this phase).
 void sdf_vertex(uint s, uint k) {
     uint i = at(s, k);
     vec4 x = X(i);
     if (x.w <= 0.0) return;
     vec3 xp = XP(i);
-    SimContact r = sim_sdf_collide_vertex(G, F, x.xyz, xp, x.xyz - X(at(s, k - 1u)).xyz);
+    SimContact r = sim_sdf_collide_vertex(G, F, x.xyz, xp);
     if (r.normal == vec4(0.0)) return;
     vec3 moved = r.moved.xyz;
     if (k > 0u) {
@@ -311,7 +307,7 @@ void sdf_midpoint(uint s, uint k) {
     vec4 b = X(ib);
     if (a.w <= 0.0 || b.w <= 0.0) return;
     vec3 mid = (a.xyz + b.xyz) * 0.5;
-    vec3 push = sim_sdf_midpoint_displacement(G, F, mid);
+    vec3 push = sim_sdf_displacement(G, F, mid);
     if (push == vec3(0.0)) return;
     vec3 pa = XP(ia);
     vec3 pb = XP(ib);
@@ -331,27 +327,49 @@ void sdf_midpoint(uint s, uint k) {
 }
 
 // sim_passes::ftl_contact for slot s: root to tip, each free vertex at its rest length from its (final)
-// parent, outside its contact plane and the primitive colliders; DFTL's correction on the parent.
+// parent, outside its contact plane and the primitive colliders; DFTL's correction on the parent. A
+// lane's loop is one dependent chain through `a`; the next item's inputs (its vertex, contact, previous
+// position, rest length) do not depend on it - this item writes only its own vertex and its parent's
+// previous position - so they are read one item ahead, and their shared-memory latency overlaps the
+// item's arithmetic instead of adding to it (H100: the sweep took 520 cycles per item reading them in
+// turn).
 void ftl_contact_strand(uint s) {
     vec4 a = X(at(s, 0u));
+    vec3 a_prev = XP(at(s, 0u));
+    uint ib = at(s, 1u);
+    vec4 b = X(ib);
+    vec3 n = CONTACT(ib);
+    vec3 b_prev = XP(ib);
+    float rest = s_len[at(s, 0u)];
     for (uint k = 0u; k + 1u < N; ++k) {
-        uint ib = at(s, k + 1u);
-        vec4 b = X(ib);
+        uint ia = at(s, k);
+        ib = at(s, k + 1u);
+        vec4 next_b = b;
+        vec3 next_n = n, next_prev = b_prev;
+        float next_rest = rest;
+        if (k + 2u < N) {
+            uint ic = at(s, k + 2u);
+            next_b = X(ic);
+            next_n = CONTACT(ic);
+            next_prev = XP(ic);
+            next_rest = s_len[ib];
+        }
         if (b.w > 0.0) {
-            uint ia = at(s, k);
-            float rest = s_len[ia];
             vec3 d = sim_ftl_correction(a, b, rest);
-            vec3 t = sim_ftl_contact_target(a, b, rest, CONTACT(ib));
-            vec3 b_prev = XP(ib);
+            vec3 t = sim_ftl_contact_target(a, b, rest, n);
             for (uint c = 0u; c < p.collider_count; ++c)
-                t = sim_keep_distance(sim_collide_primitive(t, b_prev, colliders[pc.slot * pc.max_colliders + c], p.particle_radius_m, 0.0,
-                                                            vec3(0.0)),
+                t = sim_keep_distance(sim_collide_primitive(t, b_prev, colliders[pc.slot * pc.max_colliders + c], p.particle_radius_m, 0.0),
                                       a.xyz, rest);
             b = with_w(t, b.w);
             set_x(ib, b);
-            if (a.w > 0.0) set_xp(ia, XP(ia) + d * kSimFtlVelocityCorrection);
+            if (a.w > 0.0) set_xp(ia, a_prev + d * kSimFtlVelocityCorrection);
         }
         a = b;
+        a_prev = b_prev;
+        b = next_b;
+        n = next_n;
+        b_prev = next_prev;
+        rest = next_rest;
     }
 }
 
@@ -442,12 +460,8 @@ void main() {
             if (t == 32u % T) s_sdf_frame = sdf_frames[pc.slot * 2u * pc.max_sdfs + sdf];
             barrier();
         }
-        // Even vertices, then odd ones: each reads its parent, which the other half moves.
-        for (uint parity = 0u; parity < 2u; ++parity) {
-            uint vertices = strands_here * ((N + 1u - parity) / 2u);
-            for (uint i = t; i < vertices; i += T) sdf_vertex(i % strands_here, parity + 2u * (i / strands_here));
-            barrier();
-        }
+        for (uint i = t; i < items; i += T) sdf_vertex(i / N, i % N);
+        barrier();
         phase_mark(4u);
         for (uint parity = 0u; parity < 2u; ++parity) {
             // Only the segments of this parity, on consecutive threads for consecutive strands: every

@@ -297,9 +297,6 @@ void SimGpu::record_split(gpu::CommandBuffer& cmd, size_t gi, const SimGroupStat
     for (uint32_t i = 0; i < uint32_t(g.field_offsets.size()); ++i) {
         push.sdf = i;
         push.field_offset = g.field_offsets[i];
-        push.parity = 0;
-        run(P.sdf_vertex, "sim sdf vertices", vertices, set);
-        push.parity = 1;
         run(P.sdf_vertex, "sim sdf vertices", vertices, set);
         push.parity = 0;
         run(P.sdf_midpoint, "sim sdf midpoints", g.strands * (g.n - 1), set);

@@ -257,9 +257,6 @@ TEST(SimHead, ZeroStiffnessUnderGravityHangsTips) {
     p.global_stiffness = 0.0;
     p.local_stiffness = 0.0;
     p.vsp_coeff = 0.0;
-    // Without static friction: a limp strand lying across the crown would otherwise stay where it lies,
-    // as hair on a head does (SimColliders.CoulombFriction...).
-    p.static_friction = 0.0;
     auto w = build_sim_world(head_inputs(p, false));
     ASSERT_TRUE(w.ok()) << w.error().describe();
     ASSERT_TRUE(run_frames(*w, 240).ok());
