@@ -61,6 +61,41 @@ TEST(SimFormulas, FrameAdvanceAndQuaternionsAreSafeOnZeroVectors) {
     EXPECT_TRUE(std::isfinite(p.a.x) && std::isfinite(p.b.x));
 }
 
+// The last sweep's child placement: always exactly the rest length from the parent, never below the
+// contact plane when the parent can reach above it, unchanged when the target is already above it, and
+// the sphere's highest point when the parent is too deep to reach the plane.
+TEST(SimFormulas, ContactKeepsTheRestLengthAndTheOuterSideOfThePlane) {
+    using gpu_shared::sim_ftl_contact_target;
+    const glm::vec3 n(0.0f, 1.0f, 0.0f);
+    const float rest = 0.02f;
+    // Parent 5 mm above the child, which the SDF pushed to its plane and which sits closer than its rest
+    // length, sloping down: plain follow-the-leader would carry it on down the slope, through the plane.
+    const glm::vec4 a(0.0f, 0.005f, 0.0f, 1.0f);
+    for (float slope : {0.2f, 0.5f, 1.5f}) {
+        const glm::vec3 dir = glm::normalize(glm::vec3(1.0f, -slope, 0.4f));
+        const glm::vec4 b(glm::vec3(a) + dir * 0.012f, 1.0f);
+        const glm::vec3 plain = glm::vec3(a) + dir * rest;
+        ASSERT_LT(glm::dot(plain - glm::vec3(b), n), 0.0f) << "the case must need the contact";
+        const glm::vec3 t = sim_ftl_contact_target(a, b, rest, n);
+        EXPECT_NEAR(glm::length(t - glm::vec3(a)), rest, 1e-6f) << slope;
+        EXPECT_GE(glm::dot(t - glm::vec3(b), n), -1e-6f) << slope << ": below the contact plane";
+        EXPECT_LE(glm::dot(t - glm::vec3(b), n), 1e-6f) << slope << ": turned onto the plane, not above it";
+        // Turned about the parent toward the target's side.
+        const glm::vec3 side = glm::normalize(glm::vec3(t.x - a.x, 0.0f, t.z - a.z));
+        EXPECT_NEAR(glm::dot(side, glm::normalize(glm::vec3(dir.x, 0.0f, dir.z))), 1.0f, 1e-5f) << slope;
+    }
+    const glm::vec4 b(0.03f, 0.0f, 0.01f, 1.0f);
+    // No contact (zero normal), or a target above the plane: plain follow-the-leader.
+    const glm::vec4 up(0.01f, 0.02f, 0.0f, 1.0f);
+    const glm::vec3 free_t = sim_ftl_contact_target(a, up, rest, glm::vec3(0.0f));
+    EXPECT_NEAR(glm::length(free_t - glm::vec3(a)), rest, 1e-6f);
+    EXPECT_EQ(sim_ftl_contact_target(a, up, rest, n), free_t);
+    // A parent more than a segment below the plane (a root inside the mesh): the highest reachable point.
+    const glm::vec4 deep(0.0f, -0.05f, 0.0f, 1.0f);
+    const glm::vec3 t = sim_ftl_contact_target(deep, b, rest, n);
+    EXPECT_NEAR(glm::length(t - (glm::vec3(deep) + n * rest)), 0.0f, 1e-6f);
+}
+
 // sim_frame_advance skips sim_quat_from_x's normalizations; it must still be the parent frame times the
 // minimal rotation onto the segment, and carry the frame's x axis along the segment.
 TEST(SimFormulas, FrameAdvanceIsTheParentTimesTheMinimalRotation) {
