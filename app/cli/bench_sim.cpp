@@ -1,6 +1,7 @@
 // `tressel-cli bench sim`: GPU simulation step times at Rat Boy scale (TressFX's sample: the mohawk's
 // 2,228 guides x 32 vertices with 2 follow hairs each, plus 37,747 fur guides x 8 vertices with 1 each,
 // colliding with Ratboy_body.tfxmesh) and at 1M, 4M and 16M guide vertices.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
@@ -81,11 +82,19 @@ int bench_sim(const Args& args, nlohmann::json& out) {
         return fail("--phases needs a GPU with shader clock reads (VK_KHR_shader_clock); " + device.info().name + " has none");
     std::vector<std::string> only;
     if (auto o = args.get("only")) only.push_back(*o);
+    // --chain: every group with chain shape matching (runs of 9 vertices, fewer on shorter strands), for
+    // its added cost per step.
+    const bool chain = args.has("chain");
     for (int millions : {1, 4, 16}) {
         Scene s = base_scene(data);
         s.hair_groups.push_back(make_group("guides", millions * 1'000'000 / 32, 32, 0.15, FollowMode::None, 0));
         cases.push_back({std::to_string(millions) + "M_guide_vertices", s});
     }
+    for (Case& c : cases)
+        for (HairGroup& g : c.scene.hair_groups) {
+            g.simulation.chain_shape_matching = chain;
+            g.simulation.chain_span = std::min(9, g.simulation.gpu_vertices_per_strand);
+        }
 
     nlohmann::json results = nlohmann::json::array();
     for (Case& c : cases) {
@@ -133,6 +142,7 @@ int bench_sim(const Args& args, nlohmann::json& out) {
                      static_cast<unsigned long long>(r->follow_vertices), r->step_ms, r->split.step_ms, r->vertex_steps_per_ms);
     }
     out["workload"] = "sim";
+    out["chain_shape_matching"] = chain;
     out["device"] = device.info().name;
     out["results"] = results;
     if (int e = ctx->validation_errors()) return fail(std::to_string(e) + " Vulkan validation errors", 3);

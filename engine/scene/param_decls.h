@@ -155,6 +155,9 @@ inline constexpr std::array kSimulation{
     num("particle_radius", "m", 0.0, 0.05, "radius of each hair vertex (\"pearl\") added to collider radii and the SDF margin"),
     num("max_position_delta", "m", 1.0e-4, 10.0, "largest movement of a vertex in one step, in metres", "clampPositionDelta"),
     num("wind_scale", "1", 0.0, 10.0, "how strongly this group feels the wind"),
+    boolean("chain_shape_matching", "holds curls: overlapping runs of chain_span vertices pulled toward their rest shape, turned and moved onto where they are"),
+    num("chain_stiffness", "1", 0.0, 1.0, "chain shape matching: fraction of a run's shape error removed per step at 60 Hz (a compliance: the same hold against gravity at any substep count); 1 = rigid runs"),
+    integer("chain_span", "", 3, 32, "chain shape matching: vertices per run; a run should cover a quarter to half of a curl's turn"),
     names("sdf", "names of the collision meshes (their mesh names) this group collides with"),
     names("colliders", "names of the primitive colliders this group collides with"),
 };

@@ -137,6 +137,9 @@ void describe(V& v, S& s) {
     v.field("particle_radius", s.particle_radius_m);
     v.field("max_position_delta", s.max_position_delta_m);
     v.field("wind_scale", s.wind_scale);
+    v.field("chain_shape_matching", s.chain_shape_matching);
+    v.field("chain_stiffness", s.chain_stiffness);
+    v.field("chain_span", s.chain_span);
     v.field("sdf", s.sdf);
     v.field("colliders", s.colliders);
 }

@@ -138,6 +138,9 @@ struct SimulationParams {
     double particle_radius_m = 0.001;       // "pearl" radius added to collider radii
     double max_position_delta_m = 0.2;      // clamp on a vertex's movement per step
     double wind_scale = 1.0;                // how strongly this group feels the wind
+    bool chain_shape_matching = false;      // runs of vertices matched to their rest shape (curls)
+    double chain_stiffness = 0.5;           // fraction of a run's shape error removed per 1/60 s
+    int chain_span = 5;                     // vertices per run
     std::vector<std::string> sdf;           // collision mesh names this group collides with
     std::vector<std::string> colliders;     // primitive collider names
     bool operator==(const SimulationParams&) const = default;

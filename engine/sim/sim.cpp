@@ -8,6 +8,7 @@
 #include "scene/param_check.h"
 #include "sim/motion.h"
 #include "sim/sim_passes.h"
+#include "shared/shape_match.h"
 
 namespace tressel {
 
@@ -55,6 +56,13 @@ void place_at_rest(SimGroupState& g) {
     g.prev_positions = g.positions;
     g.scratch = g.positions;
     g.root_transforms_prev = g.root_transforms;
+    // The runs' rotations start at their roots' (rest shape -> world), so the first step's extraction
+    // starts where the rest pose is.
+    for (uint32_t s = 0; s < g.strand_count; ++s) {
+        const glm::vec4 q = gpu_shared::sim_quat_from_mat(sim_passes::root_of(g.root_transforms, s));
+        std::fill(g.chain_q.begin() + ptrdiff_t(s) * g.n, g.chain_q.begin() + ptrdiff_t(s + 1) * g.n, q);
+    }
+    std::fill(g.chain_t.begin(), g.chain_t.end(), glm::vec4(0.0f));
     for (auto& d : g.strand_data) d = gpu_shared::SimStrandData{glm::vec4(0, 0, 0, 1), glm::vec4(0, 0, 0, 1), glm::vec4(0.0f), glm::vec4(0.0f)};
     for (uint32_t s = 0; s < g.strand_count; ++s) {
         SimGroupParams p{};
@@ -148,6 +156,8 @@ Result<SimGroupState> build_sim_group(const SimGroupInputs& in, const glm::mat4&
     g.strand_data.resize(g.strand_count);
     g.positions.resize(count);
     g.contact_normals.assign(count, glm::vec4(0.0f));
+    g.chain_q.assign(count, glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
+    g.chain_t.assign(count, glm::vec4(0.0f));
     g.follow_descriptors = groom.follows.descriptors;
     g.guide_frames_rest = frames;
     g.guide_frames = frames;
@@ -232,6 +242,10 @@ SimGroupParams make_group_params(const SimWorld& world, const SimGroupState& g, 
     p.time_s = float(t_end_s);
     p.collider_count = uint32_t(g.collider_indices.size());
     p.sdf_count = uint32_t(g.sdf_indices.size());
+    // Chain shape matching: runs no longer than the strand, at least 3 vertices (2 would only keep a length).
+    const uint32_t span = sp.chain_shape_matching ? std::min(uint32_t(sp.chain_span), g.n - gpu_shared::kSimChainFirstVertex) : 0u;
+    p.chain_span = span >= 3u ? span : 0u;
+    p.chain_stiffness = p.chain_span > 0u ? gpu_shared::sm_step_stiffness(float(sp.chain_stiffness), float(dt)) : 0.0f;
     return p;
 }
 
@@ -312,6 +326,10 @@ Status step_once(SimWorld& world) {
             sim_passes::local_shape(s, p, g.positions, g.prev_positions, g.ref_vectors_m, g.rest_root_frame_q, g.strand_data);
         for (uint32_t s = 0; s < g.strand_count; ++s)
             sim_passes::length_and_colliders(s, p, g.positions, g.prev_positions, g.rest_lengths_m, colliders);
+        if (p.chain_span > 0u) {
+            for (uint32_t r = 0; r < nv; ++r) sim_passes::chain_match_run(r, p, g.strand_data, g.positions, g.rest_positions_os, g.chain_q, g.chain_t);
+            for (uint32_t v = 0; v < nv; ++v) sim_passes::chain_match_vertex(v, p, g.positions, g.rest_positions_os, g.chain_q, g.chain_t);
+        }
         for (uint32_t v = 0; v < nv; ++v) sim_passes::clamp_delta(v, p, g.positions, g.prev_positions, g.contact_normals);
         const uint32_t segments = g.strand_count * (g.n - 1);
         for (size_t i = 0; i < g.sdf_indices.size(); ++i) {

@@ -43,6 +43,11 @@ struct SimGroupState {
     std::vector<glm::vec4> ref_vectors_m;
     std::vector<glm::vec4> rest_root_frame_q;   // per strand: frame of segment 0 in scalp space (x along it)
     std::vector<uint32_t> strand_flags;         // per strand: StrandFlags (kStrandDegenerate kept, simulated)
+    // Chain shape matching (shared/shape_match.h), per run at the slot of its first vertex: the rotation of
+    // the run's rest shape (scalp space) onto the world, kept from step to step as the next step's warm
+    // start, and within a step the translation of its goals (w = 0).
+    std::vector<glm::vec4> chain_q;
+    std::vector<glm::vec4> chain_t;
 
     // Root transforms (scalp rest -> world), sim_passes::root_of: rigid motion keeps one, the scalp's, for
     // every strand; skinning one per strand (set_root_transforms). One step of rigid motion at 16M guide

@@ -1,5 +1,6 @@
 #include "sim/sim_passes.h"
 
+#include "shared/shape_match.h"
 #include "shared/sim_sdf.h"
 
 namespace tressel::sim_passes {
@@ -137,6 +138,42 @@ void length_and_colliders(uint32_t strand, const SimGroupParams& p, std::span<gl
         }
         collide_strand(p, base, pos, prev, colliders, 1.0f);
     }
+}
+
+void chain_match_run(uint32_t run, const SimGroupParams& p, std::span<const SimStrandData> data, std::span<const glm::vec4> pos,
+                     std::span<const glm::vec4> rest_os, std::span<glm::vec4> chain_q, std::span<glm::vec4> chain_t) {
+    const uint32_t n = p.vertices_per_strand;
+    const uint32_t span = p.chain_span;
+    const uint32_t k = run % n;
+    if (span == 0u || k < kSimChainFirstVertex || k + span > n) return;
+    glm::vec3 c(0.0f), cr(0.0f);
+    for (uint32_t i = 0; i < span; ++i) {
+        c += sim_xyz(pos[run + i]);
+        cr += sim_xyz(rest_os[run + i]);
+    }
+    const float inv = 1.0f / float(span);
+    c *= inv;
+    cr *= inv;
+    glm::mat3 a(0.0f);
+    for (uint32_t i = 0; i < span; ++i) a += sm_outer(sim_xyz(pos[run + i]) - c, sim_xyz(rest_os[run + i]) - cr);
+    const glm::vec4 q = sm_extract_rotation(a, sm_warm_start(data[run / n].vsp_q, chain_q[run]), kShapeMatchRotationIterations);
+    chain_q[run] = q;
+    chain_t[run] = with_w(sm_translation(c, q, cr), 0.0f);
+}
+
+void chain_match_vertex(uint32_t vertex, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> rest_os,
+                        std::span<const glm::vec4> chain_q, std::span<const glm::vec4> chain_t) {
+    const uint32_t n = p.vertices_per_strand;
+    const uint32_t span = p.chain_span;
+    const glm::vec4 x = pos[vertex];
+    if (span == 0u || x.w <= 0.0f) return;
+    const uint32_t k = vertex % n;
+    const uint32_t first = sim_chain_first_run(k, span), last = sim_chain_last_run(k, n, span);
+    if (first > last) return;
+    const uint32_t base = vertex - k;
+    glm::vec3 sum(0.0f);
+    for (uint32_t j = first; j <= last; ++j) sum += sm_goal(chain_q[base + j], sim_xyz(chain_t[base + j]), sim_xyz(rest_os[vertex])) - sim_xyz(x);
+    pos[vertex] = with_w(sim_xyz(x) + sum * (p.chain_stiffness / float(span)), x.w);
 }
 
 void clamp_delta(uint32_t vertex, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> prev,

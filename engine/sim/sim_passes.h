@@ -4,7 +4,7 @@
 // are sequential inside a strand (GPU: one invocation per strand, its vertices in shared memory, as TressFX
 // 4.1's local shape pass). Every formula is in shaders/shared/sim.h / sim_sdf.h. Order (README.md):
 //   strand_data -> integrate (roots, Verlet, wind, gravity) -> global shape -> vsp -> local shape x N
-//   -> length x N with primitive colliders -> clamp -> sdf vertices -> sdf midpoints (even, odd)
+//   -> length x N with primitive colliders -> chain shape matching (runs, then vertices) -> clamp -> sdf vertices -> sdf midpoints (even, odd)
 //   -> follow-the-leader with the contacts (the last word on every guide position) -> follow hairs
 //   -> follow sdf.
 #pragma once
@@ -66,6 +66,17 @@ void local_shape(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> 
 // followed by the primitive colliders on every free vertex (TressFX 4.1 LengthConstraintsWindAndCollision).
 void length_and_colliders(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> prev,
                           std::span<const float> rest_lengths, std::span<const SimCollider> colliders);
+
+// Chain shape matching (shared/shape_match.h), when p.chain_span > 0. Per run, indexed by the slot of its
+// first vertex (slots that start no run return): the rotation of the run's rest shape onto its current
+// vertices, warm-started from chain_q turned by the root's rotation over the step (strand data) and
+// written back there, and its goals' translation into chain_t.
+void chain_match_run(uint32_t run, const SimGroupParams& p, std::span<const SimStrandData> data, std::span<const glm::vec4> pos,
+                     std::span<const glm::vec4> rest_os, std::span<glm::vec4> chain_q, std::span<glm::vec4> chain_t);
+// Then per free vertex: chain_stiffness x (sum over its runs of (goal - x)) / span (Jacobi: every run was
+// matched to the same positions, so vertices may move in any order; each run's pulls sum to zero).
+void chain_match_vertex(uint32_t vertex, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> rest_os,
+                        std::span<const glm::vec4> chain_q, std::span<const glm::vec4> chain_t);
 
 // Per free vertex: movement over the step clamped to max_delta_m; clears the vertex's contact normal for
 // the SDF passes that follow.

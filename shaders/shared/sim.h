@@ -82,8 +82,8 @@ struct SimGroupParams {
     float time_s;               // simulation time at the end of the step
     uint collider_count;
     uint sdf_count;
-    uint pad0;
-    uint pad1;
+    float chain_stiffness;      // chain shape matching: fraction of the way to the goals per step (sm_step_stiffness)
+    uint chain_span;            // chain shape matching: vertices per run; 0 = off (shared/shape_match.h)
 };
 TRESSEL_CHECK_SIZE(SimGroupParams, 112)
 

@@ -30,13 +30,15 @@ TRESSEL_CONST(uint, kSimBindFollowPos, 17u);      // vec4 per follow vertex
 TRESSEL_CONST(uint, kSimBindSdfOffsets, 18u);     // uint per SDF of the group: its first float in the fields
 TRESSEL_CONST(uint, kSimBindPhaseClocks, 19u);    // uint per workgroup and phase: SM cycles (strands_phases.comp)
 TRESSEL_CONST(uint, kSimBindContacts, 20u);       // vec4 per vertex: the step's SDF contact normal (split passes)
-TRESSEL_CONST(uint, kSimBindingCount, 21u);
+TRESSEL_CONST(uint, kSimBindChainQ, 21u);         // vec4 per vertex slot: chain shape matching rotation of the run starting there
+TRESSEL_CONST(uint, kSimBindChainT, 22u);         // vec4 per vertex slot: that run's goal translation (split passes)
+TRESSEL_CONST(uint, kSimBindingCount, 23u);
 // Phases of the fused strand pass whose SM cycles the sim/strands_phases.comp variant records, per
 // workgroup, each ending at a barrier: staging in with the per-strand set-up; integration; the swap with
-// global shape and VSP; the sweeps; per SDF (summed over SDFs) the vertices (with the clamp before the
+// global shape and VSP; the sweeps; chain shape matching (runs, then vertices); per SDF (summed over SDFs) the vertices (with the clamp before the
 // first), the even and the odd segment midpoints; the follow-the-leader sweep with the contacts (with the
 // clamp when there is no SDF); staging out.
-TRESSEL_CONST(uint, kSimPhaseCount, 9u);
+TRESSEL_CONST(uint, kSimPhaseCount, 10u);
 // The fused strand pass (shaders/sim/strands.comp): a workgroup's strands staged in shared memory, 11
 // floats per vertex (position with inverse mass, previous position, reference vector, rest length) with a
 // row stride of strands + 1, 16 floats per strand, one copy each of the step's SimGroupParams, the
@@ -45,7 +47,7 @@ TRESSEL_CONST(uint, kSimStrandsMaxPerWorkgroup, 32u);
 TRESSEL_CONST(uint, kSimStrandsMaxThreads, 512u);  // H100: 512 and 1024 beat 256 by 8% at 16M vertices
 TRESSEL_CONST(uint, kSimStrandsSharedBytesPerVertex, 44u);
 TRESSEL_CONST(uint, kSimStrandsSharedBytesPerStrand, 64u);
-TRESSEL_CONST(uint, kSimStrandsSharedBytesFixed, 388u);
+TRESSEL_CONST(uint, kSimStrandsSharedBytesFixed, 392u);
 
 struct SimPush {
     uint count;          // items of this dispatch

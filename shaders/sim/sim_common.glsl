@@ -13,6 +13,7 @@ layout(std430, binding = kSimBindSdfFields) readonly buffer SdfFieldsBuf { float
 #define SDF_FETCH(i) sdf_fields[pc.field_offset + (i)]
 #endif
 #include "shared/sim_sdf.h"
+#include "shared/shape_match.h"
 
 layout(std430, binding = kSimBindParams) readonly buffer ParamsBuf { SimGroupParams step_params[]; };
 layout(std430, binding = kSimBindPos) buffer PosBuf { vec4 pos[]; };
@@ -33,6 +34,10 @@ layout(std430, binding = kSimBindFollowDesc) readonly buffer FollowDescBuf { Fol
 layout(std430, binding = kSimBindFollowPos) buffer FollowPosBuf { vec4 follow_pos[]; };
 layout(std430, binding = kSimBindSdfOffsets) readonly buffer SdfOffsetsBuf { uint sdf_offsets[]; };
 layout(std430, binding = kSimBindContacts) buffer ContactsBuf { vec4 contacts[]; };
+// Coherent: the fused pass writes a run's rotation and reads it back from other invocations of the
+// workgroup after a barrier.
+layout(std430, binding = kSimBindChainQ) coherent buffer ChainQBuf { vec4 chain_q[]; };
+layout(std430, binding = kSimBindChainT) buffer ChainTBuf { vec4 chain_t[]; };
 
 SimGroupParams P() { return step_params[pc.slot]; }
 

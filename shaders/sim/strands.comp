@@ -27,6 +27,7 @@
 layout(constant_id = 0) const uint S = 32u;   // strands per workgroup
 layout(constant_id = 1) const uint N = 16u;   // vertices per strand of the group
 layout(constant_id = 2) const uint T = 256u;  // threads per workgroup (>= S)
+layout(constant_id = 3) const bool CHAIN = true;  // with the chain shape matching phase
 layout(local_size_x_id = 2) in;
 
 uint g_field_offset = 0u;  // first float of the SDF being collided with
@@ -84,7 +85,7 @@ shared float s_w[M];
 shared float s_px[M];
 shared float s_py[M];
 shared float s_pz[M];
-shared float s_rx[M];   // reference vectors (local shape); after the sweeps, contact normals
+shared float s_rx[M];   // reference vectors (local shape); after the sweeps chain translations, then contact normals
 shared float s_ry[M];
 shared float s_rz[M];
 shared float s_len[M];  // rest length of the segment from vertex k to k + 1
@@ -273,6 +274,49 @@ void sweeps(uint t, uint strands_here) {
     }
 }
 
+// sim_passes::chain_match_run for the run starting at vertex k of slot s (a thread whose k starts no run
+// returns): positions from shared memory, rest positions from their buffer; the translation into the
+// reference vectors' arrays at the run's first vertex.
+void chain_run(uint base_all, uint s, uint k) {
+    uint span = p.chain_span;
+    if (k < kSimChainFirstVertex || k + span > N) return;
+    uint g = base_all + s * N + k;
+    vec3 c = vec3(0.0), cr = vec3(0.0);
+    for (uint i = 0u; i < span; ++i) {
+        c += X(at(s, k + i)).xyz;
+        cr += rest_os[g + i].xyz;
+    }
+    float inv = 1.0 / float(span);
+    c *= inv;
+    cr *= inv;
+    mat3 a = mat3(0.0);
+    for (uint i = 0u; i < span; ++i) a += sm_outer(X(at(s, k + i)).xyz - c, rest_os[g + i].xyz - cr);
+    vec4 q = sm_extract_rotation(a, sm_warm_start(s_vsp_q[s], chain_q[g]), kShapeMatchRotationIterations);
+    chain_q[g] = q;
+    vec3 tr = sm_translation(c, q, cr);
+    uint j = at(s, k);
+    s_rx[j] = tr.x;
+    s_ry[j] = tr.y;
+    s_rz[j] = tr.z;
+}
+
+// sim_passes::chain_match_vertex for vertex k of slot s (rest: its rest position, in a register since
+// staging). It writes only its own vertex and reads no other's position.
+void chain_vertex(uint base_all, uint s, uint k, vec3 rest) {
+    uint span = p.chain_span;
+    uint i = at(s, k);
+    vec4 x = X(i);
+    if (x.w <= 0.0) return;
+    uint first = sim_chain_first_run(k, span), last = sim_chain_last_run(k, N, span);
+    if (first > last) return;
+    vec3 sum = vec3(0.0);
+    for (uint j = first; j <= last; ++j) {
+        uint r = at(s, j);
+        sum += sm_goal(chain_q[base_all + s * N + j], vec3(s_rx[r], s_ry[r], s_rz[r]), rest) - x.xyz;
+    }
+    set_x(i, with_w(x.xyz + sum * (p.chain_stiffness / float(span)), x.w));
+}
+
 vec3 CONTACT(uint i) { return vec3(s_rx[i], s_ry[i], s_rz[i]); }
 void set_contact(uint i, vec3 n) {
     s_rx[i] = n.x;
@@ -446,6 +490,22 @@ void main() {
     sweeps(t, strands_here);
     phase_mark(3u);
 
+    // Chain shape matching: every run's rotation and translation, then every free vertex toward its runs'
+    // goals. The translations go to the reference vectors' arrays (free until the clamp clears them for
+    // the contacts), the rotations to their global slots, which the vertices read back after the barrier.
+    if (CHAIN && p.chain_span > 0u) {
+        for (uint i = t; i < items; i += T) chain_run(base_all, i / N, i % N);
+        memoryBarrierBuffer();
+        barrier();
+        for (uint v = 0u; v < V; ++v) {
+            uint i = t + v * T;
+            if (i >= items) break;
+            chain_vertex(base_all, i / N, i % N, rest[v]);
+        }
+        barrier();
+    }
+    phase_mark(4u);
+
     // Clamp (clearing the contact normals), then per SDF: vertices, even segments, odd segments.
     for (uint i = t; i < items; i += T) {
         uint a = at(i / N, i % N);
@@ -462,7 +522,7 @@ void main() {
         }
         for (uint i = t; i < items; i += T) sdf_vertex(i / N, i % N);
         barrier();
-        phase_mark(4u);
+        phase_mark(5u);
         for (uint parity = 0u; parity < 2u; ++parity) {
             // Only the segments of this parity, on consecutive threads for consecutive strands: every
             // thread has one segment (32 strands of 32 vertices, 512 threads), where striding over all
@@ -470,7 +530,7 @@ void main() {
             uint segments = strands_here * ((N - parity) / 2u);
             for (uint i = t; i < segments; i += T) sdf_midpoint(i % strands_here, parity + 2u * (i / strands_here));
             barrier();
-            phase_mark(5u + parity);
+            phase_mark(6u + parity);
         }
     }
     barrier();
@@ -478,7 +538,7 @@ void main() {
     // The last sweep: follow-the-leader with the contacts.
     if (t < strands_here) ftl_contact_strand(t);
     barrier();
-    phase_mark(7u);
+    phase_mark(8u);
 
     // Out: the new positions to the integration buffer (the next current), the new previous positions
     // over the old current ones (the CPU's buffer swap): each workgroup read its own range of them above.
@@ -488,6 +548,6 @@ void main() {
         scratch[base_all + i] = vec4(s_x[a], s_y[a], s_z[a], w);
         pos[base_all + i] = vec4(s_px[a], s_py[a], s_pz[a], w);
     }
-    phase_mark(8u);
+    phase_mark(9u);
     phase_end(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
 }

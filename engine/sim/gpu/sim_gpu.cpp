@@ -50,6 +50,8 @@ void bind_sets(SimGpuGroup& g) {
         s.bind_buffer(gpu_shared::kSimBindSdfOffsets, g.sdf_offsets);
         s.bind_buffer(gpu_shared::kSimBindPhaseClocks, g.phase_clocks);
         s.bind_buffer(gpu_shared::kSimBindContacts, g.contacts);
+        s.bind_buffer(gpu_shared::kSimBindChainQ, g.chain_q);
+        s.bind_buffer(gpu_shared::kSimBindChainT, g.chain_t);
     }
 }
 
@@ -66,6 +68,7 @@ Result<SimGpuPipelines> SimGpuPipelines::create(gpu::Device& device) {
                  {&p.local_shape, "sim/local_shape.comp"},  {&p.length, "sim/length.comp"},
                  {&p.clamp, "sim/clamp.comp"},              {&p.sdf_vertex, "sim/sdf_vertex.comp"},
                  {&p.sdf_midpoint, "sim/sdf_midpoint.comp"}, {&p.ftl, "sim/ftl.comp"},
+                 {&p.chain_runs, "sim/chain_runs.comp"},    {&p.chain_vertices, "sim/chain_vertices.comp"},
                  {&p.follow, "sim/follow.comp"},
                  {&p.follow_sdf, "sim/follow_sdf.comp"},    {&p.follow_all, "sim/follow_all.comp"}};
     for (auto& it : items) {
@@ -98,7 +101,7 @@ uint32_t SimGpuPipelines::strands_per_workgroup(uint32_t n) const {
     return s;
 }
 
-Result<const gpu::ComputePipeline*> SimGpuPipelines::strands(uint32_t n, bool phase_clocks) const {
+Result<const gpu::ComputePipeline*> SimGpuPipelines::strands(uint32_t n, bool phase_clocks, bool chain) const {
     TRESSEL_ASSERT(cache_ != nullptr, "SimGpuPipelines::strands: pipelines not created");
     if (n < gpu_shared::kSimMinVerticesPerStrand || n > gpu_shared::kSimMaxVerticesPerStrand)
         return make_error(ErrorCode::InvalidArgument, "the GPU simulation takes " + std::to_string(gpu_shared::kSimMinVerticesPerStrand) +
@@ -107,7 +110,7 @@ Result<const gpu::ComputePipeline*> SimGpuPipelines::strands(uint32_t n, bool ph
     if (phase_clocks && !device_->info().shader_clock)
         return make_error(ErrorCode::Unsupported, device_->info().name + " offers no shader clock (VK_KHR_shader_clock) for phase cycle counts");
     std::lock_guard<std::mutex> lock(cache_->mutex);
-    auto& slot = cache_->strands_by_n[n * 2 + (phase_clocks ? 1 : 0)];
+    auto& slot = cache_->strands_by_n[n * 4 + (phase_clocks ? 1 : 0) + (chain ? 2 : 0)];
     if (!slot) {
         const uint32_t s = strands_per_workgroup(n);
         if (strands_shared_bytes(s, n) > device_->info().max_shared_memory_bytes)
@@ -116,7 +119,7 @@ Result<const gpu::ComputePipeline*> SimGpuPipelines::strands(uint32_t n, bool ph
         std::vector<VkDescriptorType> bindings(gpu_shared::kSimBindingCount, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
         const char* shader = phase_clocks ? "sim/strands_phases.comp" : "sim/strands.comp";
         gpu::ComputePipelineDesc d{embedded_spirv(shader), bindings, sizeof(SimPush), std::string(shader) + " n=" + std::to_string(n)};
-        d.specialization = {s, n, std::max(s, std::min(gpu_shared::kSimStrandsMaxThreads, s * n))};
+        d.specialization = {s, n, std::max(s, std::min(gpu_shared::kSimStrandsMaxThreads, s * n)), chain ? 1u : 0u};
         auto pipe = device_->create_compute_pipeline(d);
         if (!pipe) return pipe.error();
         slot = std::make_unique<gpu::ComputePipeline>(std::move(*pipe));
@@ -155,9 +158,10 @@ Result<SimGpu> SimGpu::create(gpu::Device& device, const SimGpuPipelines& pipeli
         std::vector<uint32_t> offsets = g.field_offsets;
         if (offsets.empty()) offsets.push_back(0);
         if (mode == SimGpuMode::Fused) {
-            auto pipe = pipelines.strands(w.n, phase_clocks);
+            auto pipe = pipelines.strands(w.n, phase_clocks, w.params.chain_shape_matching);
             if (!pipe) return pipe.error();
             g.strands_pipeline = *pipe;
+            g.strands_chain = w.params.chain_shape_matching;
             g.strands_per_workgroup = pipelines.strands_per_workgroup(w.n);
         }
         const size_t workgroups = (size_t(g.strands) + g.strands_per_workgroup - 1) / g.strands_per_workgroup;
@@ -182,6 +186,8 @@ Result<SimGpu> SimGpu::create(gpu::Device& device, const SimGpuPipelines& pipeli
                    {&g.sdf_offsets, device_buffer(device, offsets, name + "sdf offsets")},
                    {&g.phase_clocks, device_buffer(device, clocks, name + "phase clocks")},
                    {&g.contacts, device_buffer(device, w.contact_normals, name + "contact normals")},
+                   {&g.chain_q, device_buffer(device, w.chain_q, name + "chain rotations")},
+                   {&g.chain_t, device_buffer(device, w.chain_t, name + "chain translations")},
                    {&g.params, host_buffer(device, sim.slots_ * sizeof(gpu_shared::SimGroupParams), name + "params")},
                    {&g.roots, host_buffer(device, sim.slots_ * 2 * sizeof(glm::mat4), name + "roots")},
                    {&g.colliders, host_buffer(device, sim.slots_ * g.max_colliders * sizeof(gpu_shared::SimCollider), name + "colliders")},
@@ -250,7 +256,19 @@ Status SimGpu::record_steps(gpu::CommandBuffer& cmd, SimWorld& world, uint32_t s
 
             if (mode_ == SimGpuMode::Split) record_split(cmd, gi, w, step, skinned[gi], ts);
         }
-        if (mode_ == SimGpuMode::Fused) record_fused(cmd, world, step, skinned, ts);
+        if (mode_ == SimGpuMode::Fused) {
+            // Chain shape matching turned on or off since the last step: the fused pass with or without it.
+            for (size_t gi = 0; gi < groups_.size(); ++gi) {
+                SimGpuGroup& g = groups_[gi];
+                const bool chain = world.groups[gi].params.chain_shape_matching;
+                if (chain == g.strands_chain) continue;
+                auto pipe = pipelines_->strands(g.n, phase_clocks_, chain);
+                if (!pipe) return pipe.error();
+                g.strands_pipeline = *pipe;
+                g.strands_chain = chain;
+            }
+            record_fused(cmd, world, step, skinned, ts);
+        }
         ++world.clock.steps;
     }
     return {};
@@ -293,6 +311,10 @@ void SimGpu::record_split(gpu::CommandBuffer& cmd, size_t gi, const SimGroupStat
     run(P.vsp, "sim vsp", vertices, set);
     run(P.local_shape, "sim local shape", g.strands, set);
     run(P.length, "sim length + colliders", g.strands, set);
+    if (w.params.chain_shape_matching) {  // the passes return at once where the span leaves no run
+        run(P.chain_runs, "sim chain runs", vertices, set);
+        run(P.chain_vertices, "sim chain vertices", vertices, set);
+    }
     run(P.clamp, "sim clamp", vertices, set);
     for (uint32_t i = 0; i < uint32_t(g.field_offsets.size()); ++i) {
         push.sdf = i;
@@ -357,7 +379,7 @@ void SimGpu::record_fused(gpu::CommandBuffer& cmd, const SimWorld& world, uint32
 
 const char* sim_phase_name(uint32_t phase) {
     static const char* const names[gpu_shared::kSimPhaseCount] = {
-        "staging in", "integration", "global shape + vsp", "sweeps", "sdf vertices", "sdf midpoints even",
+        "staging in", "integration", "global shape + vsp", "sweeps", "chain shape matching", "sdf vertices", "sdf midpoints even",
         "sdf midpoints odd", "follow-the-leader + contacts", "staging out"};
     return phase < gpu_shared::kSimPhaseCount ? names[phase] : "?";
 }
@@ -386,6 +408,7 @@ Status SimGpu::download(gpu::Device& device, SimWorld& world) const {
         TRESSEL_TRY(device.download(g.positions[g.rotation % 3], w.positions.data(), bytes));
         TRESSEL_TRY(device.download(g.positions[(g.rotation + 1) % 3], w.prev_positions.data(), bytes));
         TRESSEL_TRY(device.download(g.follow_pos, w.follow_positions.data(), w.follow_positions.size() * sizeof(glm::vec4)));
+        TRESSEL_TRY(device.download(g.chain_q, w.chain_q.data(), w.chain_q.size() * sizeof(glm::vec4)));
     }
     return {};
 }
@@ -398,6 +421,7 @@ Status SimGpu::upload_state(gpu::Device& device, const SimWorld& world) {
         TRESSEL_TRY(device.upload(g.positions[g.rotation % 3], w.positions.data(), bytes));
         TRESSEL_TRY(device.upload(g.positions[(g.rotation + 1) % 3], w.prev_positions.data(), bytes));
         TRESSEL_TRY(device.upload(g.strand_data, w.strand_data.data(), w.strand_data.size() * sizeof(gpu_shared::SimStrandData)));
+        TRESSEL_TRY(device.upload(g.chain_q, w.chain_q.data(), w.chain_q.size() * sizeof(glm::vec4)));
         TRESSEL_TRY(device.upload(g.follow_pos, w.follow_positions.data(), w.follow_positions.size() * sizeof(glm::vec4)));
     }
     return {};

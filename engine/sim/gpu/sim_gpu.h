@@ -42,14 +42,15 @@ public:
     // The fused strand pass for strands of n vertices: built on first use for each n (specialised on n and
     // on strands_per_workgroup(n)), then kept; safe to call from several threads. `phase_clocks`: the
     // variant that also records each phase's SM cycles (sim/strands_phases.comp; needs
-    // DeviceInfo::shader_clock).
-    Result<const gpu::ComputePipeline*> strands(uint32_t n, bool phase_clocks = false) const;
+    // DeviceInfo::shader_clock). `chain`: with the chain shape matching phase (specialised out without it:
+    // its registers cost every other phase 2% at 4M guide vertices on an H200).
+    Result<const gpu::ComputePipeline*> strands(uint32_t n, bool phase_clocks = false, bool chain = false) const;
     // Strands per workgroup of the fused pass: up to kSimStrandsMaxPerWorkgroup, halved while their
     // staging would exceed the device's shared memory.
     uint32_t strands_per_workgroup(uint32_t n) const;
 
     gpu::ComputePipeline strand_data, integrate, global_shape, vsp, local_shape, length, clamp, sdf_vertex,
-        sdf_midpoint, ftl, follow, follow_sdf, follow_all;
+        sdf_midpoint, ftl, chain_runs, chain_vertices, follow, follow_sdf, follow_all;
 
 private:
     struct Cache {
@@ -66,12 +67,15 @@ struct SimGpuGroup {
     uint32_t root_capacity = 1;        // root transforms per slot and per time (1: rigid; strands: skinned)
     std::vector<uint32_t> field_offsets;  // per SDF of the group, first float in `sdf_fields`
     const gpu::ComputePipeline* strands_pipeline = nullptr;  // fused mode
+    bool strands_chain = false;        // strands_pipeline has the chain shape matching phase
     uint32_t strands_per_workgroup = 1;
     gpu::Buffer positions[3];          // rotating: current, previous, integration output
     gpu::Buffer rest, rest_lengths, ref_vectors, rest_root_frame, strand_data, frames_rest, frames_world;
     gpu::Buffer follow_desc, follow_pos, sdf_grids, sdf_fields, sdf_offsets;
     gpu::Buffer params, roots, colliders, sdf_frames;  // host-visible, one slot per substep of a record
     gpu::Buffer contacts;              // vec4 per vertex: the step's SDF contact normals (split passes)
+    gpu::Buffer chain_q;               // vec4 per vertex slot: chain shape matching rotations (kept across steps)
+    gpu::Buffer chain_t;               // vec4 per vertex slot: their goal translations (split passes)
     gpu::Buffer phase_clocks;          // kSimPhaseCount cycle counts per workgroup of the fused pass (a stub without)
     gpu::DescriptorSet sets[3];        // set r: positions[r] current, [r+1] previous, [r+2] output
     uint32_t rotation = 0;
