@@ -51,8 +51,12 @@ TRESSEL_CONST(float, kSimWindDragPerSecond, 2.0f);
 // Relative step of the SDF gradient's central differences, in cells.
 TRESSEL_CONST(float, kSimSdfGradientStepCells, 0.5f);
 // Dynamic follow-the-leader velocity correction (Mueller, Kim & Chentanez 2012): the parent's velocity
-// takes -s_damping x the child's FTL correction / dt; 0.9 as in the paper's examples.
-TRESSEL_CONST(float, kSimFtlVelocityCorrection, 0.9f);
+// takes -s_damping x the child's FTL correction / dt. 0.3, where the paper's examples use 0.9: the
+// correction is a velocity kept in the previous positions, and at 0.9 hair lying on a still head kept it
+// circulating through the contacts - tips on 1-2 mm loops at 2 Hz, up to 46 mm/s (the default scene,
+// still for 3 s: 2.0 mm/s RMS; at 0.3, 0.04 mm/s and at most 1.5 mm/s). It also swings more freely at 0.3
+// (engine/sim/README.md, "Rest").
+TRESSEL_CONST(float, kSimFtlVelocityCorrection, 0.3f);
 // The same reaction for the local shape constraint: the joint's velocity takes -s x the child's shape
 // correction / dt. The correction moves only the child, toward a target that hangs off the parent's
 // current frame; without the reaction that is a one-sided (non-conservative) force, which feeds energy

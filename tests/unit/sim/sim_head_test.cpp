@@ -200,27 +200,33 @@ TEST(SimHead, RaisingTheMarginPushesHairOutWithoutLaunchingIt) {
     auto w = build_sim_world(head_inputs(p, false));
     ASSERT_TRUE(w.ok()) << w.error().describe();
     const SimGroupState& g = w->groups[0];
-    // Root-mean-square speed of the free vertices (a few vertices of strands buckled against the head
-    // jitter by millimetres per step even at rest, so the maximum says little).
+    // Root-mean-square speed of the free vertices over a step: their displacement since `before` (x -
+    // x_prev also holds the velocity corrections kept in the previous positions, which are not motion).
+    std::vector<glm::vec4> before = g.positions;
     auto rms_speed = [&] {
         double sum = 0.0;
         size_t count = 0;
         for (size_t i = 0; i < g.positions.size(); ++i) {
             if (g.positions[i].w <= 0.0f) continue;
-            const float v = glm::length(glm::vec3(g.positions[i] - g.prev_positions[i])) / float(w->step_dt_s());
+            const float v = glm::length(glm::vec3(g.positions[i] - before[i])) / float(w->step_dt_s());
             sum += double(v) * v;
             ++count;
         }
+        before = g.positions;
         return float(std::sqrt(sum / double(count)));
     };
-    ASSERT_TRUE(run_frames(*w, 150).ok());  // settle onto the head
+    ASSERT_TRUE(run_frames(*w, 149).ok());  // settle onto the head
+    before = g.positions;
+    ASSERT_TRUE(run_frames(*w, 1).ok());
     const float settled = rms_speed();
     const float margin = 0.015f;
     w->sdfs[0].margin_m = margin;
+    // The first steps move the hair out to the new margin; what follows is whatever velocity that left.
     float fastest = 0.0f;
     for (int i = 0; i < 60; ++i) {
         ASSERT_TRUE(step_once(*w).ok());
-        fastest = std::max(fastest, rms_speed());
+        const float v = rms_speed();
+        if (i >= 4) fastest = std::max(fastest, v);
     }
     size_t inside = 0, near = 0;
     for (size_t i = 0; i < g.positions.size(); ++i) {
@@ -233,8 +239,9 @@ TEST(SimHead, RaisingTheMarginPushesHairOutWithoutLaunchingIt) {
     RecordProperty("rms_speed_after_mps", std::to_string(fastest));
     EXPECT_GT(near, 50u) << "the test needs hair resting near the head";
     EXPECT_EQ(inside, 0u) << "hair must move out to the raised margin";
-    // Measured: 0.148 m/s settled, at most 0.199 after the raise (the joints' reaction to the local shape
-    // corrections the pushed strands take carries some of it); 0.52 when the whole push becomes velocity.
+    // Measured: 0.163 m/s settled (still swinging after 2.5 s), at most 0.094 from the fifth step after the
+    // raise. (With x - x_prev as the speed, the measure before the velocity corrections were told apart
+    // from motion, the whole push turned into velocity read 0.52 m/s against 0.199.)
     EXPECT_LT(fastest, settled + 0.1f) << "the push out to the new margin turned into velocity";
 }
 
