@@ -214,7 +214,8 @@ TEST(CliPreset, SaveApplyCheck) {
     ASSERT_TRUE(applied.ok()) << applied.error().describe();
     const HairGroup& g = applied->scene.hair_groups[0];
     EXPECT_EQ(g.simulation.gpu_vertices_per_strand, 64);
-    EXPECT_EQ(g.simulation.local_iterations, 6);
+    EXPECT_TRUE(g.simulation.chain_shape_matching);
+    EXPECT_EQ(g.simulation.chain_span, 21);
     EXPECT_EQ(g.shading.root_color, glm::dvec3(0.3, 0.065, 0.03));
     EXPECT_EQ(g.growth.guides, 2000) << "sections the presets do not name are untouched";
 
