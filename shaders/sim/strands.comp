@@ -2,6 +2,11 @@
 #ifdef TRESSEL_SIM_PHASE_CLOCKS
 #extension GL_ARB_shader_clock : require
 #endif
+#if defined(TRESSEL_SIM_CHAIN_SHUFFLE) || defined(TRESSEL_SIM_PHASE_CLOCKS)
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#define SIM_HAS_SHUFFLE 1
+#endif
 // The guide step of a hair group after the strand data pass (strand_data.comp) in one dispatch:
 // integration, global shape, VSP, local shape, length constraints with colliders, clamp, per SDF the
 // vertex and midpoint pushes, and the follow-the-leader sweep that keeps the contacts - the passes of
@@ -28,6 +33,9 @@ layout(constant_id = 0) const uint S = 32u;   // strands per workgroup
 layout(constant_id = 1) const uint N = 16u;   // vertices per strand of the group
 layout(constant_id = 2) const uint T = 256u;  // threads per workgroup (>= S)
 layout(constant_id = 3) const bool CHAIN = true;  // with the chain shape matching phase
+// The chain shape matching phase by subgroup shuffles (chain_by_shuffles): the host sets it where a
+// subgroup holds whole strands (N divides the subgroup size, which divides T) and the variant has them.
+layout(constant_id = 4) const bool CHAIN_SHUFFLE = false;
 layout(local_size_x_id = 2) in;
 
 uint g_field_offset = 0u;  // first float of the SDF being collided with
@@ -317,6 +325,49 @@ void chain_vertex(uint base_all, uint s, uint k, vec3 rest) {
     set_x(i, with_w(x.xyz + sum * (p.chain_stiffness / float(span)), x.w));
 }
 
+#ifdef SIM_HAS_SHUFFLE
+// Chain shape matching with a subgroup's lanes, item i (t + v T) of every thread: its run (the one starting at its
+// vertex) matched in registers, and the runs containing its vertex - those starting 0 .. span - 1
+// vertices before it, on the lanes as many places before it - read by shuffles. A subgroup holds whole
+// strands, so no lane reads another strand's runs, and no shared or global memory is written between
+// the two halves (the fallback goes through the reference vectors' shared arrays and the rotations'
+// global slots, an L2 round trip per run and vertex). Every lane runs every shuffle (items past the
+// workgroup's strands compute on whatever shared memory holds and write nothing).
+void chain_by_shuffles(uint i, uint base_all, uint items, vec3 rest) {
+    uint span = p.chain_span;
+    uint lane = gl_SubgroupInvocationID;
+    bool live = i < items;
+    uint s = min(i / N, S - 1u), k = i % N;
+    uint g = base_all + s * N + k;
+    vec4 q = vec4(0.0, 0.0, 0.0, 1.0);
+    vec3 tr = vec3(0.0);
+    if (live && k + span <= N) {
+        vec3 c = vec3(0.0), cr = vec3(0.0);
+        for (uint m = 0u; m < span; ++m) {
+            c += X(at(s, k + m)).xyz;
+            cr += rest_os[g + m].xyz;
+        }
+        float inv = 1.0 / float(span);
+        c *= inv;
+        cr *= inv;
+        mat3 a = mat3(0.0);
+        for (uint m = 0u; m < span; ++m) a += sm_outer(X(at(s, k + m)).xyz - c, rest_os[g + m].xyz - cr);
+        q = sm_extract_rotation(a, sm_warm_start(s_vsp_q[s], chain_q[g]), kShapeMatchRotationIterations);
+        chain_q[g] = q;
+        tr = sm_translation(c, q, cr);
+    }
+    vec4 x = X(at(s, k));
+    vec3 sum = vec3(0.0);
+    for (uint d = 0u; d < span; ++d) {
+        uint src = lane >= d ? lane - d : lane;
+        vec4 qj = subgroupShuffle(q, src);
+        vec3 tj = subgroupShuffle(tr, src);
+        if (k >= d && k - d + span <= N) sum += sm_goal(qj, tj, rest) - x.xyz;
+    }
+    if (live && x.w > 0.0) set_x(at(s, k), with_w(x.xyz + sum * (p.chain_stiffness / float(span)), x.w));
+}
+#endif
+
 vec3 CONTACT(uint i) { return vec3(s_rx[i], s_ry[i], s_rz[i]); }
 void set_contact(uint i, vec3 n) {
     s_rx[i] = n.x;
@@ -493,6 +544,12 @@ void main() {
     // Chain shape matching: every run's rotation and translation, then every free vertex toward its runs'
     // goals. The translations go to the reference vectors' arrays (free until the clamp clears them for
     // the contacts), the rotations to their global slots, which the vertices read back after the barrier.
+#ifdef SIM_HAS_SHUFFLE
+    if (CHAIN && CHAIN_SHUFFLE && p.chain_span > 0u) {
+        for (uint v = 0u; v < V; ++v) chain_by_shuffles(t + v * T, base_all, items, rest[v]);
+        barrier();
+    } else
+#endif
     if (CHAIN && p.chain_span > 0u) {
         for (uint i = t; i < items; i += T) chain_run(base_all, i / N, i % N);
         memoryBarrierBuffer();

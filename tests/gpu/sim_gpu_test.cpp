@@ -197,17 +197,18 @@ TEST_P(SimGpuModeTest, DeterministicOnTheSameDevice) {
 }
 
 // Chain shape matching (a run's rotation extracted from the positions, warm-started from the rotation
-// kept on the GPU) against the CPU: 16 vertices per strand (32 strands per workgroup in the fused pass)
-// and 64 (16 per workgroup, longer runs). The runs' rotations (the next step's warm start) are reported.
+// kept on the GPU) against the CPU at 8, 16, 32 and 64 vertices per strand: the fused pass matches runs
+// by subgroup shuffles where a subgroup holds whole strands (8 on the CPU driver's 8-lane subgroups, up to
+// 32 on an H100's 32) and through memory otherwise. The runs' rotations (the next step's warm start) are reported.
 TEST_P(SimGpuModeTest, ChainShapeMatchingMatchesTheCpu) {
     auto pipelines = SimGpuPipelines::create(device());
     ASSERT_TRUE(pipelines.ok());
-    for (int n : {16, 64}) {
+    for (int n : {8, 16, 32, 64}) {
         auto tune = [&](SimulationParams& p) {
             p.gpu_vertices_per_strand = n;
             p.chain_shape_matching = true;
             p.chain_stiffness = 0.7;
-            p.chain_span = n == 16 ? 5 : 9;
+            p.chain_span = n <= 16 ? 5 : 9;
             p.local_stiffness = 0.3;
         };
         SimWorld cpu = make_world(tune), gpu_world = make_world(tune);
@@ -232,7 +233,7 @@ TEST_P(SimGpuModeTest, ChainShapeMatchingMatchesTheCpu) {
         // on the CPU driver (as the sweeps' does at 64 vertices: FusedSweepsMatchTheCpu...); the runs'
         // rotations of nearly straight runs differ most about the run's own line, which moves no goal.
         EXPECT_LE(one.guide_max_m, 1e-4) << n;
-        EXPECT_LE(hundred.guide_max_m, device().info().is_cpu() ? (n == 16 ? 1e-4 : 1e-3) : 2e-3) << n;
+        EXPECT_LE(hundred.guide_max_m, device().info().is_cpu() ? (n <= 16 ? 1e-4 : 1e-3) : 2e-3) << n;
         // The option acts: without it the same 100 steps end elsewhere.
         SimWorld off = make_world([&](SimulationParams& p) {
             tune(p);

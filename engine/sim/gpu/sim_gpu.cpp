@@ -78,6 +78,11 @@ Result<SimGpuPipelines> SimGpuPipelines::create(gpu::Device& device) {
     }
     p.device_ = &device;
     p.cache_ = std::make_unique<Cache>();
+    VkPhysicalDeviceSubgroupProperties sub{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &sub};
+    vkGetPhysicalDeviceProperties2(device.physical_device(), &props);
+    if ((sub.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) && (sub.supportedOperations & VK_SUBGROUP_FEATURE_SHUFFLE_BIT))
+        p.subgroup_size_ = sub.subgroupSize;
     return p;
 }
 
@@ -107,8 +112,9 @@ Result<const gpu::ComputePipeline*> SimGpuPipelines::strands(uint32_t n, bool ph
         return make_error(ErrorCode::InvalidArgument, "the GPU simulation takes " + std::to_string(gpu_shared::kSimMinVerticesPerStrand) +
                                                           " to " + std::to_string(gpu_shared::kSimMaxVerticesPerStrand) +
                                                           " vertices per strand, not " + std::to_string(n));
-    if (phase_clocks && !device_->info().shader_clock)
-        return make_error(ErrorCode::Unsupported, device_->info().name + " offers no shader clock (VK_KHR_shader_clock) for phase cycle counts");
+    if (phase_clocks && (!device_->info().shader_clock || subgroup_size_ == 0))
+        return make_error(ErrorCode::Unsupported, device_->info().name +
+                                                      " offers no shader clock (VK_KHR_shader_clock) or no compute subgroup shuffles for phase cycle counts");
     std::lock_guard<std::mutex> lock(cache_->mutex);
     auto& slot = cache_->strands_by_n[n * 4 + (phase_clocks ? 1 : 0) + (chain ? 2 : 0)];
     if (!slot) {
@@ -117,9 +123,12 @@ Result<const gpu::ComputePipeline*> SimGpuPipelines::strands(uint32_t n, bool ph
             return make_error(ErrorCode::Unsupported, "the GPU's shared memory (" + std::to_string(device_->info().max_shared_memory_bytes) +
                                                           " bytes) cannot hold one strand of " + std::to_string(n) + " vertices");
         std::vector<VkDescriptorType> bindings(gpu_shared::kSimBindingCount, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
-        const char* shader = phase_clocks ? "sim/strands_phases.comp" : "sim/strands.comp";
+        const uint32_t threads = std::max(s, std::min(gpu_shared::kSimStrandsMaxThreads, s * n));
+        // The chain phase by shuffles where a subgroup holds whole strands and the workgroup whole subgroups.
+        const bool shuffle = chain && subgroup_size_ >= n && subgroup_size_ % n == 0 && threads % subgroup_size_ == 0;
+        const char* shader = phase_clocks ? "sim/strands_phases.comp" : shuffle ? "sim/strands_shuffle.comp" : "sim/strands.comp";
         gpu::ComputePipelineDesc d{embedded_spirv(shader), bindings, sizeof(SimPush), std::string(shader) + " n=" + std::to_string(n)};
-        d.specialization = {s, n, std::max(s, std::min(gpu_shared::kSimStrandsMaxThreads, s * n)), chain ? 1u : 0u};
+        d.specialization = {s, n, threads, chain ? 1u : 0u, shuffle ? 1u : 0u};
         auto pipe = device_->create_compute_pipeline(d);
         if (!pipe) return pipe.error();
         slot = std::make_unique<gpu::ComputePipeline>(std::move(*pipe));

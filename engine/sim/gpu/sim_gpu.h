@@ -42,8 +42,9 @@ public:
     // The fused strand pass for strands of n vertices: built on first use for each n (specialised on n and
     // on strands_per_workgroup(n)), then kept; safe to call from several threads. `phase_clocks`: the
     // variant that also records each phase's SM cycles (sim/strands_phases.comp; needs
-    // DeviceInfo::shader_clock). `chain`: with the chain shape matching phase (specialised out without it:
-    // its registers cost every other phase 2% at 4M guide vertices on an H200).
+    // DeviceInfo::shader_clock, and subgroup shuffles). `chain`: with the chain shape matching phase
+    // (specialised out without it: its registers cost every other phase 2% at 4M guide vertices on an
+    // H200), by subgroup shuffles where a subgroup holds whole strands (sim/strands_shuffle.comp).
     Result<const gpu::ComputePipeline*> strands(uint32_t n, bool phase_clocks = false, bool chain = false) const;
     // Strands per workgroup of the fused pass: up to kSimStrandsMaxPerWorkgroup, halved while their
     // staging would exceed the device's shared memory.
@@ -59,6 +60,7 @@ private:
     };
     gpu::Device* device_ = nullptr;
     std::unique_ptr<Cache> cache_;
+    uint32_t subgroup_size_ = 0;       // compute subgroups with shuffles (0: none): the chain phase's shuffles
 };
 
 struct SimGpuGroup {
