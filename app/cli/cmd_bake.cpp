@@ -41,6 +41,8 @@ const char* const kBakeUsage =
     "vertex's distance from its groomed position carried by its root, mean and largest). The summary adds\n"
     "the rest jitter (RMS and largest speed over the last second, every frame of it measured), the last\n"
     "frame's style error and the deepest follow vertex. --still drops the scene's motion (a still head).\n"
+    "Hair density per measured frame (hairs per cm^2 on each group's volume grid: densest node, the\n"
+    "density the average hair sits in, the fraction above volume_density), whether or not volume is on.\n"
     "Exit status 1 when a position becomes non-finite.\n";
 
 namespace {
@@ -55,6 +57,8 @@ struct Worst {
     double jitter_ms2 = 0.0, jitter_max_m_s = 0.0;
     size_t jitter_frames = 0;
     double style_mean_m = 0.0, style_max_m = 0.0;   // the last measured frame
+    double density_max = 0.0;                       // hairs per cm^2: densest node of any frame
+    double density_mean = 0.0, density_over = 0.0;  // the last measured frame
 };
 
 Status dump_frame(const std::filesystem::path& dir, uint32_t frame, const SimWorld& world) {
@@ -190,6 +194,8 @@ int run_bake(const std::vector<std::string>& argv) {
                                {"style_error_mean_m", m.style_error_mean_m},
                                {"style_error_max_m", m.style_error_max_m},
                                {"non_finite", m.non_finite},
+                               {"density_per_cm2", {{"max", m.density_max_per_cm2}, {"mean", m.density_mean_per_cm2},
+                                                    {"over_target", m.density_over_target}}},
                                {"gpu_ms", pass_ms},
                                {"gpu_ms_total", frame_gpu}});
         worst.max_stretch = std::max(worst.max_stretch, m.max_stretch);
@@ -205,6 +211,9 @@ int run_bake(const std::vector<std::string>& argv) {
             worst.jitter_max_m_s = std::max(worst.jitter_max_m_s, m.max_speed_m_s);
             ++worst.jitter_frames;
         }
+        worst.density_max = std::max(worst.density_max, m.density_max_per_cm2);
+        worst.density_mean = m.density_mean_per_cm2;
+        worst.density_over = m.density_over_target;
         worst.style_mean_m = m.style_error_mean_m;
         worst.style_max_m = m.style_error_max_m;
         if (m.non_finite) exit_code = 1;
@@ -228,6 +237,7 @@ int run_bake(const std::vector<std::string>& argv) {
                                      {"rms_speed_m_s", worst.jitter_frames ? std::sqrt(worst.jitter_ms2 / double(worst.jitter_frames)) : 0.0},
                                      {"max_speed_m_s", worst.jitter_max_m_s}}},
                     {"style_error", {{"mean_m", worst.style_mean_m}, {"max_m", worst.style_max_m}}},
+                    {"density_per_cm2", {{"max", worst.density_max}, {"mean_last", worst.density_mean}, {"over_target_last", worst.density_over}}},
                     {"still", args->has("still")},
                     {"non_finite", worst.non_finite}};
     json sdf_ms = json::object();
@@ -272,6 +282,9 @@ int run_bake(const std::vector<std::string>& argv) {
                 "deepest follow vertex %.3g m\n",
                 worst.jitter_frames ? std::sqrt(worst.jitter_ms2 / double(worst.jitter_frames)) : 0.0,
                 worst.jitter_max_m_s, worst.style_mean_m, worst.style_max_m, worst.max_penetration_follow_m);
+    std::printf("hair density: densest %.4g hairs/cm^2; at the end the average hair sits in %.4g hairs/cm^2, %.3g%% of it above "
+                "volume_density\n",
+                worst.density_max, worst.density_mean, 100.0 * worst.density_over);
     if (!gpu_total.empty()) {
         double total = 0.0;
         for (auto& [k, v] : gpu_total) total += v;

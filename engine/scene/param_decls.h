@@ -158,6 +158,11 @@ inline constexpr std::array kSimulation{
     boolean("chain_shape_matching", "holds curls: overlapping runs of chain_span vertices pulled toward their rest shape, turned and moved onto where they are"),
     num("chain_stiffness", "1", 0.0, 1.0, "chain shape matching: fraction of a run's shape error removed per step at 60 Hz (a compliance: the same hold against gravity at any substep count); 1 = rigid runs"),
     integer("chain_span", "", 3, 32, "chain shape matching: vertices per run; a run should cover a quarter to half of a curl's turn"),
+    boolean("volume", "hair volume: strands push apart where hair is denser than volume_density and move with their neighbours (a grid over the hair, each step)"),
+    num("volume_pressure", "1", 0.0, 1.0, "hair volume: how hard hair pushes out of regions denser than volume_density; at 1, an overdensity of 100% across one cell moves hair a cell per step at 60 Hz"),
+    num("volume_friction", "1", 0.0, 1.0, "hair volume: internal friction, the fraction of the difference between a vertex's velocity and its neighbourhood's removed per 1/60 s"),
+    num("volume_density", "1/cm^2", 0.1, 1.0e5, "hair volume: densest the hair may pack before it pushes apart, in hairs crossing a square centimetre (guides and follow hairs)"),
+    integer("volume_cells", "cells", 8, 127, "hair volume: grid cells per axis; the hair's largest extent spans all but one border cell on each side; more resolve thinner layers and cost more"),
     names("sdf", "names of the collision meshes (their mesh names) this group collides with"),
     names("colliders", "names of the primitive colliders this group collides with"),
 };

@@ -140,6 +140,11 @@ void describe(V& v, S& s) {
     v.field("chain_shape_matching", s.chain_shape_matching);
     v.field("chain_stiffness", s.chain_stiffness);
     v.field("chain_span", s.chain_span);
+    v.field("volume", s.volume);
+    v.field("volume_pressure", s.volume_pressure);
+    v.field("volume_friction", s.volume_friction);
+    v.field("volume_density", s.volume_density_per_cm2);
+    v.field("volume_cells", s.volume_cells);
     v.field("sdf", s.sdf);
     v.field("colliders", s.colliders);
 }

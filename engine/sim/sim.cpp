@@ -9,6 +9,7 @@
 #include "sim/motion.h"
 #include "sim/sim_passes.h"
 #include "shared/shape_match.h"
+#include "shared/sim_volume.h"
 
 namespace tressel {
 
@@ -216,6 +217,10 @@ Result<SimWorld> build_sim_world(const SimWorldInputs& in) {
     return w;
 }
 
+double volume_hair_per_guide(const SimGroupState& g) {
+    return 1.0 + double(g.follow_count()) / double(std::max<uint32_t>(g.strand_count, 1u));
+}
+
 SimGroupParams make_group_params(const SimWorld& world, const SimGroupState& g, double t_end_s) {
     const SimulationParams& sp = g.params;
     const Environment& e = world.environment;
@@ -246,6 +251,12 @@ SimGroupParams make_group_params(const SimWorld& world, const SimGroupState& g, 
     const uint32_t span = sp.chain_shape_matching ? std::min(uint32_t(sp.chain_span), g.n - gpu_shared::kSimChainFirstVertex) : 0u;
     p.chain_span = span >= 3u ? span : 0u;
     p.chain_stiffness = p.chain_span > 0u ? gpu_shared::sm_step_stiffness(float(sp.chain_stiffness), float(dt)) : 0.0f;
+    // Hair volume: the target in metres of guide hair per cubic metre, each guide standing for itself and
+    // its share of the follow hairs.
+    p.volume_nodes = sp.volume ? uint32_t(sp.volume_cells) + 1u : 0u;
+    p.volume_pressure = gpu_shared::sim_volume_pressure_step(float(sp.volume_pressure), float(dt));
+    p.volume_friction = gpu_shared::sim_volume_friction_step(float(sp.volume_friction), float(dt));
+    p.volume_target_per_m2 = float(sp.volume_density_per_cm2 * 1e4 / volume_hair_per_guide(g));
     return p;
 }
 
@@ -314,8 +325,17 @@ Status step_once(SimWorld& world) {
         for (uint32_t s = 0; s < g.strand_count; ++s)
             sim_passes::strand_data(s, p, g.root_transforms, g.root_transforms_prev, g.rest_positions_os, g.strand_data,
                                     g.guide_frames_rest, g.guide_frames);
+        if (p.volume_nodes > 0u) {
+            g.volume_frame = sim_passes::volume_frame(p, g.positions);
+            g.volume_grid.assign(size_t(p.volume_nodes) * p.volume_nodes * p.volume_nodes * gpu_shared::kSimVolumeNodeInts, 0);
+            for (uint32_t v = 0; v < nv; ++v)
+                sim_passes::volume_splat(v, p, g.volume_frame, g.positions, g.prev_positions, g.rest_lengths_m, g.volume_grid);
+        } else {
+            g.volume_grid.clear();
+        }
         for (uint32_t v = 0; v < nv; ++v)
-            sim_passes::integrate(v, p, g.positions, g.prev_positions, g.rest_positions_os, g.root_transforms, g.scratch);
+            sim_passes::integrate(v, p, g.positions, g.prev_positions, g.rest_positions_os, g.root_transforms, g.scratch, g.volume_grid,
+                                  g.volume_frame);
         // Buffer rotation: previous <- current, current <- integrated.
         std::swap(g.prev_positions, g.positions);
         std::swap(g.positions, g.scratch);

@@ -48,6 +48,11 @@ struct SimGroupState {
     // start, and within a step the translation of its goals (w = 0).
     std::vector<glm::vec4> chain_q;
     std::vector<glm::vec4> chain_t;
+    // Hair volume (shared/sim_volume.h), when on: the step's grid (volume_nodes^3 x kSimVolumeNodeInts
+    // fixed-point sums) and where it sits (first node xyz, cell w), built from the positions at the step's
+    // start; kept after the step for the bake's density figures.
+    std::vector<int32_t> volume_grid;
+    glm::vec4 volume_frame{0.0f};
 
     // Root transforms (scalp rest -> world), sim_passes::root_of: rigid motion keeps one, the scalp's, for
     // every strand; skinning one per strand (set_root_transforms). One step of rigid motion at 16M guide
@@ -188,6 +193,9 @@ void reset_to_rest(SimWorld& world);
 // Skinning entry point: per-strand root transforms (scalp rest -> world) the group's roots reach at the end
 // of the next frame. InvalidArgument when the count differs from the strand count or a value is not finite.
 Status set_root_transforms(SimWorld& world, size_t group, std::span<const glm::mat4> transforms);
+
+// Hair each guide of g stands for in the hair volume's density: itself and its share of the follow hairs.
+double volume_hair_per_guide(const SimGroupState& g);
 
 // The per-step parameters of group g at step time t_end_s (what the GPU uploads).
 gpu_shared::SimGroupParams make_group_params(const SimWorld& world, const SimGroupState& g, double t_end_s);

@@ -23,6 +23,35 @@ double depth_m(const SimWorld& w, const SimGroupState& g, std::span<const SimSdf
 
 }  // namespace
 
+SimDensityStats volume_density_stats(const SimGroupState& g) {
+    using namespace gpu_shared;
+    SimDensityStats st;
+    SimGroupParams p{};
+    p.vertices_per_strand = g.n;
+    p.volume_nodes = uint32_t(g.params.volume_cells) + 1u;
+    const glm::vec4 frame = sim_passes::volume_frame(p, g.positions);
+    std::vector<int32_t> grid(size_t(p.volume_nodes) * p.volume_nodes * p.volume_nodes * kSimVolumeNodeInts, 0);
+    for (uint32_t v = 0; v < g.positions.size(); ++v)
+        sim_passes::volume_splat(v, p, frame, g.positions, g.positions, g.rest_lengths_m, grid);
+    // Node value (fixed-point metres of guide hair) -> hairs per cm^2.
+    const double h = frame.w;
+    const double to_cm2 = volume_hair_per_guide(g) * 1e-4 / (double(kSimVolumeLengthScale) * h * h * h);
+    double total = 0.0, weighted = 0.0, over = 0.0;
+    for (size_t i = 0; i < grid.size(); i += kSimVolumeNodeInts) {
+        const double len = double(grid[i]);
+        if (len <= 0.0) continue;
+        const double d = len * to_cm2;
+        st.max_per_cm2 = std::max(st.max_per_cm2, d);
+        total += len;
+        weighted += len * d;
+        if (d > g.params.volume_density_per_cm2) over += len;
+    }
+    st.mean_per_cm2 = total > 0.0 ? weighted / total : 0.0;
+    st.over_target = total > 0.0 ? over / total : 0.0;
+    st.cell_m = h;
+    return st;
+}
+
 SimMotionReference capture_motion_reference(const SimWorld& world) {
     SimMotionReference r;
     r.time_s = world.time_s();
@@ -91,6 +120,14 @@ SimFrameMetrics measure_frame(const SimWorld& world, std::span<const SimSdfOracl
             if (d > 0.0) ++m.follow_vertices_inside;
             m.max_depth_follow_m = std::max(m.max_depth_follow_m, d);
         }
+    }
+    for (const SimGroupState& g : world.groups) {
+        if (!g.params.enabled || g.positions.empty()) continue;
+        const SimDensityStats d = volume_density_stats(g);
+        m.has_density = true;
+        m.density_max_per_cm2 = std::max(m.density_max_per_cm2, d.max_per_cm2);
+        m.density_mean_per_cm2 = std::max(m.density_mean_per_cm2, d.mean_per_cm2);
+        m.density_over_target = std::max(m.density_over_target, d.over_target);
     }
     m.mean_stretch = m.segments ? stretch_sum / double(m.segments) : 0.0;
     m.rms_speed_m_s = free_vertices ? std::sqrt(speed2_sum / double(free_vertices)) : 0.0;

@@ -38,7 +38,23 @@ struct SimFrameMetrics {
     // root's transform, i.e. measured in the root's frame (metres): mean and largest.
     double style_error_mean_m = 0.0, style_error_max_m = 0.0;
     size_t non_finite = 0;   // guide and follow coordinates that are NaN or Inf
+    // Hair density (volume_density_stats of every enabled group, on each one's volume grid whether or not
+    // its hair volume is on), hairs per square centimetre, worst group: the largest at a grid node, the
+    // mean a length of hair sits in, and the fraction of the hair where it exceeds the group's
+    // volume_density.
+    bool has_density = false;
+    double density_max_per_cm2 = 0.0, density_mean_per_cm2 = 0.0, density_over_target = 0.0;
 };
+
+// Hair density of group g on its volume grid (volume_cells, hair per guide from its follow count) built
+// from its current positions, whether or not volume is on. Hairs per square centimetre of cross-section.
+struct SimDensityStats {
+    double max_per_cm2 = 0.0;    // densest grid node
+    double mean_per_cm2 = 0.0;   // hair-length-weighted: the density the average length of hair sits in
+    double over_target = 0.0;    // fraction of the hair length at nodes denser than volume_density
+    double cell_m = 0.0;         // the grid's cell
+};
+SimDensityStats volume_density_stats(const SimGroupState& g);
 
 inline constexpr double kMinMeasuredSegment_m = 1e-6;
 

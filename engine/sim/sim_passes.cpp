@@ -1,5 +1,7 @@
 #include "sim/sim_passes.h"
 
+#include <limits>
+
 #include "shared/shape_match.h"
 #include "shared/sim_sdf.h"
 
@@ -41,8 +43,52 @@ void strand_data(uint32_t strand, const SimGroupParams& p, std::span<const glm::
     }
 }
 
+glm::vec4 volume_frame(const SimGroupParams& p, std::span<const glm::vec4> pos) {
+    glm::vec3 lo(std::numeric_limits<float>::infinity()), hi(-std::numeric_limits<float>::infinity());
+    for (const glm::vec4& x : pos) {
+        lo = glm::min(lo, sim_xyz(x));
+        hi = glm::max(hi, sim_xyz(x));
+    }
+    if (pos.empty()) lo = hi = glm::vec3(0.0f);
+    return sim_volume_frame(lo, hi, p.volume_nodes);
+}
+
+void volume_splat(uint32_t vertex, const SimGroupParams& p, const glm::vec4& frame, std::span<const glm::vec4> pos,
+                  std::span<const glm::vec4> prev, std::span<const float> rest_lengths, std::span<int32_t> grid) {
+    const uint32_t n = p.vertices_per_strand;
+    const uint32_t k = vertex % n;
+    const float len = sim_volume_vertex_length(k > 0 ? rest_lengths[vertex - 1] : 0.0f, rest_lengths[vertex]);
+    const glm::vec3 x = sim_xyz(pos[vertex]);
+    const glm::vec3 d = x - sim_xyz(prev[vertex]);
+    const glm::ivec4 cell = sim_volume_cell(x, frame, p.volume_nodes);
+    const glm::vec3 f = sim_volume_fraction(x, frame, cell);
+    auto add = [&](uint32_t i, int32_t v) { grid[i] = int32_t(uint32_t(grid[i]) + uint32_t(v)); };
+    for (uint32_t c = 0; c < 8; ++c) {
+        const uint32_t node = sim_volume_node(cell, c, p.volume_nodes);
+        const float wl = sim_volume_weight(f, c) * len;
+        add(node, sim_volume_fixed(wl, kSimVolumeLengthScale));
+        add(node + 1, sim_volume_fixed(wl * d.x, kSimVolumeMomentumScale));
+        add(node + 2, sim_volume_fixed(wl * d.y, kSimVolumeMomentumScale));
+        add(node + 3, sim_volume_fixed(wl * d.z, kSimVolumeMomentumScale));
+    }
+}
+
+gpu_shared::SimVolumeSample volume_sample(const SimGroupParams& p, const glm::vec4& frame, std::span<const int32_t> grid,
+                                          const glm::vec3& x) {
+    const glm::ivec4 cell = sim_volume_cell(x, frame, p.volume_nodes);
+    const glm::vec3 f = sim_volume_fraction(x, frame, cell);
+    gpu_shared::SimVolumeSample s = sim_volume_sample_zero();
+    for (uint32_t c = 0; c < 8; ++c) {
+        const uint32_t node = sim_volume_node(cell, c, p.volume_nodes);
+        s = sim_volume_add(s, glm::ivec4(grid[node], grid[node + 1], grid[node + 2], grid[node + 3]), f, c, frame.w,
+                           p.volume_target_per_m2);
+    }
+    return s;
+}
+
 void integrate(uint32_t vertex, const SimGroupParams& p, std::span<const glm::vec4> pos, std::span<const glm::vec4> prev,
-               std::span<const glm::vec4> rest_os, std::span<const glm::mat4> root_now, std::span<glm::vec4> out) {
+               std::span<const glm::vec4> rest_os, std::span<const glm::mat4> root_now, std::span<glm::vec4> out,
+               std::span<const int32_t> volume_grid, const glm::vec4& volume_frame) {
     const uint32_t n = p.vertices_per_strand;
     const uint32_t strand = vertex / n;
     const uint32_t k = vertex % n;
@@ -52,13 +98,19 @@ void integrate(uint32_t vertex, const SimGroupParams& p, std::span<const glm::ve
         return;
     }
     const float dt = p.gravity_mps2.w;
-    const glm::vec3 xp = sim_xyz(prev[vertex]);
+    glm::vec3 xp = sim_xyz(prev[vertex]);
+    glm::vec3 push(0.0f);
+    if (p.volume_nodes > 0u && !volume_grid.empty()) {
+        const gpu_shared::SimVolumeSample s = volume_sample(p, volume_frame, volume_grid, sim_xyz(x));
+        xp = sim_volume_smoothed_prev(sim_xyz(x), xp, sim_volume_mean_disp(s), sim_volume_has_hair(s), p.volume_friction);
+        push = sim_volume_push(s.grad_cells, p.volume_pressure, volume_frame.w, dt);
+    }
     const glm::vec3 v = (sim_xyz(x) - xp) / dt;
     // Tangent: the neighbours' chord (the previous segment at the tip).
     const glm::vec3 ahead = k + 1 < n ? sim_xyz(pos[vertex + 1]) : sim_xyz(x);
     const glm::vec3 tangent = sim_safe_normalize(ahead - sim_xyz(pos[vertex - 1]), glm::vec3(0.0f));
     const glm::vec3 accel = sim_xyz(p.gravity_mps2) + sim_wind_accel(sim_wind_velocity(p, strand), v, tangent, p.wind_drag_per_s);
-    out[vertex] = with_w(sim_integrate(sim_xyz(x), xp, accel, p.damping_decay, dt), x.w);
+    out[vertex] = with_w(sim_integrate(sim_xyz(x), xp, accel, p.damping_decay, dt) + push, x.w);
 }
 
 void global_shape(uint32_t vertex, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> rest_os,

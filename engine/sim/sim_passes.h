@@ -17,6 +17,7 @@
 #include "shared/groom.h"
 #include "shared/sim.h"
 #include "shared/sdf.h"
+#include "shared/sim_volume.h"
 
 namespace tressel::sim_passes {
 
@@ -39,10 +40,25 @@ void strand_data(uint32_t strand, const SimGroupParams& p, std::span<const glm::
                  std::span<SimStrandData> data, std::span<const gpu_shared::GuideFrame> frames_rest,
                  std::span<gpu_shared::GuideFrame> frames_world);
 
+// Hair volume (shared/sim_volume.h), when p.volume_nodes > 0, before integration. The grid of the step:
+// its first node and cell (sim_volume_frame) from the bounds of every vertex of the group.
+glm::vec4 volume_frame(const SimGroupParams& p, std::span<const glm::vec4> pos);
+// Per vertex (pinned ones too): its hair length and momentum added to the 8 nodes around it (fixed point,
+// wrapping int32 sums: the GPU's atomic adds give the same grid in any order). `grid` holds
+// volume_nodes^3 x kSimVolumeNodeInts ints, zeroed before the first vertex.
+void volume_splat(uint32_t vertex, const SimGroupParams& p, const glm::vec4& frame, std::span<const glm::vec4> pos,
+                  std::span<const glm::vec4> prev, std::span<const float> rest_lengths, std::span<int32_t> grid);
+// What integration reads back at x (sim_volume_add over the 8 corners).
+gpu_shared::SimVolumeSample volume_sample(const SimGroupParams& p, const glm::vec4& frame, std::span<const int32_t> grid,
+                                          const glm::vec3& x);
+
 // Per vertex: pinned vertices go to root transform x rest; free ones take a Verlet step with damping,
 // gravity and wind drag (the tangent from the current neighbours). Reads pos / prev, writes out (ping-pong).
+// With hair volume on (a non-empty `volume_grid` from volume_splat, at `volume_frame`), a free vertex's
+// velocity is first pulled toward the hair's there (internal friction) and the step adds the pressure push.
 void integrate(uint32_t vertex, const SimGroupParams& p, std::span<const glm::vec4> pos, std::span<const glm::vec4> prev,
-               std::span<const glm::vec4> rest_os, std::span<const glm::mat4> root_now, std::span<glm::vec4> out);
+               std::span<const glm::vec4> rest_os, std::span<const glm::mat4> root_now, std::span<glm::vec4> out,
+               std::span<const int32_t> volume_grid = {}, const glm::vec4& volume_frame = glm::vec4(0.0f));
 
 // Per free vertex within the global range: toward root transform x rest by global_stiffness.
 void global_shape(uint32_t vertex, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> rest_os,

@@ -88,8 +88,12 @@ struct SimGroupParams {
     uint sdf_count;
     float chain_stiffness;      // chain shape matching: fraction of the way to the goals per step (sm_step_stiffness)
     uint chain_span;            // chain shape matching: vertices per run; 0 = off (shared/shape_match.h)
+    uint volume_nodes;          // hair volume: grid nodes per axis; 0 = off (shared/sim_volume.h)
+    float volume_pressure;      // hair volume: pressure per step (sim_volume_pressure_step)
+    float volume_friction;      // hair volume: internal friction per step (sim_volume_friction_step)
+    float volume_target_per_m2; // hair volume: target density, metres of guide hair per cubic metre
 };
-TRESSEL_CHECK_SIZE(SimGroupParams, 112)
+TRESSEL_CHECK_SIZE(SimGroupParams, 128)
 
 // A primitive collider at the current step, world space, with where it was at the previous step (its
 // surface motion is what friction is measured against).

@@ -32,7 +32,9 @@ TRESSEL_CONST(uint, kSimBindPhaseClocks, 19u);    // uint per workgroup and phas
 TRESSEL_CONST(uint, kSimBindContacts, 20u);       // vec4 per vertex: the step's SDF contact normal (split passes)
 TRESSEL_CONST(uint, kSimBindChainQ, 21u);         // vec4 per vertex slot: chain shape matching rotation of the run starting there
 TRESSEL_CONST(uint, kSimBindChainT, 22u);         // vec4 per vertex slot: that run's goal translation (split passes)
-TRESSEL_CONST(uint, kSimBindingCount, 23u);
+TRESSEL_CONST(uint, kSimBindVolumeGrid, 23u);     // int per node x kSimVolumeNodeInts: hair volume grid (shared/sim_volume.h)
+TRESSEL_CONST(uint, kSimBindVolumeBounds, 24u);   // uint x kSimVolumeBoundsUints: the hair's bounds at the step's start
+TRESSEL_CONST(uint, kSimBindingCount, 25u);
 // Phases of the fused strand pass whose SM cycles the sim/strands_phases.comp variant records, per
 // workgroup, each ending at a barrier: staging in with the per-strand set-up; integration; the swap with
 // global shape and VSP; the sweeps; chain shape matching (runs, then vertices); per SDF (summed over SDFs) the vertices (with the clamp before the
@@ -47,7 +49,7 @@ TRESSEL_CONST(uint, kSimStrandsMaxPerWorkgroup, 32u);
 TRESSEL_CONST(uint, kSimStrandsMaxThreads, 512u);  // H100: 512 and 1024 beat 256 by 8% at 16M vertices
 TRESSEL_CONST(uint, kSimStrandsSharedBytesPerVertex, 44u);
 TRESSEL_CONST(uint, kSimStrandsSharedBytesPerStrand, 64u);
-TRESSEL_CONST(uint, kSimStrandsSharedBytesFixed, 392u);
+TRESSEL_CONST(uint, kSimStrandsSharedBytesFixed, 408u);
 
 struct SimPush {
     uint count;          // items of this dispatch
