@@ -85,6 +85,8 @@ int bench_sim(const Args& args, nlohmann::json& out) {
     // --chain: every group with chain shape matching (runs of 9 vertices, fewer on shorter strands), for
     // its added cost per step.
     const bool chain = args.has("chain");
+    // --volume: every group with hair volume (32 cells, the defaults), for its added cost per step.
+    const bool volume = args.has("volume");
     for (int millions : {1, 4, 16}) {
         Scene s = base_scene(data);
         s.hair_groups.push_back(make_group("guides", millions * 1'000'000 / 32, 32, 0.15, FollowMode::None, 0));
@@ -94,6 +96,7 @@ int bench_sim(const Args& args, nlohmann::json& out) {
         for (HairGroup& g : c.scene.hair_groups) {
             g.simulation.chain_shape_matching = chain;
             g.simulation.chain_span = std::min(9, g.simulation.gpu_vertices_per_strand);
+            g.simulation.volume = volume;
         }
 
     nlohmann::json results = nlohmann::json::array();
@@ -143,6 +146,7 @@ int bench_sim(const Args& args, nlohmann::json& out) {
     }
     out["workload"] = "sim";
     out["chain_shape_matching"] = chain;
+    out["volume"] = volume;
     out["device"] = device.info().name;
     out["results"] = results;
     if (int e = ctx->validation_errors()) return fail(std::to_string(e) + " Vulkan validation errors", 3);

@@ -23,7 +23,8 @@ const char* const kBenchUsage =
     "       4M and 16M guide vertices: median GPU ms of a whole step and per pass over --frames N (100)\n"
     "       steps; --only NAME runs one case (ratboy, 1M_guide_vertices, ...); --phases adds the SM\n"
     "       cycles per workgroup of each phase of the fused strand pass (needs VK_KHR_shader_clock);\n"
-    "       --chain turns chain shape matching on in every group (runs of 9 vertices), for its cost\n"
+    "       --chain turns chain shape matching on in every group (runs of 9 vertices), for its cost;\n"
+    "       --volume turns hair volume on in every group (32 cells, default pressure), for its cost\n"
     "render: synthetic hair of 20K, 100K, 300K and 1M strands x 32 vertices at 1920 x 1080 (4x MSAA,\n"
     "       shadows), drawn by the compute rasterizer and by the ribbons: median GPU ms per render pass over\n"
     "       --frames N (20); --counts A,B,.. strand counts; --renderers compute,ribbons; --scene FILE also\n"
@@ -43,7 +44,7 @@ int run_bench(const std::vector<std::string>& argv) {
     const std::string workload = argv[0];
     if (workload == "groom") return run_bench_groom(argv);
     auto args = Args::parse(std::vector<std::string>(argv.begin() + 1, argv.end()),
-                            {{"out", true}, {"frames", true}, {"testdata", true}, {"device", true}, {"only", true}, {"phases", false}, {"chain", false},
+                            {{"out", true}, {"frames", true}, {"testdata", true}, {"device", true}, {"only", true}, {"phases", false}, {"chain", false}, {"volume", false},
                              {"counts", true}, {"renderers", true}, {"tile-kernel", true}, {"scene", true},
                              {"size", true}});
     if (!args) return fail(args.error().message, 2);

@@ -3,7 +3,8 @@
 layout(local_size_x = kSimWorkgroupSize) in;
 #include "sim/sim_common.glsl"
 
-// Per vertex: pinned vertices to root x rest; free ones a Verlet step with damping, gravity and wind drag.
+// Per vertex: pinned vertices to root x rest; free ones a Verlet step with damping, gravity and wind drag
+// (and the hair volume's friction and pressure when on).
 // Reads pos / prev, writes scratch (sim_passes::integrate).
 void main() {
     uint vertex = LINEAR_INVOCATION_INDEX;
@@ -18,10 +19,11 @@ void main() {
         return;
     }
     float dt = p.gravity_mps2.w;
-    vec3 xp = prev[vertex].xyz;
+    SimPair vol = volume_integration(p, x.xyz, prev[vertex].xyz);
+    vec3 xp = vol.a.xyz;
     vec3 v = (x.xyz - xp) / dt;
     vec3 ahead = k + 1u < n ? pos[vertex + 1u].xyz : x.xyz;
     vec3 tangent = sim_safe_normalize(ahead - pos[vertex - 1u].xyz, vec3(0.0));
     vec3 accel = p.gravity_mps2.xyz + sim_wind_accel(sim_wind_velocity(p, strand), v, tangent, p.wind_drag_per_s);
-    scratch[vertex] = with_w(sim_integrate(x.xyz, xp, accel, p.damping_decay, dt), x.w);
+    scratch[vertex] = with_w(sim_integrate(x.xyz, xp, accel, p.damping_decay, dt) + vol.b.xyz, x.w);
 }

@@ -38,6 +38,9 @@ layout(std430, binding = kSimBindContacts) buffer ContactsBuf { vec4 contacts[];
 // workgroup after a barrier.
 layout(std430, binding = kSimBindChainQ) coherent buffer ChainQBuf { vec4 chain_q[]; };
 layout(std430, binding = kSimBindChainT) buffer ChainTBuf { vec4 chain_t[]; };
+#include "shared/sim_volume.h"
+layout(std430, binding = kSimBindVolumeGrid) buffer VolumeGridBuf { int volume_grid[]; };
+layout(std430, binding = kSimBindVolumeBounds) buffer VolumeBoundsBuf { uint volume_bounds[]; };
 
 SimGroupParams P() { return step_params[pc.slot]; }
 
@@ -54,3 +57,37 @@ mat4 root_before(uint strand, uint strands) {
 }
 
 vec4 with_w(vec3 v, float w) { return vec4(v, w); }
+
+// Hair volume (shared/sim_volume.h): the step's grid from the bounds the volume_bounds pass reduced.
+vec4 volume_frame_now(uint nodes) {
+    vec3 lo = vec3(ordered_to_float(volume_bounds[0]), ordered_to_float(volume_bounds[1]), ordered_to_float(volume_bounds[2]));
+    vec3 hi = vec3(ordered_to_float(volume_bounds[4]), ordered_to_float(volume_bounds[5]), ordered_to_float(volume_bounds[6]));
+    return sim_volume_frame(lo, hi, nodes);
+}
+
+// sim_passes::volume_sample: what integration reads back at x.
+SimVolumeSample volume_sample_at(vec3 x, vec4 frame, uint nodes, float target_per_m2) {
+    ivec4 cell = sim_volume_cell(x, frame, nodes);
+    vec3 f = sim_volume_fraction(x, frame, cell);
+    SimVolumeSample s = sim_volume_sample_zero();
+    for (uint c = 0u; c < 8u; ++c) {
+        uint node = sim_volume_node(cell, c, nodes);
+        s = sim_volume_add(s, ivec4(volume_grid[node], volume_grid[node + 1u], volume_grid[node + 2u], volume_grid[node + 3u]), f, c,
+                           frame.w, target_per_m2);
+    }
+    return s;
+}
+
+// Integration's hair volume (sim_passes::integrate): the previous position x_prev turned to carry the
+// internal friction, and the pressure push in .xyz of the second value.
+SimPair volume_integration(SimGroupParams p, vec3 x, vec3 x_prev) {
+    SimPair r;
+    r.a = vec4(x_prev, 0.0);
+    r.b = vec4(0.0);
+    if (p.volume_nodes == 0u) return r;
+    vec4 frame = volume_frame_now(p.volume_nodes);
+    SimVolumeSample s = volume_sample_at(x, frame, p.volume_nodes, p.volume_target_per_m2);
+    r.a.xyz = sim_volume_smoothed_prev(x, x_prev, sim_volume_mean_disp(s), sim_volume_has_hair(s), p.volume_friction);
+    r.b.xyz = sim_volume_push(s.grad_cells, p.volume_pressure, frame.w, p.gravity_mps2.w);
+    return r;
+}

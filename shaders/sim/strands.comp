@@ -140,12 +140,18 @@ vec4 integrate_vertex(uint strand, uint s, uint k, mat4 now, vec3 rest) {
     if (x.w <= 0.0) return with_w(sim_transform_point(now, rest), x.w);
     float dt = p.gravity_mps2.w;
     vec3 xp = XP(at(s, k));
+    vec3 push = vec3(0.0);
+    if (p.volume_nodes > 0u) {
+        SimPair vol = volume_integration(p, x.xyz, xp);
+        xp = vol.a.xyz;
+        push = vol.b.xyz;
+    }
     vec3 v = (x.xyz - xp) / dt;
     vec3 ahead = k + 1u < N ? X(at(s, k + 1u)).xyz : x.xyz;
     vec3 behind = X(at(s, k > 0u ? k - 1u : k)).xyz;
     vec3 tangent = sim_safe_normalize(ahead - behind, vec3(0.0));
     vec3 accel = p.gravity_mps2.xyz + sim_wind_accel(sim_wind_velocity(p, strand), v, tangent, p.wind_drag_per_s);
-    return with_w(sim_integrate(x.xyz, xp, accel, p.damping_decay, dt), x.w);
+    return with_w(sim_integrate(x.xyz, xp, accel, p.damping_decay, dt) + push, x.w);
 }
 
 // sim_passes::global_shape then sim_passes::vsp, for vertex k of slot s (in place).

@@ -5,6 +5,7 @@
 
 #include "shared/embedded_shaders.h"
 #include "shared/sim_gpu.h"
+#include "shared/sim_volume.h"
 #include "sim/sim_passes.h"
 
 namespace tressel {
@@ -15,6 +16,15 @@ namespace {
 
 constexpr VkBufferUsageFlags kStorage =
     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+
+// Bytes of a hair volume grid of `nodes` per axis (16 for none: a stub to bind).
+VkDeviceSize volume_grid_bytes(uint32_t nodes) {
+    return std::max<VkDeviceSize>(VkDeviceSize(nodes) * nodes * nodes * gpu_shared::kSimVolumeNodeInts * sizeof(int32_t), 16);
+}
+
+Result<gpu::Buffer> volume_grid_buffer(gpu::Device& device, uint32_t nodes, const std::string& name) {
+    return device.create_buffer({volume_grid_bytes(nodes), kStorage, gpu::MemoryIntent::DeviceLocal, name});
+}
 
 template <class T>
 Result<gpu::Buffer> device_buffer(gpu::Device& device, const std::vector<T>& data, const std::string& name) {
@@ -52,6 +62,8 @@ void bind_sets(SimGpuGroup& g) {
         s.bind_buffer(gpu_shared::kSimBindContacts, g.contacts);
         s.bind_buffer(gpu_shared::kSimBindChainQ, g.chain_q);
         s.bind_buffer(gpu_shared::kSimBindChainT, g.chain_t);
+        s.bind_buffer(gpu_shared::kSimBindVolumeGrid, g.volume_grid);
+        s.bind_buffer(gpu_shared::kSimBindVolumeBounds, g.volume_bounds);
     }
 }
 
@@ -70,7 +82,8 @@ Result<SimGpuPipelines> SimGpuPipelines::create(gpu::Device& device) {
                  {&p.sdf_midpoint, "sim/sdf_midpoint.comp"}, {&p.ftl, "sim/ftl.comp"},
                  {&p.chain_runs, "sim/chain_runs.comp"},    {&p.chain_vertices, "sim/chain_vertices.comp"},
                  {&p.follow, "sim/follow.comp"},
-                 {&p.follow_sdf, "sim/follow_sdf.comp"},    {&p.follow_all, "sim/follow_all.comp"}};
+                 {&p.follow_sdf, "sim/follow_sdf.comp"},    {&p.follow_all, "sim/follow_all.comp"},
+                 {&p.volume_bounds, "sim/volume_bounds.comp"}, {&p.volume_splat, "sim/volume_splat.comp"}};
     for (auto& it : items) {
         auto pipe = device.create_compute_pipeline({embedded_spirv(it.shader), bindings, sizeof(SimPush), it.shader});
         if (!pipe) return pipe.error();
@@ -197,6 +210,8 @@ Result<SimGpu> SimGpu::create(gpu::Device& device, const SimGpuPipelines& pipeli
                    {&g.contacts, device_buffer(device, w.contact_normals, name + "contact normals")},
                    {&g.chain_q, device_buffer(device, w.chain_q, name + "chain rotations")},
                    {&g.chain_t, device_buffer(device, w.chain_t, name + "chain translations")},
+                   {&g.volume_grid, volume_grid_buffer(device, w.params.volume ? uint32_t(w.params.volume_cells) + 1u : 0u, name + "volume grid")},
+                   {&g.volume_bounds, device_buffer(device, std::vector<uint32_t>(gpu_shared::kSimVolumeBoundsUints, 0u), name + "volume bounds")},
                    {&g.params, host_buffer(device, sim.slots_ * sizeof(gpu_shared::SimGroupParams), name + "params")},
                    {&g.roots, host_buffer(device, sim.slots_ * 2 * sizeof(glm::mat4), name + "roots")},
                    {&g.colliders, host_buffer(device, sim.slots_ * g.max_colliders * sizeof(gpu_shared::SimCollider), name + "colliders")},
@@ -205,6 +220,7 @@ Result<SimGpu> SimGpu::create(gpu::Device& device, const SimGpuPipelines& pipeli
             if (!u.r) return u.r.error();
             *u.out = std::move(*u.r);
         }
+        g.volume_nodes_capacity = w.params.volume ? uint32_t(w.params.volume_cells) + 1u : 0u;
         for (auto& s : g.sets) {
             auto set = device.create_descriptor_set(pipelines.integrate);
             if (!set) return set.error();
@@ -231,6 +247,15 @@ Status SimGpu::record_steps(gpu::CommandBuffer& cmd, SimWorld& world, uint32_t s
             if (!roots) return roots.error();
             g.roots = std::move(*roots);
             g.root_capacity = need;
+            bind_sets(g);
+        }
+        // Hair volume turned on, or its grid made finer, since the buffers were made.
+        const uint32_t nodes = w.params.volume ? uint32_t(w.params.volume_cells) + 1u : 0u;
+        if (nodes > g.volume_nodes_capacity) {
+            auto grid = volume_grid_buffer(*device_, nodes, "sim '" + w.name + "' volume grid");
+            if (!grid) return grid.error();
+            g.volume_grid = std::move(*grid);
+            g.volume_nodes_capacity = nodes;
             bind_sets(g);
         }
     }
@@ -263,6 +288,7 @@ Status SimGpu::record_steps(gpu::CommandBuffer& cmd, SimWorld& world, uint32_t s
                 sf[g.max_sdfs + i] = fg.follow_sdf_frames[i];
             }
 
+            if (fg.params.volume_nodes > 0u) record_volume(cmd, gi, fg.params.volume_nodes, w, step, skinned[gi], ts);
             if (mode_ == SimGpuMode::Split) record_split(cmd, gi, w, step, skinned[gi], ts);
         }
         if (mode_ == SimGpuMode::Fused) {
@@ -292,6 +318,27 @@ SimPush SimGpu::base_push(const SimGpuGroup& g, const SimGroupState& w, uint32_t
     push.max_sdfs = g.max_sdfs;
     push.has_frames = w.guide_frames_rest.size() >= g.strands ? 1u : 0u;
     return push;
+}
+
+void SimGpu::record_volume(gpu::CommandBuffer& cmd, size_t gi, uint32_t nodes, const SimGroupState& w, uint32_t step, bool skinned,
+                           gpu::TimestampQueries* ts) {
+    SimGpuGroup& g = groups_[gi];
+    if (ts) ts->begin(cmd, "sim volume");
+    cmd.fill(g.volume_bounds, 0xffffffffu, 0, 4 * sizeof(uint32_t));
+    cmd.fill(g.volume_bounds, 0u, 4 * sizeof(uint32_t), 4 * sizeof(uint32_t));
+    cmd.fill(g.volume_grid, 0u, 0, volume_grid_bytes(nodes));
+    cmd.transfer_barrier();
+    SimPush push = base_push(g, w, step, skinned);
+    push.count = g.strands * g.n;
+    const gpu::DescriptorSet& set = g.sets[g.rotation % 3];
+    const gpu::DispatchSize d = gpu::dispatch_size(*device_, push.count, gpu_shared::kSimWorkgroupSize);
+    for (const gpu::ComputePipeline* pipe : {&pipelines_->volume_bounds, &pipelines_->volume_splat}) {
+        cmd.bind(*pipe, set);
+        cmd.push(*pipe, push);
+        cmd.dispatch(d.x, d.y, d.z);
+        cmd.compute_barrier();
+    }
+    if (ts) ts->end(cmd);
 }
 
 void SimGpu::record_split(gpu::CommandBuffer& cmd, size_t gi, const SimGroupState& w, uint32_t step, bool skinned,

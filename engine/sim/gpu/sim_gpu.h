@@ -51,7 +51,7 @@ public:
     uint32_t strands_per_workgroup(uint32_t n) const;
 
     gpu::ComputePipeline strand_data, integrate, global_shape, vsp, local_shape, length, clamp, sdf_vertex,
-        sdf_midpoint, ftl, chain_runs, chain_vertices, follow, follow_sdf, follow_all;
+        sdf_midpoint, ftl, chain_runs, chain_vertices, follow, follow_sdf, follow_all, volume_bounds, volume_splat;
 
 private:
     struct Cache {
@@ -79,6 +79,9 @@ struct SimGpuGroup {
     gpu::Buffer chain_q;               // vec4 per vertex slot: chain shape matching rotations (kept across steps)
     gpu::Buffer chain_t;               // vec4 per vertex slot: their goal translations (split passes)
     gpu::Buffer phase_clocks;          // kSimPhaseCount cycle counts per workgroup of the fused pass (a stub without)
+    gpu::Buffer volume_grid;           // hair volume: int x kSimVolumeNodeInts per node (a stub while volume is off)
+    gpu::Buffer volume_bounds;         // hair volume: the hair's bounds at the step's start (kSimVolumeBoundsUints)
+    uint32_t volume_nodes_capacity = 0;  // nodes per axis volume_grid can hold
     gpu::DescriptorSet sets[3];        // set r: positions[r] current, [r+1] previous, [r+2] output
     uint32_t rotation = 0;
 };
@@ -118,6 +121,10 @@ private:
     gpu_shared::SimPush base_push(const SimGpuGroup& g, const SimGroupState& w, uint32_t step, bool skinned) const;
     void record_split(gpu::CommandBuffer& cmd, size_t gi, const SimGroupState& w, uint32_t step, bool skinned,
                       gpu::TimestampQueries* ts);
+    // Hair volume (shared/sim_volume.h): clears group gi's grid and bounds, then its bounds and splat
+    // passes over the positions at the step's start, when the step's constants have volume_nodes > 0.
+    void record_volume(gpu::CommandBuffer& cmd, size_t gi, uint32_t nodes, const SimGroupState& w, uint32_t step, bool skinned,
+                       gpu::TimestampQueries* ts);
     void record_fused(gpu::CommandBuffer& cmd, const SimWorld& world, uint32_t step, const std::vector<bool>& skinned,
                       gpu::TimestampQueries* ts);
 
