@@ -162,7 +162,7 @@ inline constexpr std::array kSimulation{
     num("volume_pressure", "1", 0.0, 1.0, "hair volume: how hard hair pushes out of regions denser than volume_density; at 1, an overdensity of 100% across one cell moves hair a cell per step at 60 Hz"),
     num("volume_friction", "1", 0.0, 1.0, "hair volume: internal friction, the fraction of the difference between a vertex's velocity and its neighbourhood's removed per 1/60 s"),
     num("volume_density", "1/cm^2", 0.1, 1.0e5, "hair volume: densest the hair may pack before it pushes apart, in hairs crossing a square centimetre (guides and follow hairs)"),
-    integer("volume_cells", "cells", 8, 127, "hair volume: grid cells per axis; the hair's largest extent spans all but one border cell on each side; more resolve thinner layers and cost more"),
+    integer("volume_cells", "cells", 8, 127, "hair volume: grid cells per axis; the hair's largest extent spans all but three or four of them (the grid keeps a border and moves in steps); more resolve thinner layers and cost more"),
     names("sdf", "names of the collision meshes (their mesh names) this group collides with"),
     names("colliders", "names of the primitive colliders this group collides with"),
 };

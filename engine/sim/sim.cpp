@@ -330,12 +330,16 @@ Status step_once(SimWorld& world) {
             g.volume_grid.assign(size_t(p.volume_nodes) * p.volume_nodes * p.volume_nodes * gpu_shared::kSimVolumeNodeInts, 0);
             for (uint32_t v = 0; v < nv; ++v)
                 sim_passes::volume_splat(v, p, g.volume_frame, g.positions, g.prev_positions, g.rest_lengths_m, g.volume_grid);
+            const uint32_t nodes = p.volume_nodes * p.volume_nodes * p.volume_nodes;
+            g.volume_gradient.resize(nodes);
+            for (uint32_t node = 0; node < nodes; ++node) sim_passes::volume_gradient(node, p, g.volume_frame, g.volume_grid, g.volume_gradient);
         } else {
             g.volume_grid.clear();
+            g.volume_gradient.clear();
         }
         for (uint32_t v = 0; v < nv; ++v)
             sim_passes::integrate(v, p, g.positions, g.prev_positions, g.rest_positions_os, g.root_transforms, g.scratch, g.volume_grid,
-                                  g.volume_frame);
+                                  g.volume_gradient, g.volume_frame);
         // Buffer rotation: previous <- current, current <- integrated.
         std::swap(g.prev_positions, g.positions);
         std::swap(g.positions, g.scratch);

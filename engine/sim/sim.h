@@ -52,6 +52,7 @@ struct SimGroupState {
     // fixed-point sums) and where it sits (first node xyz, cell w), built from the positions at the step's
     // start; kept after the step for the bake's density figures.
     std::vector<int32_t> volume_grid;
+    std::vector<glm::vec4> volume_gradient;     // per node: the overdensity gradient (sim_passes::volume_gradient)
     glm::vec4 volume_frame{0.0f};
 
     // Root transforms (scalp rest -> world), sim_passes::root_of: rigid motion keeps one, the scalp's, for

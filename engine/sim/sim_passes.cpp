@@ -73,22 +73,41 @@ void volume_splat(uint32_t vertex, const SimGroupParams& p, const glm::vec4& fra
     }
 }
 
+void volume_gradient(uint32_t node, const SimGroupParams& p, const glm::vec4& frame, std::span<const int32_t> grid,
+                     std::span<glm::vec4> gradient) {
+    const uint32_t n = p.volume_nodes;
+    const glm::uvec3 at(node % n, (node / n) % n, node / (n * n));
+    auto over = [&](glm::uvec3 q) {
+        return sim_volume_overdensity(grid[((q.z * n + q.y) * n + q.x) * kSimVolumeNodeInts], frame.w, p.volume_target_per_m2);
+    };
+    glm::vec3 lo(0.0f), hi(0.0f), span(1.0f);
+    for (int a = 0; a < 3; ++a) {
+        glm::uvec3 l = at, h = at;
+        l[a] = at[a] > 0u ? at[a] - 1u : 0u;
+        h[a] = at[a] + 1u < n ? at[a] + 1u : at[a];
+        lo[a] = over(l);
+        hi[a] = over(h);
+        span[a] = float(h[a] - l[a]);
+    }
+    gradient[node] = glm::vec4(sim_volume_node_gradient(lo, hi, span), 0.0f);
+}
+
 gpu_shared::SimVolumeSample volume_sample(const SimGroupParams& p, const glm::vec4& frame, std::span<const int32_t> grid,
-                                          const glm::vec3& x) {
+                                          std::span<const glm::vec4> gradient, const glm::vec3& x) {
     const glm::ivec4 cell = sim_volume_cell(x, frame, p.volume_nodes);
     const glm::vec3 f = sim_volume_fraction(x, frame, cell);
     gpu_shared::SimVolumeSample s = sim_volume_sample_zero();
     for (uint32_t c = 0; c < 8; ++c) {
         const uint32_t node = sim_volume_node(cell, c, p.volume_nodes);
-        s = sim_volume_add(s, glm::ivec4(grid[node], grid[node + 1], grid[node + 2], grid[node + 3]), f, c, frame.w,
-                           p.volume_target_per_m2);
+        s = sim_volume_add(s, glm::ivec4(grid[node], grid[node + 1], grid[node + 2], grid[node + 3]),
+                           sim_xyz(gradient[node / kSimVolumeNodeInts]), f, c);
     }
     return s;
 }
 
 void integrate(uint32_t vertex, const SimGroupParams& p, std::span<const glm::vec4> pos, std::span<const glm::vec4> prev,
                std::span<const glm::vec4> rest_os, std::span<const glm::mat4> root_now, std::span<glm::vec4> out,
-               std::span<const int32_t> volume_grid, const glm::vec4& volume_frame) {
+               std::span<const int32_t> volume_grid, std::span<const glm::vec4> volume_gradient, const glm::vec4& volume_frame) {
     const uint32_t n = p.vertices_per_strand;
     const uint32_t strand = vertex / n;
     const uint32_t k = vertex % n;
@@ -101,7 +120,7 @@ void integrate(uint32_t vertex, const SimGroupParams& p, std::span<const glm::ve
     glm::vec3 xp = sim_xyz(prev[vertex]);
     glm::vec3 push(0.0f);
     if (p.volume_nodes > 0u && !volume_grid.empty()) {
-        const gpu_shared::SimVolumeSample s = volume_sample(p, volume_frame, volume_grid, sim_xyz(x));
+        const gpu_shared::SimVolumeSample s = volume_sample(p, volume_frame, volume_grid, volume_gradient, sim_xyz(x));
         xp = sim_volume_smoothed_prev(sim_xyz(x), xp, sim_volume_mean_disp(s), sim_volume_has_hair(s), p.volume_friction);
         push = sim_volume_push(s.grad_cells, p.volume_pressure, volume_frame.w, dt);
     }

@@ -48,17 +48,23 @@ glm::vec4 volume_frame(const SimGroupParams& p, std::span<const glm::vec4> pos);
 // volume_nodes^3 x kSimVolumeNodeInts ints, zeroed before the first vertex.
 void volume_splat(uint32_t vertex, const SimGroupParams& p, const glm::vec4& frame, std::span<const glm::vec4> pos,
                   std::span<const glm::vec4> prev, std::span<const float> rest_lengths, std::span<int32_t> grid);
+// Per node (z * nodes + y) * nodes + x, after the splat: its overdensity gradient (sim_volume_node_gradient)
+// into `gradient` (one vec4 per node).
+void volume_gradient(uint32_t node, const SimGroupParams& p, const glm::vec4& frame, std::span<const int32_t> grid,
+                     std::span<glm::vec4> gradient);
 // What integration reads back at x (sim_volume_add over the 8 corners).
 gpu_shared::SimVolumeSample volume_sample(const SimGroupParams& p, const glm::vec4& frame, std::span<const int32_t> grid,
-                                          const glm::vec3& x);
+                                          std::span<const glm::vec4> gradient, const glm::vec3& x);
 
 // Per vertex: pinned vertices go to root transform x rest; free ones take a Verlet step with damping,
 // gravity and wind drag (the tangent from the current neighbours). Reads pos / prev, writes out (ping-pong).
-// With hair volume on (a non-empty `volume_grid` from volume_splat, at `volume_frame`), a free vertex's
+// With hair volume on (a non-empty `volume_grid` from volume_splat and its `volume_gradient`, at
+// `volume_frame`), a free vertex's
 // velocity is first pulled toward the hair's there (internal friction) and the step adds the pressure push.
 void integrate(uint32_t vertex, const SimGroupParams& p, std::span<const glm::vec4> pos, std::span<const glm::vec4> prev,
                std::span<const glm::vec4> rest_os, std::span<const glm::mat4> root_now, std::span<glm::vec4> out,
-               std::span<const int32_t> volume_grid = {}, const glm::vec4& volume_frame = glm::vec4(0.0f));
+               std::span<const int32_t> volume_grid = {}, std::span<const glm::vec4> volume_gradient = {},
+               const glm::vec4& volume_frame = glm::vec4(0.0f));
 
 // Per free vertex within the global range: toward root transform x rest by global_stiffness.
 void global_shape(uint32_t vertex, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> rest_os,

@@ -41,6 +41,7 @@ layout(std430, binding = kSimBindChainT) buffer ChainTBuf { vec4 chain_t[]; };
 #include "shared/sim_volume.h"
 layout(std430, binding = kSimBindVolumeGrid) buffer VolumeGridBuf { int volume_grid[]; };
 layout(std430, binding = kSimBindVolumeBounds) buffer VolumeBoundsBuf { uint volume_bounds[]; };
+layout(std430, binding = kSimBindVolumeGradient) buffer VolumeGradientBuf { vec4 volume_gradient[]; };
 
 SimGroupParams P() { return step_params[pc.slot]; }
 
@@ -72,8 +73,8 @@ SimVolumeSample volume_sample_at(vec3 x, vec4 frame, uint nodes, float target_pe
     SimVolumeSample s = sim_volume_sample_zero();
     for (uint c = 0u; c < 8u; ++c) {
         uint node = sim_volume_node(cell, c, nodes);
-        s = sim_volume_add(s, ivec4(volume_grid[node], volume_grid[node + 1u], volume_grid[node + 2u], volume_grid[node + 3u]), f, c,
-                           frame.w, target_per_m2);
+        s = sim_volume_add(s, ivec4(volume_grid[node], volume_grid[node + 1u], volume_grid[node + 2u], volume_grid[node + 3u]),
+                           volume_gradient[node / kSimVolumeNodeInts].xyz, f, c);
     }
     return s;
 }

@@ -287,7 +287,7 @@ TEST_P(SimGpuModeTest, HairVolumeMatchesTheCpu) {
         p.volume = true;
         p.volume_pressure = 0.2;
         p.volume_friction = 0.3;
-        p.volume_density_per_cm2 = 0.4;
+        p.volume_density_per_cm2 = 0.3;
         p.volume_cells = 24;
     }
     ASSERT_TRUE(step_once(cpu).ok());
@@ -321,10 +321,11 @@ TEST_P(SimGpuModeTest, HairVolumeMatchesTheCpu) {
                 density.max_per_cm2, 100.0 * density.over_target);
     EXPECT_GT(density.over_target, 0.15) << "the pressure must act on the groom for the comparison to mean anything";
     EXPECT_LE(one.guide_max_m, 1e-4);
-    // After 100 steps the GPU stays as close to the CPU as the CPU stays to itself from a rounding-sized
-    // start (CPU driver: 1.3 mm against 2.8 mm).
-    EXPECT_LE(hundred.guide_max_m, std::max(1e-3, 2.0 * sensitivity));
-    EXPECT_LE(hundred.guide_max_m, 5e-3);
+    // After 100 steps the GPU stays about as close to the CPU as the CPU stays to itself from a
+    // rounding-sized start (CPU driver: 0.022 mm against 0.022 mm; 1.3 mm against 2.8 mm when the pressure
+    // came from the trilinear interpolant's own derivative, which jumps at cell faces).
+    EXPECT_LE(hundred.guide_max_m, std::max(2e-4, 3.0 * sensitivity));
+    EXPECT_LE(hundred.guide_max_m, 1e-3);
     EXPECT_GT(diff(off, gpu_world).guide_max_m, 1e-3) << "the option acted";
 }
 

@@ -26,6 +26,12 @@ Result<gpu::Buffer> volume_grid_buffer(gpu::Device& device, uint32_t nodes, cons
     return device.create_buffer({volume_grid_bytes(nodes), kStorage, gpu::MemoryIntent::DeviceLocal, name});
 }
 
+// The gradient grid: a vec4 per node, the same bytes as the sums' four ints.
+Result<gpu::Buffer> volume_gradient_buffer(gpu::Device& device, uint32_t nodes, const std::string& name) {
+    static_assert(gpu_shared::kSimVolumeNodeInts * sizeof(int32_t) == sizeof(glm::vec4));
+    return volume_grid_buffer(device, nodes, name);
+}
+
 template <class T>
 Result<gpu::Buffer> device_buffer(gpu::Device& device, const std::vector<T>& data, const std::string& name) {
     return device.create_buffer_with(std::span<const T>(data), 0, name);
@@ -64,6 +70,7 @@ void bind_sets(SimGpuGroup& g) {
         s.bind_buffer(gpu_shared::kSimBindChainT, g.chain_t);
         s.bind_buffer(gpu_shared::kSimBindVolumeGrid, g.volume_grid);
         s.bind_buffer(gpu_shared::kSimBindVolumeBounds, g.volume_bounds);
+        s.bind_buffer(gpu_shared::kSimBindVolumeGradient, g.volume_gradient);
     }
 }
 
@@ -83,7 +90,8 @@ Result<SimGpuPipelines> SimGpuPipelines::create(gpu::Device& device) {
                  {&p.chain_runs, "sim/chain_runs.comp"},    {&p.chain_vertices, "sim/chain_vertices.comp"},
                  {&p.follow, "sim/follow.comp"},
                  {&p.follow_sdf, "sim/follow_sdf.comp"},    {&p.follow_all, "sim/follow_all.comp"},
-                 {&p.volume_bounds, "sim/volume_bounds.comp"}, {&p.volume_splat, "sim/volume_splat.comp"}};
+                 {&p.volume_bounds, "sim/volume_bounds.comp"}, {&p.volume_splat, "sim/volume_splat.comp"},
+                 {&p.volume_gradient, "sim/volume_gradient.comp"}};
     for (auto& it : items) {
         auto pipe = device.create_compute_pipeline({embedded_spirv(it.shader), bindings, sizeof(SimPush), it.shader});
         if (!pipe) return pipe.error();
@@ -211,6 +219,7 @@ Result<SimGpu> SimGpu::create(gpu::Device& device, const SimGpuPipelines& pipeli
                    {&g.chain_q, device_buffer(device, w.chain_q, name + "chain rotations")},
                    {&g.chain_t, device_buffer(device, w.chain_t, name + "chain translations")},
                    {&g.volume_grid, volume_grid_buffer(device, w.params.volume ? uint32_t(w.params.volume_cells) + 1u : 0u, name + "volume grid")},
+                   {&g.volume_gradient, volume_gradient_buffer(device, w.params.volume ? uint32_t(w.params.volume_cells) + 1u : 0u, name + "volume gradient")},
                    {&g.volume_bounds, device_buffer(device, std::vector<uint32_t>(gpu_shared::kSimVolumeBoundsUints, 0u), name + "volume bounds")},
                    {&g.params, host_buffer(device, sim.slots_ * sizeof(gpu_shared::SimGroupParams), name + "params")},
                    {&g.roots, host_buffer(device, sim.slots_ * 2 * sizeof(glm::mat4), name + "roots")},
@@ -254,7 +263,10 @@ Status SimGpu::record_steps(gpu::CommandBuffer& cmd, SimWorld& world, uint32_t s
         if (nodes > g.volume_nodes_capacity) {
             auto grid = volume_grid_buffer(*device_, nodes, "sim '" + w.name + "' volume grid");
             if (!grid) return grid.error();
+            auto gradient = volume_gradient_buffer(*device_, nodes, "sim '" + w.name + "' volume gradient");
+            if (!gradient) return gradient.error();
             g.volume_grid = std::move(*grid);
+            g.volume_gradient = std::move(*gradient);
             g.volume_nodes_capacity = nodes;
             bind_sets(g);
         }
@@ -329,12 +341,15 @@ void SimGpu::record_volume(gpu::CommandBuffer& cmd, size_t gi, uint32_t nodes, c
     cmd.fill(g.volume_grid, 0u, 0, volume_grid_bytes(nodes));
     cmd.transfer_barrier();
     SimPush push = base_push(g, w, step, skinned);
-    push.count = g.strands * g.n;
     const gpu::DescriptorSet& set = g.sets[g.rotation % 3];
-    const gpu::DispatchSize d = gpu::dispatch_size(*device_, push.count, gpu_shared::kSimWorkgroupSize);
-    for (const gpu::ComputePipeline* pipe : {&pipelines_->volume_bounds, &pipelines_->volume_splat}) {
-        cmd.bind(*pipe, set);
-        cmd.push(*pipe, push);
+    // Bounds and splat run one invocation per strand, the gradient one per node.
+    const uint32_t counts[3] = {g.strands, g.strands, nodes * nodes * nodes};
+    const gpu::ComputePipeline* pipes[3] = {&pipelines_->volume_bounds, &pipelines_->volume_splat, &pipelines_->volume_gradient};
+    for (int i = 0; i < 3; ++i) {
+        push.count = counts[i];
+        const gpu::DispatchSize d = gpu::dispatch_size(*device_, push.count, gpu_shared::kSimWorkgroupSize);
+        cmd.bind(*pipes[i], set);
+        cmd.push(*pipes[i], push);
         cmd.dispatch(d.x, d.y, d.z);
         cmd.compute_barrier();
     }

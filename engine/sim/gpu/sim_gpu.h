@@ -51,7 +51,8 @@ public:
     uint32_t strands_per_workgroup(uint32_t n) const;
 
     gpu::ComputePipeline strand_data, integrate, global_shape, vsp, local_shape, length, clamp, sdf_vertex,
-        sdf_midpoint, ftl, chain_runs, chain_vertices, follow, follow_sdf, follow_all, volume_bounds, volume_splat;
+        sdf_midpoint, ftl, chain_runs, chain_vertices, follow, follow_sdf, follow_all, volume_bounds, volume_splat,
+        volume_gradient;
 
 private:
     struct Cache {
@@ -81,6 +82,7 @@ struct SimGpuGroup {
     gpu::Buffer phase_clocks;          // kSimPhaseCount cycle counts per workgroup of the fused pass (a stub without)
     gpu::Buffer volume_grid;           // hair volume: int x kSimVolumeNodeInts per node (a stub while volume is off)
     gpu::Buffer volume_bounds;         // hair volume: the hair's bounds at the step's start (kSimVolumeBoundsUints)
+    gpu::Buffer volume_gradient;       // hair volume: vec4 per node, the overdensity gradient (a stub while off)
     uint32_t volume_nodes_capacity = 0;  // nodes per axis volume_grid can hold
     gpu::DescriptorSet sets[3];        // set r: positions[r] current, [r+1] previous, [r+2] output
     uint32_t rotation = 0;

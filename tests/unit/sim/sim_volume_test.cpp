@@ -221,7 +221,9 @@ TEST(SimVolume, InternalFrictionMovesNeighboursTogether) {
     EXPECT_LT(half_slow, slow - 0.1);
     velocities(0.0, true, fast0, slow0, before, after0);
     velocities(1.0, true, fast, slow, before, after);
-    EXPECT_NEAR(fast, fast0, 1e-3) << "a groom moving as one keeps its velocity";
+    // A groom moving as one keeps its velocity, but for the vertices next to the roots, whose cells also
+    // hold the still pinned vertices (0.3% of the mean).
+    EXPECT_NEAR(fast, fast0, 0.01 * fast0) << "a groom moving as one keeps its velocity";
 }
 
 }  // namespace
