@@ -58,6 +58,7 @@ struct Worst {
     size_t jitter_frames = 0;
     double style_mean_m = 0.0, style_max_m = 0.0;   // the last measured frame
     double density_max = 0.0;                       // hairs per cm^2: densest node of any frame
+    nlohmann::json deepest_follow = nullptr;        // where the deepest follow vertex of any frame was
     double density_mean = 0.0, density_over = 0.0;  // the last measured frame
 };
 
@@ -205,7 +206,15 @@ int run_bake(const std::vector<std::string>& argv) {
         worst.penetrating_vertices = std::max(worst.penetrating_vertices, pen_vertices);
         worst.penetrating_midpoints = std::max(worst.penetrating_midpoints, m.midpoints_inside);
         worst.non_finite = std::max(worst.non_finite, m.non_finite);
-        worst.max_penetration_follow_m = std::max(worst.max_penetration_follow_m, m.max_depth_follow_m);
+        if (m.max_depth_follow_m > worst.max_penetration_follow_m) {
+            worst.max_penetration_follow_m = m.max_depth_follow_m;
+            worst.deepest_follow = {{"frame", f},
+                                    {"group", world.groups[m.deepest_follow_group].name},
+                                    {"follow", m.deepest_follow_hair},
+                                    {"vertex", m.deepest_follow_vertex},
+                                    {"position_m", {m.deepest_follow_m.x, m.deepest_follow_m.y, m.deepest_follow_m.z}},
+                                    {"depth_m", m.max_depth_follow_m}};
+        }
         if (in_last_second) {
             worst.jitter_ms2 += m.rms_speed_m_s * m.rms_speed_m_s;
             worst.jitter_max_m_s = std::max(worst.jitter_max_m_s, m.max_speed_m_s);
@@ -233,6 +242,7 @@ int run_bake(const std::vector<std::string>& argv) {
                     {"max_penetration_m", worst.max_penetration_m},
                     {"kinetic_energy", worst.kinetic_energy},
                     {"max_penetration_follow_m", worst.max_penetration_follow_m},
+                    {"deepest_follow_vertex", worst.deepest_follow},
                     {"rest_jitter", {{"frames", worst.jitter_frames},
                                      {"rms_speed_m_s", worst.jitter_frames ? std::sqrt(worst.jitter_ms2 / double(worst.jitter_frames)) : 0.0},
                                      {"max_speed_m_s", worst.jitter_max_m_s}}},

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <string>
 
+#include "groom/clearance.h"
 #include "groom/follow.h"
+#include "groom/spatial.h"
 #include "scene/param_check.h"
 #include "sim/motion.h"
 #include "sim/sim_passes.h"
@@ -73,7 +75,7 @@ void place_at_rest(SimGroupState& g) {
                                 g.guide_frames_rest, g.guide_frames);
     }
     for (uint32_t v = 0; v < g.follow_positions.size(); ++v)
-        sim_passes::follow_vertex(v, g.n, g.follow_descriptors, g.guide_frames, g.positions, g.follow_positions);
+        sim_passes::follow_vertex(v, g.n, g.follow_descriptors, g.guide_frames, g.positions, g.follow_positions, g.follow_corrections);
 }
 
 glm::mat4 rigid_now(const SimWorld& w, bool moves, double t_s) {
@@ -167,6 +169,46 @@ Result<SimGroupState> build_sim_group(const SimGroupInputs& in, const glm::mat4&
     return g;
 }
 
+size_t correct_follows_at_rest(SimGroupState& g, const Mesh& scalp, float clearance_m) {
+    using namespace gpu_shared;
+    g.follow_corrections.clear();
+    const uint32_t n = g.n;
+    const size_t count = g.follow_count();
+    Strands rest;
+    rest.points_os_m.resize(count * n);
+    rest.strand_offsets.resize(count + 1);
+    for (size_t f = 0; f < count; ++f) {
+        FollowDescriptor& d = g.follow_descriptors[f];
+        d.guides.w = 0u;
+        for (uint32_t k = 0; k < n; ++k) {
+            auto at = [&](uint32_t guide) { return sim_xyz(g.rest_positions_os[size_t(guide) * n + k]); };
+            rest.points_os_m[f * n + k] =
+                follow_point(d, g.guide_frames_rest[d.guides.x], at(d.guides.x), at(d.guides.y), at(d.guides.z), float(k) / float(n - 1));
+        }
+        rest.strand_offsets[f + 1] = uint32_t((f + 1) * n);
+    }
+    const std::vector<glm::vec3> before = rest.points_os_m;
+    if (count == 0 || scalp.indices.empty()) return 0;
+    const TriangleBvh bvh(scalp.positions, scalp.indices);
+    keep_strands_outside(scalp, bvh, clearance_m, rest);
+    size_t rows = 0;
+    for (size_t f = 0; f < count; ++f) {
+        bool moved = false;
+        for (uint32_t k = 0; k < n && !moved; ++k) moved = rest.points_os_m[f * n + k] != before[f * n + k];
+        if (!moved) continue;
+        FollowDescriptor& d = g.follow_descriptors[f];
+        const GuideFrame& frame = g.guide_frames_rest[d.guides.x];
+        d.guides.w = uint32_t(++rows);
+        for (uint32_t k = 0; k < n; ++k) {
+            const glm::vec3 delta = rest.points_os_m[f * n + k] - before[f * n + k];
+            g.follow_corrections.emplace_back(glm::dot(delta, sim_xyz(frame.tangent)), glm::dot(delta, sim_xyz(frame.bitangent)),
+                                              glm::dot(delta, sim_xyz(frame.normal)), 0.0f);
+        }
+    }
+    place_at_rest(g);
+    return rows;
+}
+
 Result<SimWorld> build_sim_world(const SimWorldInputs& in) {
     TRESSEL_TRY(validate_environment(in.environment));
     TRESSEL_TRY(check_params(in.motion, "motion"));
@@ -212,6 +254,13 @@ Result<SimWorld> build_sim_world(const SimWorldInputs& in) {
                 return make_error(ErrorCode::NotFound, "hair group '" + gi.name + "' collides with collider '" + name + "', which does not exist");
             g->collider_indices.push_back(uint32_t(it - w.colliders.begin()));
         }
+        // Follows that collide with their scalp start outside it (correct_follows_at_rest), at its margin.
+        if (gi.scalp != nullptr)
+            for (uint32_t si : g->sdf_indices)
+                if (w.sdfs[si].mesh == gi.scalp_mesh) {
+                    correct_follows_at_rest(*g, *gi.scalp, float(w.sdfs[si].margin_m));
+                    break;
+                }
         w.groups.push_back(std::move(*g));
     }
     return w;
@@ -371,7 +420,8 @@ Status step_once(SimWorld& world) {
             sim_passes::ftl_contact(s, p, g.positions, g.prev_positions, g.rest_lengths_m, colliders, g.contact_normals);
         const uint32_t nf = uint32_t(g.follow_positions.size());
         for (uint32_t v = 0; v < nf; ++v)
-            sim_passes::follow_vertex(v, g.n, g.follow_descriptors, g.guide_frames, g.positions, g.follow_positions);
+            sim_passes::follow_vertex(v, g.n, g.follow_descriptors, g.guide_frames, g.positions, g.follow_positions,
+                                      g.follow_corrections);
         for (size_t i = 0; i < g.sdf_indices.size(); ++i) {
             SimSdfState& sdf = world.sdfs[g.sdf_indices[i]];
             const gpu_shared::SimSdfFrame& f = fg.follow_sdf_frames[i];

@@ -67,6 +67,9 @@ struct SimGroupState {
     std::vector<gpu_shared::GuideFrame> guide_frames_rest;  // scalp space
     std::vector<gpu_shared::GuideFrame> guide_frames;       // world, current (rest frames turned by the root)
     std::vector<glm::vec4> follow_positions;                // world, metres, n per follow; w = 0 for k < 2
+    // Rest corrections of the follows the formula puts inside the scalp (shared/groom.h follow_correction):
+    // n per corrected follow, the row named by its descriptor's guides.w (correct_follows_at_rest).
+    std::vector<glm::vec4> follow_corrections;
 
     std::vector<uint32_t> sdf_indices;          // into SimWorld::sdfs
     std::vector<uint32_t> collider_indices;     // into SimWorld::colliders
@@ -197,6 +200,15 @@ Status set_root_transforms(SimWorld& world, size_t group, std::span<const glm::m
 
 // Hair each guide of g stands for in the hair volume's density: itself and its share of the follow hairs.
 double volume_hair_per_guide(const SimGroupState& g);
+
+// Follow hairs outside the scalp in the rest pose: every follow of g evaluated at rest (scalp space) and
+// walked from the root as grown guides are (groom/clearance.h: a point inside `scalp` or closer than
+// clearance_m moves out along the surface normal, its segment turned, the rest of the strand carried);
+// the moves are kept per follow vertex in its primary guide's root frame, so they turn with the root.
+// The collision field cannot do this where the scalp is thinner than its cells (an ear under 1.4 cm cells).
+// Replaces earlier corrections; returns the follows corrected. build_sim_world calls it for groups that
+// collide with their scalp mesh, with that mesh's margin.
+size_t correct_follows_at_rest(SimGroupState& g, const Mesh& scalp, float clearance_m);
 
 // The per-step parameters of group g at step time t_end_s (what the GPU uploads).
 gpu_shared::SimGroupParams make_group_params(const SimWorld& world, const SimGroupState& g, double t_end_s);

@@ -118,7 +118,13 @@ SimFrameMetrics measure_frame(const SimWorld& world, std::span<const SimSdfOracl
             if (i % g.n < gpu_shared::kSimPinnedVertices || oracles.empty()) continue;
             const double d = depth_m(world, g, oracles, glm::vec3(x));
             if (d > 0.0) ++m.follow_vertices_inside;
-            m.max_depth_follow_m = std::max(m.max_depth_follow_m, d);
+            if (d > m.max_depth_follow_m) {
+                m.max_depth_follow_m = d;
+                m.deepest_follow_m = glm::vec3(x);
+                m.deepest_follow_group = gi;
+                m.deepest_follow_hair = i / g.n;
+                m.deepest_follow_vertex = i % g.n;
+            }
         }
     }
     for (const SimGroupState& g : world.groups) {

@@ -37,6 +37,10 @@ struct SimFrameMetrics {
     // Style error: distance of each free guide vertex from its groomed (rest) position carried by its
     // root's transform, i.e. measured in the root's frame (metres): mean and largest.
     double style_error_mean_m = 0.0, style_error_max_m = 0.0;
+    // Where the deepest follow vertex is (world, metres): its group, follow hair and vertex index (valid
+    // when max_depth_follow_m > 0).
+    glm::vec3 deepest_follow_m{0.0f};
+    size_t deepest_follow_group = 0, deepest_follow_hair = 0, deepest_follow_vertex = 0;
     size_t non_finite = 0;   // guide and follow coordinates that are NaN or Inf
     // Hair density (volume_density_stats of every enabled group, on each one's volume grid whether or not
     // its hair volume is on), hairs per square centimetre, worst group: the largest at a grid node, the

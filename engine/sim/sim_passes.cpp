@@ -325,7 +325,8 @@ void sdf_midpoint(uint32_t segment, uint32_t parity, uint32_t n, const SdfGridPa
 }
 
 void follow_vertex(uint32_t vertex, uint32_t n, std::span<const FollowDescriptor> descriptors,
-                   std::span<const GuideFrame> frames_world, std::span<const glm::vec4> guides, std::span<glm::vec4> out) {
+                   std::span<const GuideFrame> frames_world, std::span<const glm::vec4> guides, std::span<glm::vec4> out,
+                   std::span<const glm::vec4> corrections) {
     const uint32_t follow = vertex / n;
     const uint32_t k = vertex % n;
     const FollowDescriptor& d = descriptors[follow];
@@ -333,7 +334,9 @@ void follow_vertex(uint32_t vertex, uint32_t n, std::span<const FollowDescriptor
     const glm::vec3 g1 = sim_xyz(guides[size_t(d.guides.y) * n + k]);
     const glm::vec3 g2 = sim_xyz(guides[size_t(d.guides.z) * n + k]);
     const float s = float(k) / float(n - 1);
-    out[vertex] = with_w(follow_point(d, frames_world[d.guides.x], g0, g1, g2, s), k < kSimPinnedVertices ? 0.0f : 1.0f);
+    glm::vec3 x = follow_point(d, frames_world[d.guides.x], g0, g1, g2, s);
+    if (d.guides.w != 0u) x += follow_correction(frames_world[d.guides.x], corrections[size_t(d.guides.w - 1u) * n + k]);
+    out[vertex] = with_w(x, k < kSimPinnedVertices ? 0.0f : 1.0f);
 }
 
 void follow_sdf_vertex(uint32_t vertex, uint32_t n, const SdfGridParams& g, const float* field, const SimSdfFrame& f,

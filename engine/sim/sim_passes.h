@@ -131,10 +131,11 @@ void sdf_midpoint(uint32_t segment, uint32_t parity, uint32_t n, const gpu_share
 void ftl_contact(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<glm::vec4> prev,
                  std::span<const float> rest_lengths, std::span<const SimCollider> colliders, std::span<const glm::vec4> contact);
 
-// Per follow vertex (follow * n + k): follow_point over the guides' current positions and frames.
+// Per follow vertex (follow * n + k): follow_point over the guides' current positions and frames, plus its
+// rest correction (follow_correction) where the descriptor names a row of `corrections` (n per row).
 void follow_vertex(uint32_t vertex, uint32_t n, std::span<const gpu_shared::FollowDescriptor> descriptors,
                    std::span<const gpu_shared::GuideFrame> frames_world, std::span<const glm::vec4> guides,
-                   std::span<glm::vec4> out);
+                   std::span<glm::vec4> out, std::span<const glm::vec4> corrections = {});
 
 // Per follow vertex with k >= 2: pushed out of one SDF, again while still inside (sim_sdf_push_follow; no
 // friction: follows carry no velocity).

@@ -29,7 +29,8 @@ TRESSEL_SHARED_BEGIN
 TRESSEL_CONST(uint, kFollowMaxGuides, 3);
 
 struct FollowDescriptor {
-    uvec4 guides;        // xyz: guide strand indices (x is the primary guide whose frame holds the offset); w: 0
+    uvec4 guides;        // xyz: guide strand indices (x is the primary guide whose frame holds the offset); w: 0, or in the
+                         // simulation 1 + the row of this follow's rest corrections (follow_correction)
     vec4 weights;        // xyz: blend weights, summing to 1; w: spread toward the tip (tip separation)
     vec4 offset_frame;   // xyz: root offset in guide x's root frame, metres; w: 0
 };
@@ -50,6 +51,14 @@ TRESSEL_GROOM_FN vec3 follow_point(FollowDescriptor d, GuideFrame f0, vec3 g0, v
     vec3 offset = vec3(f0.tangent) * d.offset_frame.x + vec3(f0.bitangent) * d.offset_frame.y +
                   vec3(f0.normal) * d.offset_frame.z;
     return base + offset * (1.0f + d.weights.w * s);
+}
+
+// A per-vertex correction of a follow hair held in guide g.x's root frame F (c.xyz: F coordinates, metres,
+// as the root offset): F · c. The simulation moves follow points that the formula above puts inside the
+// scalp in the rest pose (a follow blended from guides on both sides of an ear passes through it) and
+// keeps the move in this form, so it turns with the root.
+TRESSEL_GROOM_FN vec3 follow_correction(GuideFrame f0, vec4 c) {
+    return vec3(f0.tangent) * c.x + vec3(f0.bitangent) * c.y + vec3(f0.normal) * c.z;
 }
 
 TRESSEL_SHARED_END

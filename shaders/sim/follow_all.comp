@@ -5,7 +5,8 @@ uint g_field_offset = 0u;  // first float of the SDF being collided with
 #define SDF_FETCH(i) sdf_fields[g_field_offset + (i)]
 #include "sim/sim_common.glsl"
 
-// Per follow vertex: follow_point over the guides' current positions and world frames, then pushed out of
+// Per follow vertex: follow_point over the guides' current positions and world frames (with its rest
+// correction), then pushed out of
 // every SDF of the group in order (follow.comp then follow_sdf.comp per SDF, in one dispatch).
 void main() {
     uint vertex = LINEAR_INVOCATION_INDEX;
@@ -14,12 +15,7 @@ void main() {
     uint n = p.vertices_per_strand;
     uint follow = vertex / n;
     uint k = vertex % n;
-    FollowDescriptor d = follow_desc[follow];
-    vec3 g0 = pos[d.guides.x * n + k].xyz;
-    vec3 g1 = pos[d.guides.y * n + k].xyz;
-    vec3 g2 = pos[d.guides.z * n + k].xyz;
-    float s = float(k) / float(n - 1u);
-    vec4 x = with_w(follow_point(d, frames_world[d.guides.x], g0, g1, g2, s), k < kSimPinnedVertices ? 0.0 : 1.0);
+    vec4 x = with_w(follow_at(follow_desc[follow], k, n), k < kSimPinnedVertices ? 0.0 : 1.0);
     if (k >= kSimPinnedVertices) {
         for (uint i = 0u; i < p.sdf_count; ++i) {
             g_field_offset = sdf_offsets[i];

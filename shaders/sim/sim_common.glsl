@@ -32,6 +32,20 @@ layout(std430, binding = kSimBindFramesRest) readonly buffer FramesRestBuf { Gui
 layout(std430, binding = kSimBindFramesWorld) buffer FramesWorldBuf { GuideFrame frames_world[]; };
 layout(std430, binding = kSimBindFollowDesc) readonly buffer FollowDescBuf { FollowDescriptor follow_desc[]; };
 layout(std430, binding = kSimBindFollowPos) buffer FollowPosBuf { vec4 follow_pos[]; };
+layout(std430, binding = kSimBindFollowCorrections) readonly buffer FollowCorrectionsBuf { vec4 follow_corrections[]; };
+
+// sim_passes::follow_vertex: point k of follow d over the guides' current positions and world frames,
+// with its rest correction when it has one.
+vec3 follow_at(FollowDescriptor d, uint k, uint n) {
+    vec3 g0 = pos[d.guides.x * n + k].xyz;
+    vec3 g1 = pos[d.guides.y * n + k].xyz;
+    vec3 g2 = pos[d.guides.z * n + k].xyz;
+    float s = float(k) / float(n - 1u);
+    GuideFrame f0 = frames_world[d.guides.x];
+    vec3 x = follow_point(d, f0, g0, g1, g2, s);
+    if (d.guides.w != 0u) x += follow_correction(f0, follow_corrections[(d.guides.w - 1u) * n + k]);
+    return x;
+}
 layout(std430, binding = kSimBindSdfOffsets) readonly buffer SdfOffsetsBuf { uint sdf_offsets[]; };
 layout(std430, binding = kSimBindContacts) buffer ContactsBuf { vec4 contacts[]; };
 // Coherent: the fused pass writes a run's rotation and reads it back from other invocations of the

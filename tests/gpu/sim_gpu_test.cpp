@@ -271,6 +271,50 @@ TEST_P(SimGpuModeTest, ChainShapeMatchingTurnedOnWhileRunning) {
     EXPECT_GT(diff(off, gpu_world).guide_max_m, 1e-4) << "the option acted";
 }
 
+// Follows with rest corrections (correct_follows_at_rest: a groom combed back and drooped over the ears,
+// as the default scene's, puts some follows through the head) are evaluated by the GPU's follow passes as
+// by the CPU's.
+TEST_P(SimGpuModeTest, FollowRestCorrectionsMatchTheCpu) {
+    static const GroomResult groom = [] {
+        GroomInputs in;
+        in.scalp = &fixture().mesh;
+        in.scalp_clearance_m = 0.004;
+        in.group.scalp.region = {RegionType::Cap, {0.0, 1.0, -0.35}, 45.0};
+        in.group.growth.guides = 150;
+        in.group.growth.length_m = 0.3;
+        in.group.growth.vertices_per_strand = 16;
+        in.group.growth.comb = 0.3;
+        in.group.growth.comb_direction = {0.0, -1.0, -0.4};
+        in.group.growth.droop = 1.0;
+        in.group.follow.count = 1500;
+        auto g = grow_group(in);
+        EXPECT_TRUE(g.ok()) << g.error().describe();
+        return std::move(*g);
+    }();
+    auto pipelines = SimGpuPipelines::create(device());
+    ASSERT_TRUE(pipelines.ok());
+    auto use_groom = [](SimWorldInputs& in) { in.groups[0].groom = &groom; };
+    SimWorld cpu = make_world({}, use_groom), gpu_world = make_world({}, use_groom);
+    size_t corrected = 0;
+    for (const auto& d : cpu.groups[0].follow_descriptors) corrected += d.guides.w != 0u ? 1u : 0u;
+    ASSERT_GT(corrected, 5u);
+    auto sim = SimGpu::create(device(), *pipelines, gpu_world, 8, GetParam());
+    ASSERT_TRUE(sim.ok()) << sim.error().describe();
+    for (int i = 0; i < 10; ++i) ASSERT_TRUE(step_once(cpu).ok());
+    run_gpu(device(), *sim, gpu_world, 10);
+    ASSERT_TRUE(sim->download(device(), gpu_world).ok());
+    const Diff d = diff(cpu, gpu_world);
+    SimWorld plain = make_world({}, use_groom);
+    for (auto& fd : plain.groups[0].follow_descriptors) fd.guides.w = 0u;
+    plain.groups[0].follow_corrections.clear();
+    reset_to_rest(plain);
+    ASSERT_TRUE(run_frames(plain, 5).ok());
+    std::printf("[sim-gpu %s follow corrections] %zu follows corrected; max |gpu - cpu| after 10 steps: follows %.3g m (against "
+                "uncorrected %.3g m)\n", mode_name(GetParam()), corrected, d.follow_max_m, diff(plain, cpu).follow_max_m);
+    EXPECT_LE(d.follow_max_m, 1e-4);
+    EXPECT_GT(diff(plain, cpu).follow_max_m, 1e-3) << "the corrections moved follows";
+}
+
 // Hair volume (grid bounds and fixed-point splat by atomics, then pressure and internal friction at
 // integration) against the CPU, turned on in a running simulation (its grid is made then) with a target
 // density low enough that pressure acts on most of the groom.

@@ -71,6 +71,7 @@ void bind_sets(SimGpuGroup& g) {
         s.bind_buffer(gpu_shared::kSimBindVolumeGrid, g.volume_grid);
         s.bind_buffer(gpu_shared::kSimBindVolumeBounds, g.volume_bounds);
         s.bind_buffer(gpu_shared::kSimBindVolumeGradient, g.volume_gradient);
+        s.bind_buffer(gpu_shared::kSimBindFollowCorrections, g.follow_corrections);
     }
 }
 
@@ -211,6 +212,8 @@ Result<SimGpu> SimGpu::create(gpu::Device& device, const SimGpuPipelines& pipeli
                    {&g.frames_world, device_buffer(device, w.guide_frames, name + "guide frames")},
                    {&g.follow_desc, device_buffer(device, w.follow_descriptors, name + "follow descriptors")},
                    {&g.follow_pos, device_buffer(device, w.follow_positions, name + "follow positions")},
+                   {&g.follow_corrections, device_buffer(device, w.follow_corrections.empty() ? std::vector<glm::vec4>(1, glm::vec4(0.0f)) : w.follow_corrections,
+                                                         name + "follow corrections")},
                    {&g.sdf_grids, device_buffer(device, grids, name + "sdf grids")},
                    {&g.sdf_fields, device_buffer(device, fields, name + "sdf fields")},
                    {&g.sdf_offsets, device_buffer(device, offsets, name + "sdf offsets")},

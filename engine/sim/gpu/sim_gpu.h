@@ -75,6 +75,7 @@ struct SimGpuGroup {
     gpu::Buffer positions[3];          // rotating: current, previous, integration output
     gpu::Buffer rest, rest_lengths, ref_vectors, rest_root_frame, strand_data, frames_rest, frames_world;
     gpu::Buffer follow_desc, follow_pos, sdf_grids, sdf_fields, sdf_offsets;
+    gpu::Buffer follow_corrections;    // vec4 per corrected follow and vertex (SimGroupState::follow_corrections; a stub without)
     gpu::Buffer params, roots, colliders, sdf_frames;  // host-visible, one slot per substep of a record
     gpu::Buffer contacts;              // vec4 per vertex: the step's SDF contact normals (split passes)
     gpu::Buffer chain_q;               // vec4 per vertex slot: chain shape matching rotations (kept across steps)
