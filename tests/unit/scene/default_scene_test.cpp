@@ -116,7 +116,7 @@ TEST(DefaultScene, FitsTheHeadMeshAndStaysLight) {
     EXPECT_GT(g.growth.length_m, 0.2 * size.y);
     EXPECT_LT(g.growth.length_m, 0.6 * size.y);
     const double cell_m = size.x / s.collision_meshes[0].cells_x;
-    EXPECT_EQ(s.collision_meshes[0].cells_x, 64);
+    EXPECT_EQ(s.collision_meshes[0].cells_x, 96);  // 9.4 mm cells: the field sees the face and the ears the hair swings against
     EXPECT_GT(s.collision_meshes[0].margin_m, 0.001);
     EXPECT_LT(s.collision_meshes[0].margin_m, cell_m) << "a margin above one cell pushes hair visibly off the scalp";
     EXPECT_THAT(g.simulation.sdf, ::testing::ElementsAre(s.collision_meshes[0].mesh));
