@@ -74,10 +74,15 @@ SIM_FN vec4 sim_volume_frame(vec3 lo, vec3 hi, uint n) {
 
 // Grid coordinates of x: .xyz the cell (clamped so its far corner is a node), .w unused; and the
 // fraction within it (clamped to [0, 1]) in the second value.
+SIM_FN int sim_volume_index(float g, int hi) {
+    // Clamped as a float first: a coordinate beyond an int's range (or NaN) must not reach the conversion.
+    float c = g == g ? clamp(floor(g), 0.0f, float(hi)) : 0.0f;
+    return int(c);
+}
 SIM_FN ivec4 sim_volume_cell(vec3 x, vec4 frame, uint n) {
     vec3 g = (x - vec3(frame.x, frame.y, frame.z)) / frame.w;
     int hi = int(n) - 2;
-    return ivec4(clamp(int(floor(g.x)), 0, hi), clamp(int(floor(g.y)), 0, hi), clamp(int(floor(g.z)), 0, hi), 0);
+    return ivec4(sim_volume_index(g.x, hi), sim_volume_index(g.y, hi), sim_volume_index(g.z, hi), 0);
 }
 SIM_FN vec3 sim_volume_fraction(vec3 x, vec4 frame, ivec4 cell) {
     vec3 g = (x - vec3(frame.x, frame.y, frame.z)) / frame.w;
@@ -97,8 +102,13 @@ SIM_FN float sim_volume_weight(vec3 f, uint c) {
     float wz = (c & 4u) != 0u ? f.z : 1.0f - f.z;
     return wx * wy * wz;
 }
-// A value in fixed point (round half up).
-SIM_FN int sim_volume_fixed(float v, float scale) { return int(floor(v * scale + 0.5f)); }
+// A value in fixed point (round half up), clamped to what an int holds; NaN gives 0 (a group whose
+// positions turn non-finite is reset after its step; until then its sums stay defined).
+SIM_FN int sim_volume_fixed(float v, float scale) {
+    float f = v * scale;
+    f = f == f ? clamp(f, -2.0e9f, 2.0e9f) : 0.0f;
+    return int(floor(f + 0.5f));
+}
 
 // Hair length a guide vertex stands for (metres; hair_per_guide applied by the caller's density target):
 // half of each segment it ends.
