@@ -142,7 +142,7 @@ struct SimulationParams {
     double chain_stiffness = 0.5;           // fraction of a run's shape error removed per 1/60 s
     int chain_span = 5;                     // vertices per run
     bool volume = false;                    // hair volume: hair-hair pressure and internal friction on a grid
-    double volume_pressure = 0.2;           // push out of regions denser than the target, at 60 Hz
+    double volume_pressure = 0.1;           // push out of regions denser than the target, at 60 Hz
     double volume_friction = 0.1;           // velocity pulled toward the hair's local mean, per 1/60 s
     double volume_density_per_cm2 = 20.0;   // target density: hairs per square centimetre of cross-section
     int volume_cells = 32;                  // grid cells along the hair's largest extent (+3 padding)
