@@ -155,7 +155,10 @@ int run_bake(const std::vector<std::string>& argv) {
         // Every frame of the last second is measured, for the rest jitter.
         const uint32_t last_second = uint32_t(std::max(1.0, std::round(scene.environment.sim_rate_hz)));
         const bool in_last_second = f + last_second > uint32_t(*frames);
-        const bool measure = (f - 1) % uint32_t(*every) == 0 || in_last_second;
+        // The frame before the last second is measured too, so that the last second's first speed is over
+        // one frame, not over the time since the last frame --metrics-every measured.
+        const bool before_last_second = f + last_second == uint32_t(*frames);
+        const bool measure = (f - 1) % uint32_t(*every) == 0 || in_last_second || before_last_second;
         if (!measure && dump_dir.empty()) continue;
         if (Status st = (*rt)->download(); !st) return fail(st.error().message);
         if (!dump_dir.empty()) {

@@ -79,13 +79,13 @@ TEST(CliBake, ReportHasEveryMetricPerFrameAndASummary) {
 TEST(CliBake, StillHeadReportsRestJitterAndStyleError) {
     auto dir = scratch_dir("cli_bake_still");
     auto scene = small_scene(dir);
-    auto bake = [&](const std::string& name, bool gravity) {
+    auto bake = [&](const std::string& name, bool gravity, int every = 30) {
         nlohmann::json doc = read_json(scene);
         if (!gravity) doc["environment"]["gravity"] = {0.0, 0.0, 0.0};
         auto path = dir / (name + ".json");
         std::ofstream(path) << doc.dump(2);
-        auto r = run_process(quote(TRESSEL_CLI) + " bake " + quote(path.string()) + " --still --frames 90 --metrics-every 30 " +
-                             "--report " + quote((dir / (name + "_report.json")).string()));
+        auto r = run_process(quote(TRESSEL_CLI) + " bake " + quote(path.string()) + " --still --frames 90 --metrics-every " +
+                             std::to_string(every) + " --report " + quote((dir / (name + "_report.json")).string()));
         EXPECT_EQ(r.exit_code, 0) << r.err;
         return read_json(dir / (name + "_report.json"));
     };
@@ -96,8 +96,8 @@ TEST(CliBake, StillHeadReportsRestJitterAndStyleError) {
         EXPECT_EQ(s["rest_jitter"]["frames"].get<int>(), 60) << "every frame of the last second";
         EXPECT_GE(s["rest_jitter"]["max_speed_m_s"].get<double>(), s["rest_jitter"]["rms_speed_m_s"].get<double>());
         EXPECT_GE(s["style_error"]["max_m"].get<double>(), s["style_error"]["mean_m"].get<double>());
-        // Frame 1, then 31..90: the last second.
-        EXPECT_EQ((*rep)["frames"].size(), 61u);
+        // Frame 1, frame 30 (the one before the last second), then 31..90: the last second.
+        EXPECT_EQ((*rep)["frames"].size(), 62u);
         for (const char* key : {"rms_speed_m_s", "max_speed_m_s", "style_error_mean_m", "style_error_max_m"})
             EXPECT_TRUE((*rep)["frames"][0].contains(key)) << key;
     }
@@ -108,6 +108,11 @@ TEST(CliBake, StillHeadReportsRestJitterAndStyleError) {
     EXPECT_GT(h["style_error"]["mean_m"].get<double>(), 10.0 * w["style_error"]["mean_m"].get<double>() + 0.001)
         << "gravity sags the groomed shape";
     EXPECT_LT(heavy["frames"][0]["style_error_max_m"].get<double>(), h["style_error"]["max_m"].get<double>());
+    // The rest jitter does not depend on --metrics-every: its first speed is over one frame (it used to be
+    // over the frames since the last measured one, which read 1.1 mm/s RMS for 0.04 on the default scene).
+    const nlohmann::json every_frame = bake("heavy_every_frame", true, 1);
+    EXPECT_DOUBLE_EQ(every_frame["summary"]["rest_jitter"]["rms_speed_m_s"].get<double>(), h["rest_jitter"]["rms_speed_m_s"].get<double>());
+    EXPECT_DOUBLE_EQ(every_frame["summary"]["rest_jitter"]["max_speed_m_s"].get<double>(), h["rest_jitter"]["max_speed_m_s"].get<double>());
 }
 
 // The default scene as shipped (2,000 guides, 70,000 follows), 300 frames of its motion on the GPU step:
