@@ -134,6 +134,15 @@ Diff step_both_and_diff(gpu::Device& dev, SimGpu& sa, SimWorld& a, SimGpu& sb, S
     return diff(a, b);
 }
 
+// Steps the CPU reference and the GPU simulation of the same world `steps` times each and compares them
+// (the GPU's state downloaded into gpu_world).
+Diff step_cpu_and_gpu(gpu::Device& dev, SimGpu& sim, SimWorld& cpu, SimWorld& gpu_world, uint32_t steps) {
+    for (uint32_t i = 0; i < steps; ++i) EXPECT_TRUE(step_once(cpu).ok());
+    run_gpu(dev, sim, gpu_world, steps);
+    EXPECT_TRUE(sim.download(dev, gpu_world).ok());
+    return diff(cpu, gpu_world);
+}
+
 const char* mode_name(SimGpuMode m) { return m == SimGpuMode::Fused ? "fused" : "split"; }
 
 // Both ways of recording a step (one fused dispatch per group, or one dispatch per pass) against the CPU.
@@ -215,14 +224,8 @@ TEST_P(SimGpuModeTest, ChainShapeMatchingMatchesTheCpu) {
         SimWorld cpu = make_world(tune), gpu_world = make_world(tune);
         auto sim = SimGpu::create(device(), *pipelines, gpu_world, 8, GetParam());
         ASSERT_TRUE(sim.ok()) << sim.error().describe();
-        ASSERT_TRUE(step_once(cpu).ok());
-        run_gpu(device(), *sim, gpu_world, 1);
-        ASSERT_TRUE(sim->download(device(), gpu_world).ok());
-        const Diff one = diff(cpu, gpu_world);
-        for (int i = 0; i < 99; ++i) ASSERT_TRUE(step_once(cpu).ok());
-        run_gpu(device(), *sim, gpu_world, 99);
-        ASSERT_TRUE(sim->download(device(), gpu_world).ok());
-        const Diff hundred = diff(cpu, gpu_world);
+        const Diff one = step_cpu_and_gpu(device(), *sim, cpu, gpu_world, 1);
+        const Diff hundred = step_cpu_and_gpu(device(), *sim, cpu, gpu_world, 99);
         double q_max = 0.0;
         const SimGroupState& a = cpu.groups[0];
         const SimGroupState& b = gpu_world.groups[0];
@@ -253,16 +256,12 @@ TEST_P(SimGpuModeTest, ChainShapeMatchingTurnedOnWhileRunning) {
     SimWorld cpu = make_world(), gpu_world = make_world();
     auto sim = SimGpu::create(device(), *pipelines, gpu_world, 8, GetParam());
     ASSERT_TRUE(sim.ok()) << sim.error().describe();
-    for (int i = 0; i < 5; ++i) ASSERT_TRUE(step_once(cpu).ok());
-    run_gpu(device(), *sim, gpu_world, 5);
+    step_cpu_and_gpu(device(), *sim, cpu, gpu_world, 5);
     for (SimWorld* w : {&cpu, &gpu_world}) {
         w->groups[0].params.chain_shape_matching = true;
         w->groups[0].params.chain_stiffness = 0.9;
     }
-    for (int i = 0; i < 5; ++i) ASSERT_TRUE(step_once(cpu).ok());
-    run_gpu(device(), *sim, gpu_world, 5);
-    ASSERT_TRUE(sim->download(device(), gpu_world).ok());
-    const Diff d = diff(cpu, gpu_world);
+    const Diff d = step_cpu_and_gpu(device(), *sim, cpu, gpu_world, 5);
     SimWorld off = make_world();
     ASSERT_TRUE(run_frames(off, 5).ok());
     std::printf("[sim-gpu %s chain toggled] max |gpu - cpu| %.3g m; against never on %.3g m\n", mode_name(GetParam()), d.guide_max_m,
@@ -300,10 +299,7 @@ TEST_P(SimGpuModeTest, FollowRestCorrectionsMatchTheCpu) {
     ASSERT_GT(corrected, 5u);
     auto sim = SimGpu::create(device(), *pipelines, gpu_world, 8, GetParam());
     ASSERT_TRUE(sim.ok()) << sim.error().describe();
-    for (int i = 0; i < 10; ++i) ASSERT_TRUE(step_once(cpu).ok());
-    run_gpu(device(), *sim, gpu_world, 10);
-    ASSERT_TRUE(sim->download(device(), gpu_world).ok());
-    const Diff d = diff(cpu, gpu_world);
+    const Diff d = step_cpu_and_gpu(device(), *sim, cpu, gpu_world, 10);
     SimWorld plain = make_world({}, use_groom);
     for (auto& fd : plain.groups[0].follow_descriptors) fd.guides.w = 0u;
     plain.groups[0].follow_corrections.clear();
@@ -324,8 +320,7 @@ TEST_P(SimGpuModeTest, HairVolumeMatchesTheCpu) {
     SimWorld cpu = make_world(), gpu_world = make_world();
     auto sim = SimGpu::create(device(), *pipelines, gpu_world, 8, GetParam());
     ASSERT_TRUE(sim.ok()) << sim.error().describe();
-    for (int i = 0; i < 3; ++i) ASSERT_TRUE(step_once(cpu).ok());
-    run_gpu(device(), *sim, gpu_world, 3);
+    step_cpu_and_gpu(device(), *sim, cpu, gpu_world, 3);
     for (SimWorld* w : {&cpu, &gpu_world}) {
         SimulationParams& p = w->groups[0].params;
         p.volume = true;
@@ -334,14 +329,8 @@ TEST_P(SimGpuModeTest, HairVolumeMatchesTheCpu) {
         p.volume_density_per_cm2 = 0.3;
         p.volume_cells = 24;
     }
-    ASSERT_TRUE(step_once(cpu).ok());
-    run_gpu(device(), *sim, gpu_world, 1);
-    ASSERT_TRUE(sim->download(device(), gpu_world).ok());
-    const Diff one = diff(cpu, gpu_world);
-    for (int i = 0; i < 99; ++i) ASSERT_TRUE(step_once(cpu).ok());
-    run_gpu(device(), *sim, gpu_world, 99);
-    ASSERT_TRUE(sim->download(device(), gpu_world).ok());
-    const Diff hundred = diff(cpu, gpu_world);
+    const Diff one = step_cpu_and_gpu(device(), *sim, cpu, gpu_world, 1);
+    const Diff hundred = step_cpu_and_gpu(device(), *sim, cpu, gpu_world, 99);
     // How far the same 100 steps on the CPU move when every vertex starts 1e-7 m off (float rounding's
     // size): the grid couples every vertex to the hair around it, and a fixed-point unit that rounds the
     // other way changes a push, so the step is more sensitive than without volume.

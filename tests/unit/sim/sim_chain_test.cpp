@@ -16,12 +16,7 @@ namespace tressel {
 namespace {
 
 using namespace gpu_shared;
-
-SimWorld build(const SimWorldInputs& in) {
-    auto w = build_sim_world(in);
-    EXPECT_TRUE(w.ok()) << w.error().describe();
-    return std::move(*w);
-}
+using test::build;
 
 glm::vec4 random_quat(std::mt19937& rng) {
     std::normal_distribution<float> n(0.0f, 1.0f);

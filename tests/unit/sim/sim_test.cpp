@@ -25,15 +25,10 @@
 namespace tressel {
 namespace {
 
+using test::build;
 using test::make_straight_groom;
 using test::soft_params;
 using test::world_inputs;
-
-SimWorld build(const SimWorldInputs& in) {
-    auto w = build_sim_world(in);
-    EXPECT_TRUE(w.ok()) << w.error().describe();
-    return std::move(*w);
-}
 
 glm::vec3 vtx(const SimWorld& w, uint32_t strand, uint32_t k) {
     const auto& g = w.groups[0];

@@ -3,6 +3,8 @@
 
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include <glm/glm.hpp>
 
 #include "groom/grow.h"
@@ -28,6 +30,13 @@ inline GroomResult make_straight_groom(const std::vector<glm::vec3>& roots, cons
         g.guide_frames.push_back({glm::vec4(d, 0), glm::vec4(b, 0), glm::vec4(glm::cross(d, b), 0)});
     }
     return g;
+}
+
+// The world of `in`, which must build (a test failure otherwise).
+inline SimWorld build(const SimWorldInputs& in) {
+    auto w = build_sim_world(in);
+    EXPECT_TRUE(w.ok()) << w.error().describe();
+    return std::move(*w);
 }
 
 // Still scene: no gravity, no wind, 60 Hz with 2 substeps.

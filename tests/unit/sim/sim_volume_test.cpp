@@ -19,12 +19,7 @@ namespace tressel {
 namespace {
 
 using namespace gpu_shared;
-
-SimWorld build(const SimWorldInputs& in) {
-    auto w = build_sim_world(in);
-    EXPECT_TRUE(w.ok()) << w.error().describe();
-    return std::move(*w);
-}
+using test::build;
 
 // Roots spread evenly (a Fibonacci spiral) over the cap of a ball of radius r within `cap_deg` of +y,
 // each strand along its normal.
