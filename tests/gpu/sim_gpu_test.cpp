@@ -275,18 +275,7 @@ TEST_P(SimGpuModeTest, ChainShapeMatchingTurnedOnWhileRunning) {
 // by the CPU's.
 TEST_P(SimGpuModeTest, FollowRestCorrectionsMatchTheCpu) {
     static const GroomResult groom = [] {
-        GroomInputs in;
-        in.scalp = &fixture().mesh;
-        in.scalp_clearance_m = 0.004;
-        in.group.scalp.region = {RegionType::Cap, {0.0, 1.0, -0.35}, 45.0};
-        in.group.growth.guides = 150;
-        in.group.growth.length_m = 0.3;
-        in.group.growth.vertices_per_strand = 16;
-        in.group.growth.comb = 0.3;
-        in.group.growth.comb_direction = {0.0, -1.0, -0.4};
-        in.group.growth.droop = 1.0;
-        in.group.follow.count = 1500;
-        auto g = grow_group(in);
+        auto g = grow_group(test::combed_head_groom(fixture().mesh, 150, 1500));
         EXPECT_TRUE(g.ok()) << g.error().describe();
         return std::move(*g);
     }();

@@ -169,19 +169,7 @@ TEST(SimHead, NoGuideOrFollowVertexSinksIntoTheHeadWhileShaking) {
 // the rest pose; measured against the exact mesh, not the field.
 TEST(SimHead, FollowsBlendedAcrossAnEarStartOutsideIt) {
     const Head& h = head();
-    GroomInputs gin;
-    gin.scalp = &h.mesh;
-    gin.scalp_clearance_m = 0.005;
-    gin.group.scalp.region = {RegionType::Cap, {0.0, 1.0, -0.35}, 45.0};
-    gin.group.growth.guides = 300;
-    gin.group.growth.length_m = 0.35;
-    gin.group.growth.vertices_per_strand = 16;
-    gin.group.growth.comb = 0.3;
-    gin.group.growth.comb_direction = {0.0, -1.0, -0.4};
-    gin.group.growth.droop = 1.0;
-    gin.group.follow.count = 6000;
-    gin.group.follow.clump = 0.3;
-    auto groom = grow_group(gin);
+    auto groom = grow_group(test::combed_head_groom(h.mesh, 300, 6000));
     ASSERT_TRUE(groom.ok()) << groom.error().describe();
     SimWorldInputs in = head_inputs(SimulationParams{}, false);
     in.groups[0].groom = &*groom;
