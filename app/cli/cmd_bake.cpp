@@ -23,7 +23,8 @@ namespace tressel::cli {
 
 const char* const kBakeUsage =
     "usage: tressel-cli bake <scene.json> --frames N [--report report.json] [--dump DIR] [--cpu]\n"
-    "                        [--fused] [--metrics-every K] [--penetration-every K] [--still] [--device NAME]\n\n"
+    "                        [--fused] [--metrics-every K] [--penetration-every K] [--still] [--no-sag-free]\n"
+    "                        [--device NAME]\n\n"
     "Grows every hair group, builds the collision fields (GPU passes; the CPU reference on a CPU Vulkan\n"
     "device, where it is faster), and simulates N frames at the\n"
     "scene's rate and substeps with its motion, on the GPU (--cpu: the CPU reference step). Per frame:\n"
@@ -43,6 +44,9 @@ const char* const kBakeUsage =
     "frame's style error and the deepest follow vertex. --still drops the scene's motion (a still head).\n"
     "Hair density per measured frame (hairs per cm^2 on each group's volume grid: densest node, the\n"
     "density the average hair sits in, the fraction above volume_density), whether or not volume is on.\n"
+    "The report's `sag_free` gives the sag-free rest state's solve (groups with sag_free on): corrections,\n"
+    "frames stepped, wall ms, and the guide vertices' distance from the groom before the first correction\n"
+    "(the sag without it) and after the last. --no-sag-free turns sag_free off in every group.\n"
     "Exit status 1 when a position becomes non-finite.\n";
 
 namespace {
@@ -73,7 +77,8 @@ Status dump_frame(const std::filesystem::path& dir, uint32_t frame, const SimWor
 int run_bake(const std::vector<std::string>& argv) {
     auto args = Args::parse(argv, {{"frames", true}, {"report", true}, {"dump", true}, {"cpu", false},
                                    {"metrics-every", true}, {"device", true}, {"fused", false},
-                                   {"still", false}, {"penetration-every", true}});
+                                   {"still", false}, {"penetration-every", true},
+                                   {"no-sag-free", false}});
     if (!args) return fail(args.error().message, 2);
     if (args->positionals().size() != 1) return fail("bake takes exactly one scene file (see --help)", 2);
     auto frames = args->get_int("frames", 0);
@@ -89,6 +94,8 @@ int run_bake(const std::vector<std::string>& argv) {
     auto loaded = load_scene(scene_path);
     if (!loaded) return fail(loaded.error().message);
     if (args->has("still")) loaded->scene.motion.type = MotionType::None;
+    if (args->has("no-sag-free"))
+        for (HairGroup& g : loaded->scene.hair_groups) g.simulation.sag_free = false;
     const Scene& scene = loaded->scene;
     for (auto& d : loaded->diagnostics.items) std::fprintf(stderr, "%s\n", format(d).c_str());
     auto ctx = GpuContext::create(args->get_or("device", ""));
@@ -238,6 +245,17 @@ int run_bake(const std::vector<std::string>& argv) {
         follows += g.follow_count();
         follow_vertices += g.follow_positions.size();
     }
+    const SagFreeReport& sf = (*rt)->sag_free_report();
+    const json sag_free = {{"groups", sf.groups},
+                           {"chain_groups_skipped", sf.chain_groups_skipped},
+                           {"iterations", sf.iterations},
+                           {"frames", sf.frames},
+                           {"wall_ms", (*rt)->sag_free_ms()},
+                           {"converged", sf.converged},
+                           {"sag_mean_m", sf.sag_mean_m},
+                           {"sag_max_m", sf.sag_max_m},
+                           {"error_mean_m", sf.error_mean_m},
+                           {"error_max_m", sf.error_max_m}};
     json summary = {{"max_stretch", worst.max_stretch},
                     {"mean_stretch", worst.mean_stretch},
                     {"penetrating_vertices", worst.penetrating_vertices},
@@ -270,6 +288,7 @@ int run_bake(const std::vector<std::string>& argv) {
                    {"sdf_build_gpu_ms", sdf_ms},
                    {"sdf_backend", (*rt)->sdf_backend() == runtime::SdfBackend::Cpu ? "cpu" : "gpu"},
                    {"sdf_build_ms", sdf_build_ms},
+                   {"sag_free", sag_free},
                    {"frames", frames_json},
                    {"summary", summary}};
     if (!dump_dir.empty()) {

@@ -14,6 +14,7 @@ struct RebuildReport {
     std::vector<std::string> sdfs;              // collision meshes whose field was built again
     bool simulation = false;                    // the simulation rebuilt at rest (structure changed)
     bool simulation_params = false;             // simulation, environment, collider or margin values set in place
+    bool sag_free = false;                      // the sag-free rest state solved again (sim/sag_free.h)
     bool shading = false;                       // hair shading changed in the renderer
     std::vector<std::string> restyled;          // groups whose guide widths followed a fibre radius edit (no regrow)
     bool drawn_meshes = false;                  // the drawn meshes or colliders replaced

@@ -44,6 +44,7 @@ void RebuildReport::merge(const RebuildReport& o) {
     sdfs.insert(sdfs.end(), o.sdfs.begin(), o.sdfs.end());
     simulation = simulation || o.simulation;
     simulation_params = simulation_params || o.simulation_params;
+    sag_free = sag_free || o.sag_free;
     shading = shading || o.shading;
     restyled.insert(restyled.end(), o.restyled.begin(), o.restyled.end());
     drawn_meshes = drawn_meshes || o.drawn_meshes;
@@ -57,6 +58,7 @@ std::string RebuildReport::summary() const {
     for (const auto& [part, t] : ms) add(part + " " + std::to_string(int(std::lround(t))) + " ms");
     if (simulation) add("simulation rebuilt at rest");
     else if (simulation_params) add("simulation values set in place");
+    if (sag_free) add("sag-free rest state solved");
     if (shading) add("shading");
     for (const std::string& g : restyled) add("widths of '" + g + "'");
     if (drawn_meshes) add("drawn meshes");
@@ -200,6 +202,7 @@ Status SceneRuntime::build_simulation(const Scene& scene) {
         if (!sim) return sim.error();
         sim_ = std::move(*sim);
     }
+    TRESSEL_TRY(solve_rest_state());
     scene_ = scene;
     meshes_time_s_ = -1.0;
     hair_moved_ = false;
@@ -402,12 +405,20 @@ Status SceneRuntime::sync(const Scene& scene) {
     if (!(scene.environment == scene_.environment) || !(scene.motion == scene_.motion) ||
         !(scene.colliders == scene_.colliders) || !(scene.collision_meshes == scene_.collision_meshes))
         report_.simulation_params = true;
+    // What the rest state hangs on: every group's simulation values, gravity and the step, the contacts.
+    // Not the motion or the wind, which the solve leaves out.
+    Environment still_env = scene.environment, old_env = scene_.environment;
+    still_env.wind = old_env.wind = Wind{};
+    bool resolve = !(still_env == old_env) || !(scene.colliders == scene_.colliders) || !(scene.collision_meshes == scene_.collision_meshes);
+    for (size_t i = 0; i < world_->groups.size(); ++i)
+        resolve = resolve || !(scene.hair_groups[group_of_sim_[i]].simulation == scene_.hair_groups[group_of_sim_[i]].simulation);
     world_->environment = scene.environment;
     world_->motion = scene.motion;
     for (size_t i = 0; i < world_->colliders.size() && i < scene.colliders.size(); ++i) world_->colliders[i].desc = scene.colliders[i];
     for (SimSdfState& sdf : world_->sdfs)
         for (const CollisionMesh& cm : scene.collision_meshes)
             if (cm.mesh == sdf.mesh) sdf.margin_m = cm.margin_m;
+    if (resolve) TRESSEL_TRY(solve_rest_state());
     if (renderer_ && (!(scene.colliders == scene_.colliders) || !(scene.meshes == scene_.meshes) ||
                       !(scene.motion == scene_.motion) || !(scene.collision_meshes == scene_.collision_meshes))) {
         TRESSEL_TRY(populate_meshes(scene, world_->time_s()));
@@ -416,6 +427,54 @@ Status SceneRuntime::sync(const Scene& scene) {
     scene_ = scene;
     set_hair_visibility(scene.view.show_guides, scene.view.show_follows);
     return update_slice(scene);
+}
+
+Status SceneRuntime::solve_rest_state() {
+    if (!world_) return {};
+    const bool gpu_steps = options_.simulation == SimBackend::Gpu && sim_ && options_.sag_free_on_gpu.value_or(!device_->info().is_cpu());
+    SagFreeStepper stepper;
+    if (sim_) {
+        stepper.targets_changed = [this](const SimWorld& w) { return sim_->upload_targets(*device_, w); };
+        stepper.state_changed = [this](const SimWorld& w) { return sim_->upload_state(*device_, w); };
+    }
+    if (options_.simulation == SimBackend::Gpu && sim_) {  // the running state is the GPU's: the solve gives it back
+        TRESSEL_TRY(device_->wait_idle());
+        TRESSEL_TRY(sim_->download(*device_, *world_));
+    }
+    if (gpu_steps) {
+        stepper.run = [this](SimWorld& w, uint32_t frames) -> Status {
+            const uint32_t substeps = uint32_t(std::max(1, w.environment.substeps));
+            const uint32_t per_record = std::max(1u, options_.max_steps_per_record / substeps);
+            for (uint32_t done = 0; done < frames;) {
+                const uint32_t f = std::min(per_record, frames - done);
+                Status recorded;
+                TRESSEL_TRY(device_->run_sync([&](gpu::CommandBuffer& c) { recorded = sim_->record_steps(c, w, f * substeps, nullptr); }));
+                TRESSEL_TRY(recorded);
+                done += f;
+            }
+            return sim_->download(*device_, w);
+        };
+    }
+    bool any = false;
+    for (const SimGroupState& g : world_->groups) any = any || sag_free_applies(g);
+    if (options_.simulation == SimBackend::None || !any) {  // nothing steps it, or nothing asks for it
+        for (SimGroupState& g : world_->groups) clear_sag_free(g);
+        if (stepper.targets_changed) TRESSEL_TRY(stepper.targets_changed(*world_));
+        sag_free_ = SagFreeReport{};
+        sag_free_ms_ = 0.0;
+        for (const SimGroupState& g : world_->groups)
+            if (g.params.sag_free && g.params.chain_shape_matching) ++sag_free_.chain_groups_skipped;
+        return {};
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    auto r = solve_sag_free(*world_, SagFreeOptions{}, stepper);
+    if (!r) return make_error(r.error().code, "sag-free rest state: " + r.error().message);
+    sag_free_ = *r;
+    sag_free_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    report_.sag_free = true;
+    report_.add_time("sag-free rest state", sag_free_ms_);
+    copy_pending_ = true;
+    return {};
 }
 
 void SceneRuntime::set_hair_visibility(bool guides, bool follows) {

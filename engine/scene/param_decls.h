@@ -163,6 +163,7 @@ inline constexpr std::array kSimulation{
     num("volume_friction", "1", 0.0, 1.0, "hair volume: internal friction, the fraction of the difference between a vertex's velocity and its neighbourhood's removed per 1/60 s"),
     num("volume_density", "1/cm^2", 0.1, 1.0e5, "hair volume: densest the hair may pack before it pushes apart, in hairs crossing a square centimetre (guides and follow hairs)"),
     integer("volume_cells", "cells", 8, 127, "hair volume: grid cells per axis; the hair's largest extent spans all but three or four of them (the grid keeps a border and moves in steps); more resolve thinner layers and cost more"),
+    boolean("sag_free", "on play a still head shows the groomed shape: the shape targets are solved so that gravity and contact hold the hair where it was grown (gravity preloading); off, the hair sags from its groom under its weight"),
     names("sdf", "names of the collision meshes (their mesh names) this group collides with"),
     names("colliders", "names of the primitive colliders this group collides with"),
 };

@@ -145,6 +145,7 @@ void describe(V& v, S& s) {
     v.field("volume_friction", s.volume_friction);
     v.field("volume_density", s.volume_density_per_cm2);
     v.field("volume_cells", s.volume_cells);
+    v.field("sag_free", s.sag_free);
     v.field("sdf", s.sdf);
     v.field("colliders", s.colliders);
 }

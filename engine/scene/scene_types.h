@@ -146,6 +146,7 @@ struct SimulationParams {
     double volume_friction = 0.1;           // velocity pulled toward the hair's local mean, per 1/60 s
     double volume_density_per_cm2 = 20.0;   // target density: hairs per square centimetre of cross-section
     int volume_cells = 32;                  // grid cells along the hair's largest extent (+3 padding)
+    bool sag_free = true;                   // shape targets solved so the groom hangs still under gravity
     std::vector<std::string> sdf;           // collision mesh names this group collides with
     std::vector<std::string> colliders;     // primitive collider names
     bool operator==(const SimulationParams&) const = default;

@@ -52,9 +52,10 @@ bool all_finite(const std::vector<glm::vec4>& v) {
 }
 
 void place_at_rest(SimGroupState& g) {
+    const std::vector<glm::vec4>& groomed = g.groomed_positions_os.size() == g.positions.size() ? g.groomed_positions_os : g.rest_positions_os;
     for (size_t i = 0; i < g.positions.size(); ++i) {
-        const glm::vec3 p = gpu_shared::sim_transform_point(sim_passes::root_of(g.root_transforms, uint32_t(i / g.n)), gpu_shared::sim_xyz(g.rest_positions_os[i]));
-        g.positions[i] = glm::vec4(p, g.rest_positions_os[i].w);
+        const glm::vec3 p = gpu_shared::sim_transform_point(sim_passes::root_of(g.root_transforms, uint32_t(i / g.n)), gpu_shared::sim_xyz(groomed[i]));
+        g.positions[i] = glm::vec4(p, groomed[i].w);
     }
     g.prev_positions = g.positions;
     g.scratch = g.positions;
@@ -154,6 +155,8 @@ Result<SimGroupState> build_sim_group(const SimGroupInputs& in, const glm::mat4&
             frame = gpu_shared::sim_frame_advance(frame, seg);
         }
     }
+    g.groomed_positions_os = g.rest_positions_os;
+    g.groomed_ref_vectors_m = g.ref_vectors_m;
     g.root_transforms.assign(1, root_transform);
     g.root_transforms_prev = g.root_transforms;
     g.strand_data.resize(g.strand_count);
@@ -418,7 +421,7 @@ Status step_once(SimWorld& world) {
         }
         for (uint32_t s = 0; s < g.strand_count; ++s)
             sim_passes::ftl_contact(s, p, g.positions, g.prev_positions, g.rest_lengths_m, colliders, g.contact_normals);
-        const uint32_t nf = uint32_t(g.follow_positions.size());
+        const uint32_t nf = world.step_follows ? uint32_t(g.follow_positions.size()) : 0u;
         for (uint32_t v = 0; v < nf; ++v)
             sim_passes::follow_vertex(v, g.n, g.follow_descriptors, g.guide_frames, g.positions, g.follow_positions,
                                       g.follow_corrections);

@@ -36,11 +36,18 @@ struct SimGroupState {
     // Per vertex, within a step: the outward unit normal of the vertex's last SDF contact (zero: none),
     // written by the SDF passes and kept by the last follow-the-leader sweep (sim_passes::ftl_contact).
     std::vector<glm::vec4> contact_normals;
-    std::vector<glm::vec4> rest_positions_os;   // scalp-mesh space (rest), metres; w = inverse mass
+    // The shape targets (global shape, chain runs' rest shapes; the pinned vertices' places), scalp-mesh
+    // space, metres; w = inverse mass. The groom's positions unless a sag-free solve moved the free
+    // vertices' targets so that the groom hangs still under gravity (sag_free.h).
+    std::vector<glm::vec4> rest_positions_os;
+    // The groom as grown (scalp-mesh space, w = inverse mass): where reset_to_rest places the hair and what
+    // the style error is measured against. rest_positions_os is a copy of it until a sag-free solve.
+    std::vector<glm::vec4> groomed_positions_os;
     std::vector<float> rest_lengths_m;          // per vertex k: rest |x(k+1) - x(k)|; 0 for the last vertex
     // Per vertex k >= 2: rest segment (k-1 -> k) in the rest frame of segment (k-2 -> k-1); frames are
     // propagated by minimal rotations from the root frame (sim_frame_advance). Zero for k < 2.
     std::vector<glm::vec4> ref_vectors_m;
+    std::vector<glm::vec4> groomed_ref_vectors_m;  // ref_vectors_m of the groom as grown (sag-free moves ref_vectors_m)
     std::vector<glm::vec4> rest_root_frame_q;   // per strand: frame of segment 0 in scalp space (x along it)
     std::vector<uint32_t> strand_flags;         // per strand: StrandFlags (kStrandDegenerate kept, simulated)
     // Chain shape matching (shared/shape_match.h), per run at the slot of its first vertex: the rotation of
@@ -136,6 +143,7 @@ struct SimWorld {
     Motion motion;
     uint32_t max_frames_per_advance = 4;
     SimClock clock;
+    bool step_follows = true;                   // off: steps leave the follow hairs where they are (guides-only solves)
 
     double step_dt_s() const { return 1.0 / (environment.sim_rate_hz * double(environment.substeps)); }
     double frame_dt_s() const { return 1.0 / environment.sim_rate_hz; }

@@ -90,9 +90,10 @@ SimFrameMetrics measure_frame(const SimWorld& world, std::span<const SimSdfOracl
             const double speed2 = glm::dot(moved, moved);
             speed2_sum += speed2;
             m.max_speed_m_s = std::max(m.max_speed_m_s, std::sqrt(speed2));
-            if (i < g.rest_positions_os.size() && !g.root_transforms.empty()) {
+            const std::vector<glm::vec4>& groom = g.groomed_positions_os.empty() ? g.rest_positions_os : g.groomed_positions_os;
+            if (i < groom.size() && !g.root_transforms.empty()) {
                 const glm::mat4& root = sim_passes::root_of(g.root_transforms, uint32_t(i / g.n));
-                const glm::dvec3 groomed(root * glm::vec4(glm::vec3(g.rest_positions_os[i]), 1.0f));
+                const glm::dvec3 groomed(root * glm::vec4(glm::vec3(groom[i]), 1.0f));
                 const double e = glm::length(glm::dvec3(x) - groomed);
                 style_sum += e;
                 m.style_error_max_m = std::max(m.style_error_max_m, e);

@@ -248,6 +248,7 @@ Status SimGpu::record_steps(gpu::CommandBuffer& cmd, SimWorld& world, uint32_t s
     if (steps > slots_)
         return make_error(ErrorCode::InvalidArgument, "record_steps: " + std::to_string(steps) + " steps exceed the " +
                                                           std::to_string(slots_) + " slots this simulation was created with");
+    follows_enabled_ = world.step_follows;
     // Skinned roots (one transform per strand) need a larger roots buffer: grow it before writing slots.
     for (size_t gi = 0; gi < groups_.size(); ++gi) {
         SimGpuGroup& g = groups_[gi];
@@ -400,6 +401,7 @@ void SimGpu::record_split(gpu::CommandBuffer& cmd, size_t gi, const SimGroupStat
         run(P.sdf_midpoint, "sim sdf midpoints", g.strands * (g.n - 1), set);
     }
     run(P.ftl, "sim follow-the-leader + contacts", g.strands, set);
+    if (!follows_enabled_) return;
     run(P.follow, "sim follow hairs", g.follows * g.n, set);
     for (uint32_t i = 0; i < uint32_t(g.field_offsets.size()); ++i) {
         push.sdf = i;
@@ -446,7 +448,7 @@ void SimGpu::record_fused(gpu::CommandBuffer& cmd, const SimWorld& world, uint32
         [](const SimGpuGroup& g) -> const gpu::ComputePipeline& { return *g.strands_pipeline; },
         [](const SimGpuGroup& g) { return g.strands_per_workgroup; }, true);
     round(
-        "sim follow hairs", [](const SimGpuGroup& g) { return g.follows * g.n; },
+        "sim follow hairs", [this](const SimGpuGroup& g) { return follows_enabled_ ? g.follows * g.n : 0u; },
         [this](const SimGpuGroup&) -> const gpu::ComputePipeline& { return pipelines_->follow_all; },
         [](const SimGpuGroup&) { return gpu_shared::kSimWorkgroupSize; }, false);
 }
@@ -497,6 +499,15 @@ Status SimGpu::upload_state(gpu::Device& device, const SimWorld& world) {
         TRESSEL_TRY(device.upload(g.strand_data, w.strand_data.data(), w.strand_data.size() * sizeof(gpu_shared::SimStrandData)));
         TRESSEL_TRY(device.upload(g.chain_q, w.chain_q.data(), w.chain_q.size() * sizeof(glm::vec4)));
         TRESSEL_TRY(device.upload(g.follow_pos, w.follow_positions.data(), w.follow_positions.size() * sizeof(glm::vec4)));
+    }
+    return {};
+}
+
+Status SimGpu::upload_targets(gpu::Device& device, const SimWorld& world) {
+    for (size_t gi = 0; gi < groups_.size(); ++gi) {
+        const SimGroupState& w = world.groups[gi];
+        TRESSEL_TRY(device.upload(groups_[gi].rest, w.rest_positions_os.data(), w.rest_positions_os.size() * sizeof(glm::vec4)));
+        TRESSEL_TRY(device.upload(groups_[gi].ref_vectors, w.ref_vectors_m.data(), w.ref_vectors_m.size() * sizeof(glm::vec4)));
     }
     return {};
 }

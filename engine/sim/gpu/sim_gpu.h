@@ -113,6 +113,8 @@ public:
     Result<std::vector<std::array<double, gpu_shared::kSimPhaseCount>>> phase_cycles(gpu::Device& device) const;
     // Uploads the world's current positions (e.g. after reset_to_rest(world)).
     Status upload_state(gpu::Device& device, const SimWorld& world);
+    // Uploads the groups' shape targets (rest_positions_os, ref_vectors_m), e.g. after a sag-free solve.
+    Status upload_targets(gpu::Device& device, const SimWorld& world);
 
     const gpu::Buffer& guide_positions(size_t group) const { return groups_[group].positions[groups_[group].rotation % 3]; }
     const gpu::Buffer& follow_positions(size_t group) const { return groups_[group].follow_pos; }
@@ -136,6 +138,7 @@ private:
     uint32_t slots_ = 0;
     SimGpuMode mode_ = SimGpuMode::Fused;
     bool phase_clocks_ = false;
+    bool follows_enabled_ = true;      // SimWorld::step_follows of the steps being recorded
     std::vector<SimGpuGroup> groups_;
 };
 

@@ -1,0 +1,217 @@
+#include "sim/sag_free.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/sim_passes.h"
+
+namespace tressel {
+
+namespace {
+
+using gpu_shared::sim_xyz;
+
+// The rotation taking unit direction a onto unit direction b (the shortest arc).
+glm::vec4 quat_between(glm::vec3 a, glm::vec3 b) {
+    const float d = glm::dot(a, b);
+    if (d < -0.999999f) {  // opposite: half a turn about any axis across a
+        glm::vec3 axis = glm::cross(glm::vec3(1, 0, 0), a);
+        if (glm::dot(axis, axis) < 1e-8f) axis = glm::cross(glm::vec3(0, 1, 0), a);
+        return glm::vec4(glm::normalize(axis), 0.0f);
+    }
+    const glm::vec3 c = glm::cross(a, b);
+    return gpu_shared::sim_quat_normalize(glm::vec4(c, 1.0f + d));
+}
+
+// Largest turn of a reference vector away from the groom's, and largest move of a global target as a
+// multiple of the vertex's distance along the strand from its root: a vertex nothing holds (no local or
+// global stiffness reaches it) would otherwise have its targets moved without end.
+constexpr float kMaxTurnCos = 0.0f;  // 90 degrees
+constexpr float kMaxMoveOfArc = 1.0f;
+
+struct Errors {
+    double sum = 0.0, max = 0.0;
+    size_t count = 0;
+    void add(double e) {
+        sum += e;
+        max = std::max(max, e);
+        ++count;
+    }
+    double mean() const { return count ? sum / double(count) : 0.0; }
+};
+
+// The settled pose of strand s in scalp space (its root's frame).
+void strand_in_scalp_space(const SimGroupState& g, uint32_t s, std::vector<glm::vec3>& out) {
+    const glm::mat4 inv = glm::inverse(sim_passes::root_of(g.root_transforms, s));
+    out.resize(g.n);
+    for (uint32_t k = 0; k < g.n; ++k) out[k] = gpu_shared::sim_transform_point(inv, sim_xyz(g.positions[size_t(s) * g.n + k]));
+}
+
+void measure(const SimGroupState& g, Errors& e) {
+    std::vector<glm::vec3> x;
+    for (uint32_t s = 0; s < g.strand_count; ++s) {
+        strand_in_scalp_space(g, s, x);
+        for (uint32_t k = 0; k < g.n; ++k) {
+            const size_t i = size_t(s) * g.n + k;
+            if (g.groomed_positions_os[i].w <= 0.0f) continue;
+            e.add(glm::length(sim_xyz(g.groomed_positions_os[i]) - x[k]));
+        }
+    }
+}
+
+// One correction of g's targets from its settled pose.
+void correct(SimGroupState& g) {
+    using namespace gpu_shared;
+    std::vector<glm::vec3> x;
+    for (uint32_t s = 0; s < g.strand_count; ++s) {
+        strand_in_scalp_space(g, s, x);
+        const size_t base = size_t(s) * g.n;
+        // Local shape: each reference vector turns by what takes the settled segment onto the groomed one,
+        // both seen from the frame the local shape carries to its joint along the settled strand.
+        glm::vec4 frame = g.rest_root_frame_q[s];  // the pinned root segment is the groom's
+        for (uint32_t k = kSimPinnedVertices; k < g.n; ++k) {
+            const size_t i = base + k;
+            const glm::vec3 seg = x[k] - x[k - 1];
+            const glm::vec3 settled = sim_quat_rotate(sim_quat_conj(frame), seg);
+            const glm::vec3 want = sim_xyz(g.groomed_ref_vectors_m[i]);
+            const float ls = glm::length(settled), lw = glm::length(want);
+            frame = sim_frame_advance(frame, seg);
+            if (g.groomed_positions_os[i].w <= 0.0f || ls <= kSimTinyLength_m || lw <= kSimTinyLength_m) continue;
+            glm::vec3 ref = sim_quat_rotate(quat_between(settled / ls, want / lw), sim_xyz(g.ref_vectors_m[i]));
+            const float lr = glm::length(ref);
+            if (lr > kSimTinyLength_m && glm::dot(ref / lr, want / lw) < kMaxTurnCos) {  // within a quarter turn
+                const glm::vec3 ortho = ref / lr - glm::dot(ref / lr, want / lw) * (want / lw);
+                const float lo = glm::length(ortho);
+                ref = lo > 1e-6f ? ortho / lo * lr : want / lw * lr;
+            }
+            g.ref_vectors_m[i] = glm::vec4(ref, 0.0f);
+        }
+        // Global shape: a target within its range moves by the error (the others stay the groom's).
+        if (g.params.global_stiffness <= 0.0) continue;
+        float arc = 0.0f;
+        for (uint32_t k = 1; k < g.n; ++k) {
+            const size_t i = base + k;
+            arc += g.rest_lengths_m[i - 1];
+            if (g.groomed_positions_os[i].w <= 0.0f || !sim_in_global_range(k, g.n, float(g.params.global_range))) continue;
+            const glm::vec3 groomed = sim_xyz(g.groomed_positions_os[i]);
+            glm::vec3 offset = sim_xyz(g.rest_positions_os[i]) - x[k];
+            const float limit = kMaxMoveOfArc * arc;  // within reach
+            const float len = glm::length(offset);
+            if (len > limit) offset *= limit / len;
+            g.rest_positions_os[i] = glm::vec4(groomed + offset, g.rest_positions_os[i].w);
+        }
+    }
+}
+
+}  // namespace
+
+bool sag_free_applies(const SimGroupState& g) {
+    return g.params.sag_free && g.params.enabled && !g.params.chain_shape_matching && g.n > gpu_shared::kSimPinnedVertices && g.strand_count > 0 &&
+           g.groomed_positions_os.size() == g.rest_positions_os.size() && g.groomed_ref_vectors_m.size() == g.ref_vectors_m.size();
+}
+
+void clear_sag_free(SimGroupState& g) {
+    if (g.groomed_positions_os.size() == g.rest_positions_os.size()) g.rest_positions_os = g.groomed_positions_os;
+    if (g.groomed_ref_vectors_m.size() == g.ref_vectors_m.size()) g.ref_vectors_m = g.groomed_ref_vectors_m;
+}
+
+Result<SagFreeReport> solve_sag_free(SimWorld& world, const SagFreeOptions& options, const SagFreeStepper& stepper, Progress* progress) {
+    SagFreeReport report;
+    std::vector<size_t> solved;
+    for (size_t gi = 0; gi < world.groups.size(); ++gi) {
+        clear_sag_free(world.groups[gi]);
+        if (sag_free_applies(world.groups[gi])) solved.push_back(gi);
+        else if (world.groups[gi].params.sag_free && world.groups[gi].params.chain_shape_matching) ++report.chain_groups_skipped;
+    }
+    if (stepper.targets_changed) TRESSEL_TRY(stepper.targets_changed(world));
+    report.groups = uint32_t(solved.size());
+    if (solved.empty() || glm::length(world.environment.gravity_mps2) <= 0.0) {
+        report.converged = true;
+        return report;
+    }
+
+    // The world as it is, given back at the end with the solved targets: the solve runs a still head
+    // without wind from the groom, the groups without sag_free stepped as they are.
+    const std::vector<SimGroupState> saved_groups = world.groups;
+    const Motion saved_motion = world.motion;
+    const Environment saved_environment = world.environment;
+    const SimClock saved_clock = world.clock;
+    const bool saved_step_follows = world.step_follows;
+    auto restore = [&]() -> Status {
+        for (size_t gi : solved) {
+            std::vector<glm::vec4> rest = std::move(world.groups[gi].rest_positions_os);
+            std::vector<glm::vec4> ref = std::move(world.groups[gi].ref_vectors_m);
+            world.groups[gi] = saved_groups[gi];
+            world.groups[gi].rest_positions_os = std::move(rest);
+            world.groups[gi].ref_vectors_m = std::move(ref);
+        }
+        for (size_t gi = 0; gi < world.groups.size(); ++gi)
+            if (!std::count(solved.begin(), solved.end(), gi)) world.groups[gi] = saved_groups[gi];
+        world.motion = saved_motion;
+        world.environment = saved_environment;
+        world.clock = saved_clock;
+        world.step_follows = saved_step_follows;
+        if (stepper.targets_changed) TRESSEL_TRY(stepper.targets_changed(world));
+        if (stepper.state_changed) TRESSEL_TRY(stepper.state_changed(world));
+        return {};
+    };
+    world.motion = Motion{};
+    world.environment.wind.speed_mps = 0.0;
+    world.step_follows = false;  // the rest state is the guides'
+    reset_to_rest(world);
+    if (stepper.state_changed) TRESSEL_TRY(stepper.state_changed(world));
+    auto run = [&](uint32_t frames) -> Status {
+        report.frames += frames;
+        return stepper.run ? stepper.run(world, frames) : run_frames(world, frames);
+    };
+    auto measure_all = [&]() {
+        Errors e;
+        for (size_t gi : solved) measure(world.groups[gi], e);
+        return e;
+    };
+
+    Status st = run(options.settle_frames);
+    if (!st.ok()) {
+        TRESSEL_TRY(restore());
+        return st.error();
+    }
+    Errors e = measure_all();
+    report.sag_mean_m = e.mean();
+    report.sag_max_m = e.max;
+    // Stops when every vertex is within the tolerance, or when the mean is and the largest error has not
+    // shrunk for `patience` corrections (a tip that a contact holds, or one that slides on the head).
+    double best_max = e.max;
+    uint32_t since_best = 0;
+    while (e.max > options.tolerance_m && report.iterations < options.max_iterations &&
+           !(e.mean() <= options.mean_tolerance_m && since_best >= options.patience)) {
+        if (progress) {
+            if (progress->cancelled()) {
+                TRESSEL_TRY(restore());
+                return make_error(ErrorCode::Cancelled, "sag-free solve cancelled");
+            }
+            progress->set(float(report.iterations) / float(std::max(1u, options.max_iterations)), "sag-free rest state");
+        }
+        for (size_t gi : solved) correct(world.groups[gi]);
+        ++report.iterations;
+        if (stepper.targets_changed) st = stepper.targets_changed(world);
+        if (st.ok()) st = run(options.frames_per_iteration);
+        if (!st.ok()) {
+            TRESSEL_TRY(restore());
+            return st.error();
+        }
+        e = measure_all();
+        if (e.max < 0.9 * best_max) {
+            best_max = e.max;
+            since_best = 0;
+        } else {
+            ++since_best;
+        }
+    }
+    report.error_mean_m = e.mean();
+    report.error_max_m = e.max;
+    report.converged = e.max <= options.tolerance_m;
+    TRESSEL_TRY(restore());
+    return report;
+}
+
+}  // namespace tressel

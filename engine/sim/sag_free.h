@@ -1,0 +1,68 @@
+// Sag-free rest state (what Unreal's groom calls gravity preloading; Hsu et al. 2023, "Sag-free
+// initialization for strand-based hybrid hair simulation"): the shape targets of every group with
+// `sag_free` on are moved so that the groom, as grown, is where its hair comes to rest on a still head
+// under gravity and contact. README.md "Sag-free rest state" gives the method and its figures.
+//
+// The solve steps the world itself (a still head, no wind) through a SagFreeStepper: the CPU reference by
+// default, the GPU passes when the caller's stepper runs them. Between runs of frames it measures each
+// free guide vertex's error in its root's frame and moves the targets by it:
+//   - the global shape's and chain runs' target (rest_positions_os) by the error itself;
+//   - the local shape's reference vector (ref_vectors_m) by the rotation that takes the settled segment,
+//     in the frame the local shape carries along the strand, onto the groomed one.
+// It repeats until the largest error is under the tolerance. The world's motion state (positions, clock,
+// environment, motion) is what it was before; only the targets change.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "core/progress.h"
+#include "core/result.h"
+#include "sim/sim.h"
+
+namespace tressel {
+
+struct SagFreeOptions {
+    uint32_t settle_frames = 60;          // frames from the groom before the first correction
+    uint32_t frames_per_iteration = 10;   // frames after each correction before the next measurement
+    uint32_t max_iterations = 30;
+    double tolerance_m = 1e-3;            // done when no free guide vertex is further than this from the groom
+    double mean_tolerance_m = 0.05e-3;    // or when the mean is within this and the largest error has not
+    uint32_t patience = 4;                //   shrunk by a tenth in this many corrections
+};
+
+struct SagFreeReport {
+    uint32_t groups = 0;                  // groups solved (sag_free on, simulated, with gravity)
+    uint32_t chain_groups_skipped = 0;    // groups with sag_free on that chain shape matching holds (not solved)
+    uint32_t iterations = 0;              // corrections made
+    uint32_t frames = 0;                  // frames stepped
+    // Free guide vertices' distance from the groom in their root's frame, over the solved groups: before
+    // the first correction (the sag without the solve) and at the last measurement.
+    double sag_mean_m = 0.0, sag_max_m = 0.0;
+    double error_mean_m = 0.0, error_max_m = 0.0;
+    bool converged = false;
+};
+
+struct SagFreeStepper {
+    // Runs `frames` frames of the world; the groups' positions must be current on return. Unset: run_frames.
+    std::function<Status(SimWorld&, uint32_t frames)> run;
+    // The groups' rest_positions_os / ref_vectors_m changed (a GPU copy must be refreshed).
+    std::function<Status(const SimWorld&)> targets_changed;
+    // The groups' positions were set on the host (the solve's start, and the state restored at its end).
+    std::function<Status(const SimWorld&)> state_changed;
+};
+
+// Whether `g` takes part in a solve: sag_free on, simulated, with free vertices, and not held by chain shape
+// matching: runs hold a shape, not a place, and no update of their targets tried converged (README.md).
+bool sag_free_applies(const SimGroupState& g);
+
+// The targets of `g` back to the groom's (what a group with sag_free off uses).
+void clear_sag_free(SimGroupState& g);
+
+// Solves every group of the world that sag_free_applies() to (the others keep their targets, cleared to
+// the groom's). With no gravity there is nothing to solve: targets are the groom's. Cancelled through
+// `progress` it stops with the targets of the last correction (Cancelled).
+Result<SagFreeReport> solve_sag_free(SimWorld& world, const SagFreeOptions& options = {}, const SagFreeStepper& stepper = {},
+                                     Progress* progress = nullptr);
+
+}  // namespace tressel
