@@ -145,6 +145,7 @@ Status SceneRuntime::install(std::shared_ptr<SceneContent> content, Progress* pr
     content_ = std::move(content);
     if (device_) {
         const auto t0 = std::chrono::steady_clock::now();
+        report_ = {};  // what building the simulation reports (the sag-free solve)
         Status s = build_simulation(content_->scene);
         if (!s) {
             content_ = std::move(previous);
@@ -153,6 +154,7 @@ Status SceneRuntime::install(std::shared_ptr<SceneContent> content, Progress* pr
         }
         r.simulation = true;
         r.add_time("simulation and drawing", ms_since(t0));
+        r.merge(report_);
     }
     scene_ = content_->scene;
     report_ = std::move(r);

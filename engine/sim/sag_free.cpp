@@ -158,6 +158,9 @@ Result<SagFreeReport> solve_sag_free(SimWorld& world, const SagFreeOptions& opti
     world.motion = Motion{};
     world.environment.wind.speed_mps = 0.0;
     world.step_follows = false;  // the rest state is the guides'
+    // Under gravity and contact: hair volume pushes the hair out of the groom on play, as it is meant to,
+    // rather than being held back by targets solved against it.
+    for (size_t gi : solved) world.groups[gi].params.volume = false;
     reset_to_rest(world);
     if (stepper.state_changed) TRESSEL_TRY(stepper.state_changed(world));
     auto run = [&](uint32_t frames) -> Status {

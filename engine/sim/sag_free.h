@@ -3,7 +3,7 @@
 // `sag_free` on are moved so that the groom, as grown, is where its hair comes to rest on a still head
 // under gravity and contact. README.md "Sag-free rest state" gives the method and its figures.
 //
-// The solve steps the world itself (a still head, no wind) through a SagFreeStepper: the CPU reference by
+// The solve steps the world itself (a still head, no wind, no hair volume) through a SagFreeStepper: the CPU reference by
 // default, the GPU passes when the caller's stepper runs them. Between runs of frames it measures each
 // free guide vertex's error in its root's frame and moves the targets by it:
 //   - the global shape's and chain runs' target (rest_positions_os) by the error itself;

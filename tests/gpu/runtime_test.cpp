@@ -229,6 +229,60 @@ TEST_F(RuntimeTest, CpuReferenceBackendStepsTheSameScene) {
     EXPECT_GT(glm::length(glm::vec3(a.back() - cpu->world()->groups[0].rest_positions_os.back())), 0.0f);
 }
 
+// The sag-free rest state solved by stepping the GPU passes (as on a GPU) and by the CPU reference step
+// (as on a CPU device) gives the same targets, and an edit of what the rest state hangs on (a stiffness)
+// solves it again without stopping the running simulation; a shading edit does not.
+TEST_F(RuntimeTest, SagFreeSolvedOnTheGpuMatchesTheCpuReference) {
+    auto make_solver = [&](bool on_gpu) {
+        runtime::RuntimeOptions o;
+        o.sdf = runtime::SdfBackend::Cpu;
+        o.sag_free_on_gpu = on_gpu;
+        auto rt = SceneRuntime::create(&device(), o);
+        EXPECT_TRUE(rt.ok());
+        return rt.ok() ? std::move(*rt) : nullptr;
+    };
+    auto gpu = make_solver(true), cpu = make_solver(false);
+    ASSERT_TRUE(gpu && cpu);
+    Scene s = light_scene();
+    ASSERT_TRUE(gpu->apply(s).ok());
+    ASSERT_TRUE(cpu->apply(s).ok());
+    EXPECT_TRUE(gpu->report().sag_free);
+    const SagFreeReport& a = gpu->sag_free_report();
+    const SagFreeReport& b = cpu->sag_free_report();
+    std::printf("sag-free on the GPU: %u corrections, %u frames, sag %.3g m -> %.3g m mean, %.3g m -> %.3g m largest (%.0f ms); "
+                "CPU reference: %u corrections, %.3g m -> %.3g m mean (%.0f ms)\n",
+                a.iterations, a.frames, a.sag_mean_m, a.error_mean_m, a.sag_max_m, a.error_max_m, gpu->sag_free_ms(), b.iterations,
+                b.sag_mean_m, b.error_mean_m, cpu->sag_free_ms());
+    EXPECT_EQ(a.groups, 1u);
+    EXPECT_NEAR(a.sag_mean_m, b.sag_mean_m, 1e-4) << "the same sag before the first correction";
+    EXPECT_LT(a.error_mean_m, 0.1 * a.sag_mean_m);
+    EXPECT_LT(b.error_mean_m, 0.1 * b.sag_mean_m);
+    const SimGroupState& ga = gpu->world()->groups[0];
+    const SimGroupState& gb = cpu->world()->groups[0];
+    float worst = 0.0f, moved = 0.0f;
+    for (size_t i = 0; i < ga.ref_vectors_m.size(); ++i) {
+        worst = std::max(worst, glm::length(glm::vec3(ga.ref_vectors_m[i] - gb.ref_vectors_m[i])));
+        worst = std::max(worst, glm::length(glm::vec3(ga.rest_positions_os[i] - gb.rest_positions_os[i])));
+        moved = std::max(moved, glm::length(glm::vec3(ga.rest_positions_os[i] - ga.groomed_positions_os[i])));
+    }
+    EXPECT_GT(moved, 1e-3f) << "the targets moved";
+    EXPECT_LT(worst, 1e-3f) << "GPU- and CPU-solved targets";
+
+    ASSERT_TRUE(gpu->step(2).ok());
+    const uint64_t steps = gpu->world()->clock.steps;
+    s.hair_groups[0].shading.root_color = glm::dvec3(0.3, 0.1, 0.05);
+    ASSERT_TRUE(gpu->apply(s).ok());
+    EXPECT_FALSE(gpu->report().sag_free) << "shading is not what the rest state hangs on";
+    s.hair_groups[0].simulation.local_stiffness = 0.8;
+    ASSERT_TRUE(gpu->apply(s).ok());
+    EXPECT_TRUE(gpu->report().sag_free) << gpu->report().summary();
+    EXPECT_EQ(gpu->world()->clock.steps, steps) << "the simulation keeps running";
+    s.hair_groups[0].simulation.sag_free = false;
+    ASSERT_TRUE(gpu->apply(s).ok());
+    EXPECT_EQ(gpu->sag_free_report().groups, 0u);
+    EXPECT_EQ(gpu->world()->groups[0].rest_positions_os, gpu->world()->groups[0].groomed_positions_os) << "off: the groom's targets";
+}
+
 TEST(RuntimeWithoutDevice, GrowsTheHairOnly) {
     auto rt = SceneRuntime::create(nullptr, {});
     ASSERT_TRUE(rt.ok());

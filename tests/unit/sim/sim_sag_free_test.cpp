@@ -1,0 +1,204 @@
+// Sag-free rest state (sim/sag_free.h): the groom is where hair hangs on a still head under gravity, the
+// hair still moves with the head, and the solve leaves the running state as it found it.
+#include <cmath>
+#include <cstdio>
+
+#include <gtest/gtest.h>
+
+#include "sim/sag_free.h"
+#include "sim_test_util.h"
+
+namespace tressel {
+namespace {
+
+// Eight 0.2 m strands combed out horizontally around a point, as the default scene's groups are tuned:
+// local stiffness 0.6, global 0.15 over the first 30%.
+struct Fixture {
+    GroomResult groom;
+    Fixture() {
+        std::vector<glm::vec3> roots, dirs;
+        for (int i = 0; i < 8; ++i) {
+            const float a = float(i) * 0.785398f;
+            const glm::vec3 d(std::cos(a), 0.1f * float(i % 3), std::sin(a));
+            roots.push_back(0.05f * glm::vec3(d.x, 0.0f, d.z));
+            dirs.push_back(d);
+        }
+        groom = test::make_straight_groom(roots, dirs, 0.2f, 16);
+    }
+};
+
+SimulationParams combed_params() {
+    SimulationParams p;
+    p.gpu_vertices_per_strand = 16;
+    p.local_stiffness = 0.6;
+    p.global_stiffness = 0.15;
+    p.global_range = 0.3;
+    return p;
+}
+
+SimWorld make_world(const Fixture& f, const SimulationParams& p, bool gravity = true) {
+    SimWorldInputs in = test::world_inputs(f.groom, p);
+    if (gravity) in.environment.gravity_mps2 = glm::dvec3(0.0, -9.81, 0.0);
+    return test::build(in);
+}
+
+struct StyleError {
+    double mean = 0.0, max = 0.0;
+};
+
+// Each free vertex's distance from its groomed place carried by its root.
+StyleError style_error(const SimWorld& w) {
+    StyleError e;
+    size_t count = 0;
+    for (const SimGroupState& g : w.groups)
+        for (size_t i = 0; i < g.positions.size(); ++i) {
+            if (g.positions[i].w <= 0.0f) continue;
+            const glm::mat4& root = g.root_transforms[g.root_transforms.size() == 1 ? 0 : i / g.n];
+            const double d = glm::length(glm::dvec3(g.positions[i]) - glm::dvec3(root * glm::vec4(glm::vec3(g.groomed_positions_os[i]), 1.0f)));
+            e.mean += d;
+            e.max = std::max(e.max, d);
+            ++count;
+        }
+    e.mean /= double(std::max<size_t>(count, 1));
+    return e;
+}
+
+double target_change(const SimGroupState& g) {
+    double d = 0.0;
+    for (size_t i = 0; i < g.rest_positions_os.size(); ++i)
+        d = std::max<double>(d, glm::length(glm::vec3(g.rest_positions_os[i]) - glm::vec3(g.groomed_positions_os[i])));
+    for (size_t i = 0; i < g.ref_vectors_m.size(); ++i)
+        d = std::max<double>(d, glm::length(glm::vec3(g.ref_vectors_m[i]) - glm::vec3(g.groomed_ref_vectors_m[i])));
+    return d;
+}
+
+// A still head for 3 s: without the solve the strands sag from their groom under their weight; with it
+// they hang where they were combed, and stay still there.
+TEST(SimSagFree, CombedStrandsHangInTheirGroomOnAStillHead) {
+    const Fixture f;
+    SimWorld sagging = make_world(f, combed_params());
+    SimWorld solved = make_world(f, combed_params());
+    auto report = solve_sag_free(solved);
+    ASSERT_TRUE(report.ok()) << report.error().describe();
+    EXPECT_EQ(report->groups, 1u);
+    EXPECT_TRUE(report->converged) << report->error_max_m;
+    EXPECT_GT(report->sag_mean_m, 0.005);
+    EXPECT_GT(target_change(solved.groups[0]), 0.005) << "the targets moved";
+    EXPECT_EQ(solved.clock.steps, 0u) << "the solve gives the world back at its start";
+    EXPECT_EQ(style_error(solved).max, 0.0) << "at the groom";
+
+    ASSERT_TRUE(run_frames(sagging, 180).ok());
+    ASSERT_TRUE(run_frames(solved, 179).ok());
+    const std::vector<glm::vec4> before = solved.groups[0].positions;
+    ASSERT_TRUE(run_frames(solved, 1).ok());
+    double moved = 0.0;
+    for (size_t i = 0; i < before.size(); ++i) moved = std::max<double>(moved, glm::length(glm::vec3(solved.groups[0].positions[i] - before[i])));
+    const StyleError off = style_error(sagging), on = style_error(solved);
+    std::printf("still head, 3 s: style error without the solve mean %.3g m, largest %.3g m; with it %.3g m, %.3g m; "
+                "largest move over the last frame %.3g m (%u corrections, %u frames)\n",
+                off.mean, off.max, on.mean, on.max, moved, report->iterations, report->frames);
+    EXPECT_GT(off.mean, 0.01) << "the strands sag without it";
+    // The solve stops within 1 mm of the groom; play starts from the groom without the velocities the
+    // settled hair stores in its previous positions and ends a little further (0.46 mm mean, 3.0 mm max).
+    EXPECT_LE(on.mean, 1e-3);
+    EXPECT_LE(on.max, 5e-3);
+    EXPECT_LE(moved, 1e-4) << "and stay still (0.1 mm per frame is 6 mm/s)";
+}
+
+// Sag-free moves the targets, not the hair's weight: a head turning 30 degrees to each side moves the
+// strands about as fast as without it.
+TEST(SimSagFree, HairStillSwingsWhenTheHeadTurns) {
+    const Fixture f;
+    auto swing = [&](bool sag_free) {
+        SimWorld w = make_world(f, combed_params());
+        if (sag_free) {
+            EXPECT_TRUE(solve_sag_free(w).ok());
+        }
+        w.motion.type = MotionType::Procedural;
+        w.motion.turn_deg = 30.0;
+        w.motion.frequency_hz = 0.5;
+        double sum2 = 0.0;
+        size_t count = 0;
+        std::vector<glm::vec4> last = w.groups[0].positions;
+        for (int frame = 0; frame < 120; ++frame) {
+            EXPECT_TRUE(run_frames(w, 1).ok());
+            const SimGroupState& g = w.groups[0];
+            for (size_t i = 0; i < g.positions.size(); ++i) {
+                if (g.positions[i].w <= 0.0f) continue;
+                const glm::vec3 d = glm::vec3(g.positions[i] - last[i]) * 60.0f;
+                sum2 += double(glm::dot(d, d));
+                ++count;
+            }
+            last = g.positions;
+        }
+        return std::sqrt(sum2 / double(count));
+    };
+    const double off = swing(false), on = swing(true);
+    std::printf("head turning: RMS vertex speed %.3g m/s without sag-free, %.3g m/s with it\n", off, on);
+    EXPECT_GT(off, 0.05) << "the motion must move the hair for the test to mean anything";
+    EXPECT_GT(on, 0.8 * off);
+    EXPECT_LT(on, 1.25 * off);
+}
+
+// A solve in the middle of a run (an edit of a stiffness) keeps the run: positions, previous positions and
+// the clock are what they were; only the targets change.
+TEST(SimSagFree, SolvingWhileRunningKeepsTheRunningState) {
+    const Fixture f;
+    SimWorld w = make_world(f, combed_params());
+    w.motion.type = MotionType::Procedural;
+    ASSERT_TRUE(run_frames(w, 20).ok());
+    const std::vector<glm::vec4> pos = w.groups[0].positions, prev = w.groups[0].prev_positions;
+    const uint64_t steps = w.clock.steps;
+    ASSERT_TRUE(solve_sag_free(w).ok());
+    EXPECT_EQ(w.clock.steps, steps);
+    EXPECT_EQ(w.motion.type, MotionType::Procedural);
+    EXPECT_TRUE(w.step_follows);
+    for (size_t i = 0; i < pos.size(); ++i) {
+        EXPECT_EQ(w.groups[0].positions[i], pos[i]) << i;
+        EXPECT_EQ(w.groups[0].prev_positions[i], prev[i]) << i;
+    }
+    EXPECT_GT(target_change(w.groups[0]), 0.005);
+}
+
+// Nothing to solve: without gravity the groom is already at rest, and with the option off or chain shape
+// matching holding the group the targets are the groom's (a solve before is undone).
+TEST(SimSagFree, TargetsAreTheGroomsWhereNothingIsSolved) {
+    const Fixture f;
+    SimWorld weightless = make_world(f, combed_params(), false);
+    auto r = solve_sag_free(weightless);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->frames, 0u);
+    EXPECT_EQ(target_change(weightless.groups[0]), 0.0);
+
+    SimWorld w = make_world(f, combed_params());
+    ASSERT_TRUE(solve_sag_free(w).ok());
+    ASSERT_GT(target_change(w.groups[0]), 0.0);
+    w.groups[0].params.sag_free = false;
+    r = solve_sag_free(w);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->groups, 0u);
+    EXPECT_EQ(target_change(w.groups[0]), 0.0) << "turned off: the groom's targets again";
+
+    SimulationParams chain = combed_params();
+    chain.chain_shape_matching = true;
+    SimWorld c = make_world(f, chain);
+    r = solve_sag_free(c);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->groups, 0u);
+    EXPECT_EQ(r->chain_groups_skipped, 1u);
+    EXPECT_EQ(target_change(c.groups[0]), 0.0);
+}
+
+TEST(SimSagFree, CancelledThroughProgress) {
+    const Fixture f;
+    SimWorld w = make_world(f, combed_params());
+    Progress progress;
+    progress.request_cancel();
+    auto r = solve_sag_free(w, {}, {}, &progress);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code, ErrorCode::Cancelled);
+    EXPECT_EQ(w.clock.steps, 0u);
+}
+
+}  // namespace
+}  // namespace tressel
