@@ -86,6 +86,7 @@ Status EditorApp::init() {
     runtime::RuntimeOptions ro;
     const bool cpu = device.info().is_cpu();
     ro.renderer = render::RendererDesc{800, 600, cpu ? 1u : 4u, cpu ? 512u : 1024u, 64};
+    ro.sag_free_async = true;  // an edit's sag-free solve waits for the edits to pause, and on a CPU device runs on a worker
     auto live = runtime::SceneRuntime::create(&device, ro);
     if (!live) return live.error();
     live_ = std::move(*live);
@@ -257,6 +258,25 @@ void EditorApp::update_content() {
     }
     Status s = live_->set_slice_range(ctx_.slice_range_m);
     if (s) s = live_->sync(ctx_.scene);
+    const bool solving = live_->rest_state_pending();
+    if (s) s = live_->poll_rest_state();
+    if (s && solving && !live_->rest_state_pending()) {
+        const SagFreeReport& r = live_->sag_free_report();
+        char line[200];
+        std::snprintf(line, sizeof(line), "sag-free rest state: %u groups, %u corrections, sag %.1f mm -> %.2f mm on average (%.0f ms)", r.groups,
+                      r.iterations, r.sag_mean_m * 1e3, r.error_mean_m * 1e3, live_->sag_free_ms());
+        ctx_.add_log(Severity::Info, "simulation", line);
+    }
+    if (live_->rest_state_pending()) {
+        ctx_.stats.rest_state = "solving...";
+    } else if (live_->sag_free_report().groups > 0) {
+        char line[120];
+        std::snprintf(line, sizeof(line), "%.2f mm from the groom on average (%u groups, %.0f ms)", live_->sag_free_report().error_mean_m * 1e3,
+                      live_->sag_free_report().groups, live_->sag_free_ms());
+        ctx_.stats.rest_state = line;
+    } else {
+        ctx_.stats.rest_state.clear();
+    }
     if (!s) ctx_.report_error(s.error().message);
 }
 

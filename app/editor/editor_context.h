@@ -58,6 +58,7 @@ struct FrameStats {
     double last_sdf_build_ms = 0.0;
     double last_groom_ms = 0.0;
     std::string last_rebuild;          // runtime::RebuildReport::summary() of the last content installed
+    std::string rest_state;            // the sag-free rest state: "solving..." or the last solve's figures
     std::deque<double> frame_s;        // wall seconds of the recent display frames, newest last
     render::HairLodStats hair_lod;     // what the hair pass drew last frame
     uint32_t viewport_px[2] = {0, 0};  // the render target, pixels

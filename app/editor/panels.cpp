@@ -268,6 +268,12 @@ void StatsPanel::draw(EditorContext& ctx) {
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("what the last edit made the scene redo (import, growth, fields, simulation) and how long each part took");
     }
+    if (!ctx.stats.rest_state.empty()) {
+        ImGui::TextWrapped("rest state: %s", ctx.stats.rest_state.c_str());
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("sag_free groups: their shape targets solved so that a still head shows the groom (gravity preloading);\n"
+                              "solved again when edits of the simulation values pause");
+    }
     if (ctx.stats.history.empty()) {
         ImGui::TextDisabled("no GPU timestamps yet");
         return;

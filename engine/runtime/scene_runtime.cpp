@@ -98,6 +98,10 @@ Result<std::unique_ptr<SceneRuntime>> SceneRuntime::create(gpu::Device* device, 
 }
 
 SceneRuntime::~SceneRuntime() {
+    if (rest_job_) {
+        rest_job_->progress->request_cancel();
+        rest_job_->result.wait();
+    }
     if (device_) (void)device_->wait_idle();
     if (renderer_) renderer_->clear_hair();
     hair_.clear();
@@ -204,7 +208,7 @@ Status SceneRuntime::build_simulation(const Scene& scene) {
         if (!sim) return sim.error();
         sim_ = std::move(*sim);
     }
-    TRESSEL_TRY(solve_rest_state());
+    TRESSEL_TRY(solve_rest_state(true));
     scene_ = scene;
     meshes_time_s_ = -1.0;
     hair_moved_ = false;
@@ -420,7 +424,7 @@ Status SceneRuntime::sync(const Scene& scene) {
     for (SimSdfState& sdf : world_->sdfs)
         for (const CollisionMesh& cm : scene.collision_meshes)
             if (cm.mesh == sdf.mesh) sdf.margin_m = cm.margin_m;
-    if (resolve) TRESSEL_TRY(solve_rest_state());
+    if (resolve) TRESSEL_TRY(solve_rest_state(false));
     if (renderer_ && (!(scene.colliders == scene_.colliders) || !(scene.meshes == scene_.meshes) ||
                       !(scene.motion == scene_.motion) || !(scene.collision_meshes == scene_.collision_meshes))) {
         TRESSEL_TRY(populate_meshes(scene, world_->time_s()));
@@ -431,7 +435,77 @@ Status SceneRuntime::sync(const Scene& scene) {
     return update_slice(scene);
 }
 
-Status SceneRuntime::solve_rest_state() {
+Status SceneRuntime::solve_rest_state(bool building) {
+    ++world_generation_;  // a worker's solve started before is for another world or other values
+    if (!world_ || !options_.sag_free_async) return solve_rest_state_now();
+    // A new world on a GPU: solved now, as part of the build (half a second for the default scene).
+    if (building && options_.simulation == SimBackend::Gpu && !device_->info().is_cpu()) return solve_rest_state_now();
+    // Otherwise when edits pause (poll_rest_state); a new world's solve starts at the next poll.
+    rest_pending_ = true;
+    rest_pending_since_ = std::chrono::steady_clock::now() - (building ? std::chrono::seconds(10) : std::chrono::seconds(0));
+    return {};
+}
+
+Status SceneRuntime::poll_rest_state() {
+    if (!options_.sag_free_async || !world_) return {};
+    using namespace std::chrono;
+    if (rest_job_ && rest_job_->result.wait_for(seconds(0)) == std::future_status::ready) {
+        RestJob job = std::move(*rest_job_);
+        rest_job_.reset();
+        auto r = job.result.get();
+        if (job.generation == world_generation_) {
+            if (!r) {
+                if (r.error().code != ErrorCode::Cancelled) return make_error(r.error().code, "sag-free rest state: " + r.error().message);
+            } else {
+                TRESSEL_TRY(take_rest_targets(*job.world));
+                sag_free_ = *r;
+                sag_free_ms_ = duration<double, std::milli>(steady_clock::now() - job.started).count();
+            }
+        }
+    }
+    if (!rest_pending_ || steady_clock::now() - rest_pending_since_ < duration<double>(kRestStateSettleS)) return {};
+    if (rest_job_) {  // a solve of older values: stopped, and the new one starts once it has
+        rest_job_->progress->request_cancel();
+        return {};
+    }
+    rest_pending_ = false;
+    bool any = false;
+    for (const SimGroupState& g : world_->groups) any = any || sag_free_applies(g);
+    const bool now = !any || options_.simulation == SimBackend::None ||
+                     (options_.simulation == SimBackend::Gpu && options_.sag_free_on_gpu.value_or(!device_->info().is_cpu()));
+    if (now) return solve_rest_state_now();
+    return start_rest_job();
+}
+
+Status SceneRuntime::start_rest_job() {
+    RestJob job;
+    job.world = std::make_shared<SimWorld>(*world_);  // the solve starts from the groom: stale GPU positions do not matter
+    job.content = content_;
+    job.progress = std::make_shared<Progress>();
+    job.generation = world_generation_;
+    job.started = std::chrono::steady_clock::now();
+    job.result = std::async(std::launch::async, [w = job.world, p = job.progress]() { return solve_sag_free(*w, SagFreeOptions{}, {}, p.get()); });
+    rest_job_ = std::move(job);
+    return {};
+}
+
+Status SceneRuntime::take_rest_targets(const SimWorld& solved) {
+    if (solved.groups.size() != world_->groups.size()) return {};
+    for (size_t i = 0; i < solved.groups.size(); ++i) {
+        SimGroupState& g = world_->groups[i];
+        const SimGroupState& s = solved.groups[i];
+        if (s.rest_positions_os.size() != g.rest_positions_os.size() || s.ref_vectors_m.size() != g.ref_vectors_m.size()) return {};
+    }
+    for (size_t i = 0; i < solved.groups.size(); ++i) {
+        world_->groups[i].rest_positions_os = solved.groups[i].rest_positions_os;
+        world_->groups[i].ref_vectors_m = solved.groups[i].ref_vectors_m;
+    }
+    report_.sag_free = true;
+    if (sim_) TRESSEL_TRY(device_->wait_idle());
+    return sim_ ? sim_->upload_targets(*device_, *world_) : Status{};
+}
+
+Status SceneRuntime::solve_rest_state_now() {
     if (!world_) return {};
     const bool gpu_steps = options_.simulation == SimBackend::Gpu && sim_ && options_.sag_free_on_gpu.value_or(!device_->info().is_cpu());
     SagFreeStepper stepper;
@@ -495,6 +569,7 @@ Status SceneRuntime::set_slice_range(double range_m) {
 
 Status SceneRuntime::step(uint32_t frames, gpu::CommandBuffer* cmd, gpu::TimestampQueries* ts, uint32_t ts_capacity) {
     if (!world_) return make_error(ErrorCode::InvalidArgument, "scene runtime: there is no simulation to step");
+    TRESSEL_TRY(poll_rest_state());
     if (frames == 0) return {};
     const uint32_t substeps = uint32_t(std::max(1, world_->environment.substeps));
     switch (options_.simulation) {

@@ -18,6 +18,8 @@
 // uniforms are written in place).
 #pragma once
 
+#include <chrono>
+#include <future>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -58,6 +60,12 @@ struct RuntimeOptions {
     // Where the sag-free solve steps the world (SimBackend::Gpu): unset, the GPU passes on a GPU and the
     // CPU reference on a CPU device (guides only: default scene 11 s against 18 s on 2 cores).
     std::optional<bool> sag_free_on_gpu;
+    // Interactive callers (the editor): an edit marks the rest state to solve again, and poll_rest_state()
+    // solves it once edits have paused (kRestStateSettleS): on a GPU right there (half a second for the
+    // default scene on an H100), on a CPU device on a worker thread with the CPU reference, the targets
+    // taken over when it is done (the default scene's 11 s would freeze the window). Off (the CLI and
+    // tests): solved within the call that needs it, deterministic.
+    bool sag_free_async = false;
     uint32_t max_frames_per_advance = 4;         // advance() drops time beyond this many frames
     std::optional<render::RendererDesc> renderer;  // unset: nothing is drawn (bake, export, bench)
 };
@@ -136,6 +144,12 @@ public:
     const RuntimeOptions& options() const { return options_; }
     // Scene index of each simulated hair group (world().groups[i] is hair_groups[sim_group_scene_index[i]]).
     const std::vector<size_t>& sim_group_scene_index() const { return group_of_sim_; }
+    // With sag_free_async: solves the rest state if an edit asked for it and edits have paused, or takes
+    // over a worker's finished solve. Call once a frame before recording the simulation's steps (step()
+    // and advance() call it first). rest_state_pending(): a solve is waiting or running.
+    Status poll_rest_state();
+    bool rest_state_pending() const { return rest_pending_ || rest_job_.has_value(); }
+    static constexpr double kRestStateSettleS = 0.3;
     // The last sag-free solve (build, or an edit of what the rest state hangs on) and its wall time.
     const SagFreeReport& sag_free_report() const { return sag_free_; }
     double sag_free_ms() const { return sag_free_ms_; }
@@ -148,8 +162,9 @@ private:
     Status build_sdfs(SceneContent& content, Progress* progress);
     Status build_simulation(const Scene& scene);
     Status build_hair_drawing(const Scene& scene);
-    // Solves the groups' sag-free targets (sag_free.h) on the simulation's backend, the running state kept.
-    Status solve_rest_state();
+    // Solves the groups' sag-free targets (sag_free.h) on the simulation's backend, the running state kept:
+    // now, or with sag_free_async when poll_rest_state() finds edits paused. `building`: a new world.
+    Status solve_rest_state(bool building);
     Status populate_meshes(const Scene& scene, double t_s);
     Status update_slice(const Scene& scene);
     void expand_hair_bounds();
@@ -168,6 +183,22 @@ private:
     RebuildReport report_;
     SagFreeReport sag_free_;
     double sag_free_ms_ = 0.0;
+    // sag_free_async: a solve asked for (when), and the worker's solve on a copy of the world.
+    bool rest_pending_ = false;
+    std::chrono::steady_clock::time_point rest_pending_since_{};
+    uint64_t world_generation_ = 0;      // bumped whenever the world is rebuilt or its rest state asked for again
+    struct RestJob {
+        std::shared_ptr<SimWorld> world;
+        std::shared_ptr<const SceneContent> content;  // keeps the fields the copy points at alive
+        std::shared_ptr<Progress> progress;
+        std::future<Result<SagFreeReport>> result;
+        uint64_t generation = 0;
+        std::chrono::steady_clock::time_point started{};
+    };
+    std::optional<RestJob> rest_job_;
+    Status solve_rest_state_now();
+    Status start_rest_job();
+    Status take_rest_targets(const SimWorld& solved);
 
     struct HairDraw {
         gpu::Buffer guide_positions;     // copy of the simulation's current guide buffer (a stable binding)

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 #include "gpu_test.h"
 #include "runtime/scene_runtime.h"
@@ -281,6 +283,44 @@ TEST_F(RuntimeTest, SagFreeSolvedOnTheGpuMatchesTheCpuReference) {
     ASSERT_TRUE(gpu->apply(s).ok());
     EXPECT_EQ(gpu->sag_free_report().groups, 0u);
     EXPECT_EQ(gpu->world()->groups[0].rest_positions_os, gpu->world()->groups[0].groomed_positions_os) << "off: the groom's targets";
+}
+
+// The editor's way (sag_free_async) on the CPU driver: the solve runs on a worker after the build and after
+// edits pause, the simulation steps meanwhile, and its targets are taken over when it is done.
+TEST_F(RuntimeTest, SagFreeAsyncSolvesOnAWorkerWhileTheSimulationRuns) {
+    runtime::RuntimeOptions o;
+    o.sdf = runtime::SdfBackend::Cpu;
+    o.sag_free_async = true;
+    auto rt = SceneRuntime::create(&device(), o);
+    ASSERT_TRUE(rt.ok());
+    SceneRuntime& r = **rt;
+    ASSERT_TRUE(device().info().is_cpu()) << "the worker path is the CPU device's";
+    Scene s = light_scene();
+    ASSERT_TRUE(r.apply(s).ok());
+    EXPECT_TRUE(r.rest_state_pending());
+    EXPECT_EQ(r.world()->groups[0].rest_positions_os, r.world()->groups[0].groomed_positions_os) << "not solved yet";
+    auto wait_solved = [&] {
+        for (int i = 0; i < 1200 && r.rest_state_pending(); ++i) {
+            EXPECT_TRUE(r.step(1).ok());  // polls first
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+        return !r.rest_state_pending();
+    };
+    ASSERT_TRUE(wait_solved());
+    EXPECT_EQ(r.sag_free_report().groups, 1u);
+    EXPECT_LT(r.sag_free_report().error_mean_m, 0.1 * r.sag_free_report().sag_mean_m);
+    const std::vector<glm::vec4> first = r.world()->groups[0].rest_positions_os;
+    EXPECT_NE(first, r.world()->groups[0].groomed_positions_os) << "the worker's targets taken over";
+
+    const uint64_t steps = r.world()->clock.steps;
+    s.hair_groups[0].simulation.global_stiffness = 0.3;
+    ASSERT_TRUE(r.apply(s).ok());
+    EXPECT_TRUE(r.rest_state_pending());
+    ASSERT_TRUE(r.poll_rest_state().ok());
+    EXPECT_TRUE(r.rest_state_pending()) << "waits for the edits to pause";
+    ASSERT_TRUE(wait_solved());
+    EXPECT_GT(r.world()->clock.steps, steps) << "the simulation ran meanwhile";
+    EXPECT_NE(r.world()->groups[0].rest_positions_os, first) << "solved again for the new stiffness";
 }
 
 TEST(RuntimeWithoutDevice, GrowsTheHairOnly) {
