@@ -1,0 +1,46 @@
+// Linear blend skinning: the one formula text the CPU reference (engine/anim) and the GPU skinning pass
+// evaluate. A vertex's skinned position is the weighted sum of its (up to four) joints' matrices applied
+// to its bind position; the matrices are the joints' world transforms times their inverse bind matrices,
+// in engine space. Linear blend rather than dual quaternions: it is what glTF, FBX and every engine a
+// groom is exported to skin with, so the hair collides with the body the engine will draw (README.md of
+// engine/anim gives the comparison).
+#ifndef TRESSEL_SHARED_SKINNING_H
+#define TRESSEL_SHARED_SKINNING_H
+#include "shared/common.h"
+
+#ifdef __cplusplus
+namespace tressel::gpu_shared {
+using vec3 = glm::vec3;
+using mat4 = glm::mat4;
+using glm::dot;
+using glm::inversesqrt;
+}  // namespace tressel::gpu_shared
+#define SKIN_FN inline
+#else
+#define SKIN_FN
+#endif
+
+TRESSEL_SHARED_BEGIN
+
+// The blended matrix of one vertex: weights need not sum to one exactly (they are renormalised by the
+// importer); a weight of zero leaves its joint out, whatever its index.
+SKIN_FN mat4 skin_matrix(mat4 m0, mat4 m1, mat4 m2, mat4 m3, vec4 w) {
+    return m0 * w.x + m1 * w.y + m2 * w.z + m3 * w.w;
+}
+
+SKIN_FN vec3 skin_point(mat4 m, vec3 p) {
+    vec4 q = m * vec4(p.x, p.y, p.z, 1.0f);
+    return vec3(q.x, q.y, q.z);
+}
+
+// Normals: the blended matrix's linear part (exact for rigid joints; renormalised).
+SKIN_FN vec3 skin_normal(mat4 m, vec3 n) {
+    vec4 q = m * vec4(n.x, n.y, n.z, 0.0f);
+    vec3 r = vec3(q.x, q.y, q.z);
+    float l = dot(r, r);
+    return l > 0.0f ? r * inversesqrt(l) : n;
+}
+
+TRESSEL_SHARED_END
+
+#endif

@@ -1,0 +1,291 @@
+// Skeletal animation (engine/anim): the node hierarchy against hand-computed transforms, every
+// interpolation, loop and clamp, joint matrices and linear blend skinning, broken channels left out with a
+// warning, and the shipped skinned characters sampled over their clips.
+#include <cmath>
+#include <cstdio>
+
+#include <gtest/gtest.h>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "anim/anim.h"
+#include "test_paths.h"
+
+namespace tressel {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+glm::dquat about_z(double deg) { return glm::angleAxis(deg * kPi / 180.0, glm::dvec3(0, 0, 1)); }
+
+void push_quat(std::vector<float>& v, glm::dquat q) {
+    v.insert(v.end(), {float(q.x), float(q.y), float(q.z), float(q.w)});
+}
+
+// Three nodes listed child first: "tip" (translate 0, 2, 0) under "elbow" (rest rotation none) under
+// "root" (translate 1, 0, 0).
+ImportedScene arm() {
+    ImportedScene s;
+    s.nodes.resize(3);
+    s.nodes[0].name = "tip";
+    s.nodes[0].parent = 1;
+    s.nodes[0].translation = {0.0, 2.0, 0.0};
+    s.nodes[1].name = "elbow";
+    s.nodes[1].parent = 2;
+    s.nodes[2].name = "root";
+    s.nodes[2].translation = {1.0, 0.0, 0.0};
+    return s;
+}
+
+AnimationChannel rotation_channel(int node, std::vector<float> times, std::vector<glm::dquat> keys) {
+    AnimationChannel ch;
+    ch.node = node;
+    ch.path = AnimPath::Rotation;
+    ch.times_s = std::move(times);
+    for (const glm::dquat& q : keys) push_quat(ch.values, q);
+    return ch;
+}
+
+glm::dvec3 origin(const glm::dmat4& m) { return glm::dvec3(m[3]); }
+
+void expect_near(glm::dvec3 a, glm::dvec3 b, double tol, const char* what) {
+    EXPECT_LT(glm::length(a - b), tol) << what << ": (" << a.x << ", " << a.y << ", " << a.z << ") against (" << b.x << ", " << b.y << ", "
+                                       << b.z << ")";
+}
+
+TEST(AnimHierarchy, WorldTransformsMatchHandComputedMatrices) {
+    ImportedScene s = arm();
+    std::vector<NodeTransform> local = rest_pose(s);
+    std::vector<glm::dmat4> world = world_transforms(s, local);
+    expect_near(origin(world[0]), {1.0, 2.0, 0.0}, 1e-12, "tip at rest");
+    // The elbow turned 90 degrees about z: the tip swings from +y to -x of the elbow.
+    local[1].rotation = about_z(90.0);
+    world = world_transforms(s, local);
+    const glm::dmat4 hand = glm::translate(glm::dmat4(1.0), glm::dvec3(1, 0, 0)) * glm::mat4_cast(about_z(90.0)) *
+                            glm::translate(glm::dmat4(1.0), glm::dvec3(0, 2, 0));
+    for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r) EXPECT_NEAR(world[0][c][r], hand[c][r], 1e-12);
+    expect_near(origin(world[0]), {-1.0, 0.0, 0.0}, 1e-12, "tip, elbow turned");
+    // Scale of the root scales its subtree.
+    local[2].scale = glm::dvec3(2.0);
+    world = world_transforms(s, local);
+    expect_near(origin(world[0]), {-3.0, 0.0, 0.0}, 1e-12, "tip, root scaled 2x");
+}
+
+TEST(AnimClip, LinearRotationTakesTheShorterArcAndLoops) {
+    ImportedScene s = arm();
+    Animation a;
+    a.name = "bend";
+    a.channels.push_back(rotation_channel(1, {0.0f, 1.0f}, {about_z(0.0), about_z(180.0)}));
+    s.animations.push_back(a);
+    ClipSampler clip(s, s.animations[0]);
+    EXPECT_EQ(clip.channel_count(), 1u);
+    EXPECT_DOUBLE_EQ(clip.duration_s(), 1.0);
+    std::vector<NodeTransform> local = rest_pose(s);
+    clip.sample(0.25, local);
+    const double r = 2.0 * std::sqrt(0.5);
+    expect_near(origin(world_transforms(s, local)[0]), {1.0 - r, r, 0.0}, 1e-6, "45 degrees at a quarter");
+    clip.sample(1.25, local);  // wraps to 0.25
+    expect_near(origin(world_transforms(s, local)[0]), {1.0 - r, r, 0.0}, 1e-6, "looped");
+    clip.sample(1.25, local, ClipTimeMode::Clamp);
+    expect_near(origin(world_transforms(s, local)[0]), {1.0, -2.0, 0.0}, 1e-6, "clamped to the last key");
+
+    // Keys that are the same rotation written with opposite signs (q and -q): the shorter arc is no turn.
+    Animation b;
+    b.channels.push_back(rotation_channel(1, {0.0f, 1.0f}, {about_z(90.0), -about_z(90.0)}));
+    s.animations.push_back(b);
+    ClipSampler same(s, s.animations[1]);
+    same.sample(0.5, local);
+    expect_near(origin(world_transforms(s, local)[0]), {-1.0, 0.0, 0.0}, 1e-6, "q to -q stays");
+    // 0 to 270 degrees: the shorter way is -90, so half-way is -45.
+    Animation c;
+    c.channels.push_back(rotation_channel(1, {0.0f, 1.0f}, {about_z(0.0), about_z(270.0)}));
+    s.animations.push_back(c);
+    ClipSampler shorter(s, s.animations[2]);
+    shorter.sample(0.5, local);
+    expect_near(origin(world_transforms(s, local)[0]), {1.0 + r, r, 0.0}, 1e-6, "the shorter arc");
+}
+
+TEST(AnimClip, StepAndCubicSplineInterpolation) {
+    ImportedScene s = arm();
+    Animation a;
+    AnimationChannel step;
+    step.node = 2;
+    step.path = AnimPath::Translation;
+    step.interpolation = AnimInterpolation::Step;
+    step.times_s = {0.0f, 1.0f, 2.0f};
+    step.values = {0, 0, 0, 1, 0, 0, 5, 0, 0};
+    a.channels.push_back(step);
+    // Cubic spline on the elbow's scale x: keys (in, value, out) = (0, 1, 2) at t = 0 and (0, 1, 0) at t = 2.
+    AnimationChannel cubic;
+    cubic.node = 1;
+    cubic.path = AnimPath::Scale;
+    cubic.interpolation = AnimInterpolation::CubicSpline;
+    cubic.times_s = {0.0f, 2.0f};
+    cubic.values = {0, 0, 0, 1, 1, 1, 2, 0, 0, /**/ 0, 0, 0, 1, 1, 1, 0, 0, 0};
+    a.channels.push_back(cubic);
+    s.animations.push_back(a);
+    ClipSampler clip(s, s.animations[0]);
+    ASSERT_EQ(clip.channel_count(), 2u);
+    std::vector<NodeTransform> local = rest_pose(s);
+    clip.sample(0.99, local, ClipTimeMode::Clamp);
+    EXPECT_DOUBLE_EQ(local[2].translation.x, 0.0) << "step holds the previous key";
+    clip.sample(1.0, local, ClipTimeMode::Clamp);
+    EXPECT_DOUBLE_EQ(local[2].translation.x, 1.0);
+    // Hermite at u = 0.5 over d = 2: h00 = h01 = 0.5, h10 = 0.125, h11 = -0.125: 1 + 0.125 x 2 x 2 = 1.5 in x,
+    // 1 in y (no tangent).
+    EXPECT_NEAR(local[1].scale.x, 1.5, 1e-6);
+    EXPECT_NEAR(local[1].scale.y, 1.0, 1e-6);
+    clip.sample(1.5, local, ClipTimeMode::Clamp);
+    EXPECT_DOUBLE_EQ(local[2].translation.x, 1.0);
+    EXPECT_NEAR(local[1].scale.x, 1.0 + 0.046875 * 2.0 * 2.0, 1e-6) << "u = 0.75: h10 = 0.046875";
+}
+
+TEST(AnimClip, BrokenChannelsAreLeftOutWithAWarning) {
+    ImportedScene s = arm();
+    Animation a;
+    a.name = "broken";
+    a.channels.push_back(rotation_channel(1, {0.0f, 1.0f}, {about_z(0.0), about_z(90.0)}));       // good
+    a.channels.push_back(rotation_channel(7, {0.0f, 1.0f}, {about_z(0.0), about_z(90.0)}));       // no node 7
+    a.channels.push_back(rotation_channel(0, {0.0f, 0.0f}, {about_z(0.0), about_z(90.0)}));       // times not increasing
+    AnimationChannel nan = rotation_channel(0, {0.0f, 1.0f}, {about_z(0.0), about_z(90.0)});
+    nan.values[5] = std::nanf("");
+    a.channels.push_back(nan);
+    AnimationChannel zero = rotation_channel(0, {0.0f, 1.0f}, {about_z(0.0), about_z(90.0)});
+    for (int k = 4; k < 8; ++k) zero.values[size_t(k)] = 0.0f;
+    a.channels.push_back(zero);
+    AnimationChannel short_values = rotation_channel(0, {0.0f, 1.0f}, {about_z(0.0)});
+    a.channels.push_back(short_values);
+    AnimationChannel weights;
+    weights.node = 0;
+    weights.path = AnimPath::Weights;
+    weights.times_s = {0.0f};
+    weights.values = {1.0f};
+    a.channels.push_back(weights);
+    s.animations.push_back(a);
+    Diagnostics diag;
+    ClipSampler clip(s, s.animations[0], &diag);
+    EXPECT_EQ(clip.channel_count(), 1u);
+    EXPECT_EQ(clip.skipped_channels(), 6u);
+    ASSERT_EQ(diag.items.size(), 6u);
+    for (const auto& d : diag.items) {
+        EXPECT_EQ(d.severity, Severity::Warning);
+        EXPECT_NE(d.where.find("broken"), std::string::npos) << d.message;
+    }
+    EXPECT_NE(diag.items[0].message.find("node 7"), std::string::npos) << diag.items[0].message;
+    EXPECT_NE(diag.items[5].message.find("morph"), std::string::npos) << diag.items[5].message;
+    std::vector<NodeTransform> local = rest_pose(s);
+    clip.sample(0.5, local);
+    for (const NodeTransform& n : local) EXPECT_TRUE(std::isfinite(n.rotation.w) && std::isfinite(n.translation.x));
+}
+
+TEST(AnimSkinning, JointMatricesAndBlendedVertices) {
+    ImportedScene s = arm();
+    Skin skin;
+    skin.joints = {0, 1};
+    const std::vector<glm::dmat4> rest = world_transforms(s, rest_pose(s));
+    skin.inverse_bind = {glm::mat4(glm::inverse(rest[0])), glm::mat4(glm::inverse(rest[1]))};
+    s.skins.push_back(skin);
+    EXPECT_LT(bind_pose_error(s, s.skins[0]), 1e-6);
+
+    Mesh m;
+    m.name = "arm";
+    m.positions = {{1, 2, 0}, {1, 0, 0}, {1, 1, 0}};
+    m.joints = {{0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}};
+    m.weights = {{1, 0, 0, 0}, {1, 0, 0, 0}, {0.5f, 0.5f, 0, 0}};
+    std::vector<NodeTransform> local = rest_pose(s);
+    local[1].rotation = about_z(90.0);
+    const auto rest_joints = joint_matrices(s.skins[0], rest);
+    auto bind = unbind_mesh(m, rest_joints);
+    ASSERT_TRUE(bind.ok());
+    EXPECT_EQ(bind->positions, m.positions) << "rest joint matrices are the identity here";
+    const auto joints = joint_matrices(s.skins[0], world_transforms(s, local));
+    std::vector<glm::vec3> out;
+    ASSERT_TRUE(skin_mesh(m, *bind, joints, out).ok());
+    expect_near(glm::dvec3(out[0]), {-1, 0, 0}, 1e-6, "a vertex on the tip follows it");
+    expect_near(glm::dvec3(out[1]), {1, 0, 0}, 1e-6, "a vertex at the elbow's pivot stays");
+    // Half each: the tip joint carries (1,1,0) to (0,0,0), the elbow to (0,0,0) as well (both turn it about
+    // (1,0,0) by 90 degrees): linear blend of the two.
+    expect_near(glm::dvec3(out[2]), {0, 0, 0}, 1e-6, "blended");
+
+    // An engine conversion (centimetres, Z up to metres, Y up) is applied around the joints.
+    const glm::dmat4 to_engine = glm::scale(glm::dmat4(1.0), glm::dvec3(0.01)) * glm::rotate(glm::dmat4(1.0), -kPi / 2.0, glm::dvec3(1, 0, 0));
+    const auto converted = joint_matrices(s.skins[0], world_transforms(s, local), to_engine);
+    Mesh me = m;
+    for (glm::vec3& p : me.positions) p = glm::vec3(to_engine * glm::dvec4(p, 1.0));
+    auto bind_e = unbind_mesh(me, joint_matrices(s.skins[0], rest, to_engine));
+    ASSERT_TRUE(bind_e.ok());
+    ASSERT_TRUE(skin_mesh(me, *bind_e, converted, out).ok());
+    expect_near(glm::dvec3(out[0]), glm::dvec3(to_engine * glm::dvec4(-1, 0, 0, 1)), 1e-6, "converted");
+
+    m.joints[0] = {9, 0, 0, 0};
+    const Status bad = skin_mesh(m, *bind, joints, out);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().message.find("joint 9"), std::string::npos) << bad.error().message;
+    EXPECT_FALSE(unbind_mesh(m, joints).ok());
+    Mesh plain;
+    plain.positions = {{0, 0, 0}};
+    EXPECT_FALSE(skin_mesh(plain, *bind, joints, out).ok());
+    EXPECT_FALSE(unbind_mesh(plain, joints).ok());
+}
+
+// The shipped characters: at the file's rest pose skinning gives back the mesh the importer built (its
+// bind pose), every clip samples to finite positions that move, and RobotExpressive's morph-target
+// channels are left out with a warning.
+TEST(AnimCharacters, ClipsOfTheShippedCharactersSkinTheirMeshes) {
+    for (const char* file : {"CesiumMan.glb", "RiggedFigure.glb", "RobotExpressive.glb"}) {
+        auto scene = import_mesh_file(test::testdata("gltf") / file);
+        ASSERT_TRUE(scene.ok()) << file << ": " << scene.error().describe();
+        ASSERT_FALSE(scene->animations.empty()) << file;
+        const std::vector<glm::dmat4> rest = world_transforms(*scene, rest_pose(*scene));
+        size_t skinned = 0;
+        std::vector<SkinBind> binds;
+        for (const Mesh& m : scene->meshes) {
+            if (m.skin < 0) continue;
+            ++skinned;
+            const Skin& skin = scene->skins[size_t(m.skin)];
+            const double bind = bind_pose_error(*scene, skin);
+            const auto rest_joints = joint_matrices(skin, rest);
+            auto unbound = unbind_mesh(m, rest_joints);
+            ASSERT_TRUE(unbound.ok()) << file;
+            EXPECT_EQ(unbound->singular, 0u);
+            binds.push_back(*unbound);
+            std::vector<glm::vec3> out;
+            ASSERT_TRUE(skin_mesh(m, *unbound, rest_joints, out).ok()) << file;
+            float worst = 0.0f;
+            for (size_t v = 0; v < out.size(); ++v) worst = std::max(worst, glm::length(out[v] - m.positions[v]));
+            std::printf("%s mesh '%s': %zu vertices, %zu joints, rest joint matrices %.2g from the identity, rest skinning %.2g m from the "
+                        "imported mesh\n",
+                        file, m.name.c_str(), m.positions.size(), skin.joints.size(), bind, double(worst));
+            EXPECT_LT(worst, 1e-4f) << file << " '" << m.name << "': the importer's bind pose";
+        }
+        EXPECT_GT(skinned, 0u) << file;
+        Diagnostics diag;
+        for (const Animation& a : scene->animations) {
+            ClipSampler clip(*scene, a, &diag);
+            EXPECT_GT(clip.channel_count(), 0u) << file << " '" << a.name << "'";
+            EXPECT_GT(clip.duration_s(), 0.0);
+            double moved = 0.0;
+            for (int k = 0; k < 5; ++k) {
+                std::vector<NodeTransform> local = rest_pose(*scene);
+                clip.sample(clip.duration_s() * (0.1 + 0.2 * k), local);
+                const auto world = world_transforms(*scene, local);
+                size_t b = 0;
+                for (const Mesh& m : scene->meshes) {
+                    if (m.skin < 0) continue;
+                    std::vector<glm::vec3> out;
+                    ASSERT_TRUE(skin_mesh(m, binds[b++], joint_matrices(scene->skins[size_t(m.skin)], world), out).ok());
+                    for (size_t v = 0; v < out.size(); ++v) {
+                        ASSERT_TRUE(std::isfinite(out[v].x) && std::isfinite(out[v].y) && std::isfinite(out[v].z));
+                        moved = std::max(moved, double(glm::length(out[v] - m.positions[v])));
+                    }
+                }
+            }
+            EXPECT_GT(moved, 0.005) << file << " '" << a.name << "' moves its mesh";
+        }
+        std::printf("%s: %zu clips, %zu warnings\n", file, scene->animations.size(), diag.items.size());
+    }
+}
+
+}  // namespace
+}  // namespace tressel
