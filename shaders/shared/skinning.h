@@ -22,6 +22,25 @@ using glm::inversesqrt;
 
 TRESSEL_SHARED_BEGIN
 
+TRESSEL_CONST(uint, kSkinWorkgroupSize, 64u);
+// Bindings of anim/skin.comp (all storage buffers).
+TRESSEL_CONST(uint, kSkinBindPositions, 0u);   // vec4 per vertex: the bind pose (anim::unbind_mesh)
+TRESSEL_CONST(uint, kSkinBindNormals, 1u);     // vec4 per vertex (w unused); a stub without normals
+TRESSEL_CONST(uint, kSkinJoints, 2u);          // uvec4 per vertex: joint indices into the skin
+TRESSEL_CONST(uint, kSkinWeights, 3u);         // vec4 per vertex
+TRESSEL_CONST(uint, kSkinMatrices, 4u);        // mat4 per joint: engine-space skinning matrices
+TRESSEL_CONST(uint, kSkinOutPositions, 5u);    // vec4 per vertex (w = 1)
+TRESSEL_CONST(uint, kSkinOutNormals, 6u);      // vec4 per vertex (w = 0)
+TRESSEL_CONST(uint, kSkinBindingCount, 7u);
+
+struct SkinPush {
+    uint vertices;
+    uint joints;        // matrices bound; a joint index at or beyond it with a non-zero weight counts as identity
+    uint has_normals;
+    uint pad;
+};
+TRESSEL_CHECK_SIZE(SkinPush, 16)
+
 // The blended matrix of one vertex: weights need not sum to one exactly (they are renormalised by the
 // importer); a weight of zero leaves its joint out, whatever its index.
 SKIN_FN mat4 skin_matrix(mat4 m0, mat4 m1, mat4 m2, mat4 m3, vec4 w) {

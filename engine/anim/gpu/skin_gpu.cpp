@@ -1,0 +1,104 @@
+#include "anim/gpu/skin_gpu.h"
+
+#include <cstring>
+#include <type_traits>
+
+#include "shared/embedded_shaders.h"
+#include "shared/skinning.h"
+
+namespace tressel {
+
+using namespace gpu_shared;
+
+Result<SkinGpuPipeline> SkinGpuPipeline::create(gpu::Device& device) {
+    SkinGpuPipeline p;
+    std::vector<VkDescriptorType> bindings(kSkinBindingCount, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+    auto pipe = device.create_compute_pipeline({embedded_spirv("anim/skin.comp"), bindings, sizeof(SkinPush), "anim/skin.comp"});
+    if (!pipe) return pipe.error();
+    p.pipeline_ = std::move(*pipe);
+    return p;
+}
+
+Result<SkinnedMeshGpu> SkinnedMeshGpu::create(gpu::Device& device, const SkinGpuPipeline& pipeline, const Mesh& mesh, const SkinBind& bind,
+                                              uint32_t joint_count) {
+    const size_t n = mesh.positions.size();
+    if (mesh.joints.size() != n || mesh.weights.size() != n)
+        return make_error(ErrorCode::InvalidArgument, "mesh '" + mesh.name + "' has no skinning weights to skin with");
+    if (bind.positions.size() != n) return make_error(ErrorCode::InvalidArgument, "mesh '" + mesh.name + "': the bind pose is of another mesh");
+    if (n == 0 || n > UINT32_MAX / 2) return make_error(ErrorCode::InvalidArgument, "mesh '" + mesh.name + "': no vertices to skin, or too many");
+    SkinnedMeshGpu m;
+    m.device_ = &device;
+    m.vertices_ = uint32_t(n);
+    m.joints_ = std::max(joint_count, 1u);
+    m.has_normals_ = bind.normals.size() == n;
+    std::vector<glm::vec4> pos(n), nrm(m.has_normals_ ? n : 1, glm::vec4(0.0f)), w(n);
+    std::vector<glm::uvec4> idx(n);
+    for (size_t v = 0; v < n; ++v) {
+        pos[v] = glm::vec4(bind.positions[v], 1.0f);
+        if (m.has_normals_) nrm[v] = glm::vec4(bind.normals[v], 0.0f);
+        idx[v] = glm::uvec4(mesh.joints[v]);
+        w[v] = mesh.weights[v];
+        for (int k = 0; k < 4; ++k)
+            if (w[v][k] != 0.0f && idx[v][k] >= joint_count)
+                return make_error(ErrorCode::InvalidArgument, "mesh '" + mesh.name + "': vertex " + std::to_string(v) + " uses joint " +
+                                                                  std::to_string(idx[v][k]) + " but the skin has " + std::to_string(joint_count));
+    }
+    const std::string name = "skin '" + mesh.name + "' ";
+    auto make = [&](const auto& data, const char* what) {
+        using T = typename std::decay_t<decltype(data)>::value_type;
+        return device.create_buffer_with(std::span<const T>(data), 0, name + what);
+    };
+    auto bp = make(pos, "bind positions");
+    if (!bp) return bp.error();
+    auto bn = make(nrm, "bind normals");
+    if (!bn) return bn.error();
+    auto ji = make(idx, "joints");
+    if (!ji) return ji.error();
+    auto wt = make(w, "weights");
+    if (!wt) return wt.error();
+    auto mats = device.create_buffer({VkDeviceSize(m.joints_) * sizeof(glm::mat4), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                      gpu::MemoryIntent::Upload, name + "joint matrices"});
+    if (!mats) return mats.error();
+    auto op = device.create_buffer({VkDeviceSize(n) * sizeof(glm::vec4)});
+    if (!op) return op.error();
+    auto on = device.create_buffer({VkDeviceSize(m.has_normals_ ? n : 1) * sizeof(glm::vec4)});
+    if (!on) return on.error();
+    m.bind_pos_ = std::move(*bp);
+    m.bind_nrm_ = std::move(*bn);
+    m.joint_idx_ = std::move(*ji);
+    m.weights_ = std::move(*wt);
+    m.matrices_ = std::move(*mats);
+    m.out_pos_ = std::move(*op);
+    m.out_nrm_ = std::move(*on);
+    std::vector<glm::mat4> identity(m.joints_, glm::mat4(1.0f));
+    std::memcpy(m.matrices_.mapped(), identity.data(), identity.size() * sizeof(glm::mat4));
+    auto set = device.create_descriptor_set(pipeline.pipeline());
+    if (!set) return set.error();
+    m.set_ = std::move(*set);
+    m.set_.bind_buffer(kSkinBindPositions, m.bind_pos_);
+    m.set_.bind_buffer(kSkinBindNormals, m.bind_nrm_);
+    m.set_.bind_buffer(kSkinJoints, m.joint_idx_);
+    m.set_.bind_buffer(kSkinWeights, m.weights_);
+    m.set_.bind_buffer(kSkinMatrices, m.matrices_);
+    m.set_.bind_buffer(kSkinOutPositions, m.out_pos_);
+    m.set_.bind_buffer(kSkinOutNormals, m.out_nrm_);
+    return m;
+}
+
+Status SkinnedMeshGpu::set_joints(std::span<const glm::mat4> joints) {
+    if (joints.size() != joints_ && !(joints_ == 1 && joints.empty()))
+        return make_error(ErrorCode::InvalidArgument, "skinning: " + std::to_string(joints.size()) + " joint matrices for a skin of " +
+                                                          std::to_string(joints_));
+    std::memcpy(matrices_.mapped(), joints.data(), joints.size() * sizeof(glm::mat4));
+    return {};
+}
+
+void SkinnedMeshGpu::record(gpu::CommandBuffer& cmd, const SkinGpuPipeline& pipeline) {
+    cmd.bind(pipeline.pipeline(), set_);
+    cmd.push(pipeline.pipeline(), SkinPush{vertices_, joints_, has_normals_ ? 1u : 0u, 0u});
+    const gpu::DispatchSize d = gpu::dispatch_size(*device_, vertices_, kSkinWorkgroupSize);
+    cmd.dispatch(d.x, d.y, d.z);
+    cmd.compute_barrier();
+}
+
+}  // namespace tressel

@@ -1,0 +1,52 @@
+// GPU linear blend skinning (anim/skin.comp): one mesh's bind pose, joints and weights on the device, its
+// skinned positions and normals written by one dispatch from the joint matrices of the frame. The CPU
+// reference is anim::skin_mesh (the same formula, shaders/shared/skinning.h).
+//
+//   auto pipe = SkinGpuPipeline::create(device);
+//   auto mesh = SkinnedMeshGpu::create(device, *pipe, imported_mesh, bind, joint_count);
+//   mesh->set_joints(joint_matrices(skin, world));      // host-visible: the last submission must be done
+//   mesh->record(cmd, *pipe);                             // then read positions() / normals()
+#pragma once
+
+#include <span>
+
+#include "anim/anim.h"
+#include "gpu/device.h"
+
+namespace tressel {
+
+class SkinGpuPipeline {
+public:
+    static Result<SkinGpuPipeline> create(gpu::Device& device);
+    const gpu::ComputePipeline& pipeline() const { return pipeline_; }
+
+private:
+    gpu::ComputePipeline pipeline_;
+};
+
+class SkinnedMeshGpu {
+public:
+    // InvalidArgument when the mesh has no skinning attributes, `bind` is of another mesh, or a joint index
+    // with a non-zero weight is not below joint_count.
+    static Result<SkinnedMeshGpu> create(gpu::Device& device, const SkinGpuPipeline& pipeline, const Mesh& mesh, const SkinBind& bind,
+                                         uint32_t joint_count);
+
+    // The frame's joint matrices (joint_count of them), written to host-visible memory now.
+    Status set_joints(std::span<const glm::mat4> joints);
+    // Records the skinning dispatch and a compute barrier after it.
+    void record(gpu::CommandBuffer& cmd, const SkinGpuPipeline& pipeline);
+
+    uint32_t vertex_count() const { return vertices_; }
+    const gpu::Buffer& positions() const { return out_pos_; }  // vec4 per vertex, w = 1
+    const gpu::Buffer& normals() const { return out_nrm_; }    // vec4 per vertex, w = 0 (a stub without normals)
+    bool has_normals() const { return has_normals_; }
+
+private:
+    gpu::Device* device_ = nullptr;
+    uint32_t vertices_ = 0, joints_ = 0;
+    bool has_normals_ = false;
+    gpu::Buffer bind_pos_, bind_nrm_, joint_idx_, weights_, matrices_, out_pos_, out_nrm_;
+    gpu::DescriptorSet set_;
+};
+
+}  // namespace tressel
