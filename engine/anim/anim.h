@@ -21,6 +21,7 @@
 
 #include "core/diagnostics.h"
 #include "core/result.h"
+#include "groom/groom.h"
 #include "io/mesh_import.h"
 
 namespace tressel {
@@ -93,5 +94,13 @@ Result<SkinBind> unbind_mesh(const Mesh& mesh, std::span<const glm::mat4> rest_j
 // one shared formula (shaders/shared/skinning.h). InvalidArgument as unbind_mesh.
 Status skin_mesh(const Mesh& mesh, const SkinBind& bind, std::span<const glm::mat4> joints, std::vector<glm::vec3>& positions,
                  std::vector<glm::vec3>* normals = nullptr);
+
+// Per root: the rigid transform carrying it from the scalp's bind pose (`bind`, the mesh the groom was grown
+// on) to the skinned pose (`skinned`, one position per bind vertex): its triangle's frame at its
+// barycentric point now, times the inverse of that frame in the bind pose (skin_triangle_frame). What
+// SimWorld takes as skinned roots (set_root_transforms), with the scene's mesh transform applied after.
+// InvalidArgument when a root's triangle is not in the mesh or the counts differ.
+Status root_transforms(const Mesh& bind, std::span<const glm::vec3> skinned, std::span<const ScalpAttachment> roots,
+                       std::vector<glm::mat4>& out);
 
 }  // namespace tressel

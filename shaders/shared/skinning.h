@@ -12,6 +12,7 @@
 namespace tressel::gpu_shared {
 using vec3 = glm::vec3;
 using mat4 = glm::mat4;
+using glm::cross;
 using glm::dot;
 using glm::inversesqrt;
 }  // namespace tressel::gpu_shared
@@ -58,6 +59,26 @@ SKIN_FN vec3 skin_normal(mat4 m, vec3 n) {
     vec3 r = vec3(q.x, q.y, q.z);
     float l = dot(r, r);
     return l > 0.0f ? r * inversesqrt(l) : n;
+}
+
+// The rigid frame of a triangle at a barycentric point (columns: x along p0 -> p1, y = z x x, z the
+// triangle's normal, origin the point): a strand root's frame on a skinned scalp. The transform that
+// carries a root from the bind pose to a pose is frame(pose) x inverse(frame(bind)). A triangle of zero
+// area keeps the axes of the world.
+SKIN_FN mat4 skin_triangle_frame(vec3 p0, vec3 p1, vec3 p2, vec3 bary) {
+    vec3 e = p1 - p0;
+    vec3 n = cross(e, p2 - p0);
+    float le = dot(e, e);
+    float ln = dot(n, n);
+    vec3 x = vec3(1.0f, 0.0f, 0.0f);
+    vec3 z = vec3(0.0f, 0.0f, 1.0f);
+    if (le > 1e-24f && ln > 1e-36f) {
+        x = e * inversesqrt(le);
+        z = n * inversesqrt(ln);
+    }
+    vec3 y = cross(z, x);
+    vec3 o = p0 * bary.x + p1 * bary.y + p2 * bary.z;
+    return mat4(vec4(x.x, x.y, x.z, 0.0f), vec4(y.x, y.y, y.z, 0.0f), vec4(z.x, z.y, z.z, 0.0f), vec4(o.x, o.y, o.z, 1.0f));
 }
 
 TRESSEL_SHARED_END

@@ -9,6 +9,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "anim/anim.h"
+#include "sim/sim.h"
 #include "test_paths.h"
 
 namespace tressel {
@@ -285,6 +286,100 @@ TEST(AnimCharacters, ClipsOfTheShippedCharactersSkinTheirMeshes) {
         }
         std::printf("%s: %zu clips, %zu warnings\n", file, scene->animations.size(), diag.items.size());
     }
+}
+
+// Roots that follow the skinned scalp: 300 roots spread over CesiumMan, carried by their triangles'
+// frames through 120 frames of the walk, stay on their skinned scalp points within 1e-5 m and their
+// transforms stay rigid; given to the simulation as skinned roots, the strands' pinned vertices go there.
+TEST(AnimRoots, RootsStayOnTheSkinnedScalpOverCesiumMansWalk) {
+    auto scene = import_mesh_file(test::testdata("gltf") / "CesiumMan.glb");
+    ASSERT_TRUE(scene.ok());
+    const Mesh* body = nullptr;
+    for (const Mesh& m : scene->meshes)
+        if (m.skin >= 0) body = &m;
+    ASSERT_NE(body, nullptr);
+    const Skin& skin = scene->skins[size_t(body->skin)];
+    auto bind = unbind_mesh(*body, joint_matrices(skin, world_transforms(*scene, rest_pose(*scene))));
+    ASSERT_TRUE(bind.ok());
+    const size_t triangles = body->indices.size() / 3;
+    std::vector<ScalpAttachment> roots;
+    std::vector<glm::vec3> root_points, normals;
+    for (size_t r = 0; r < 300; ++r) {
+        ScalpAttachment a;
+        a.triangle = uint32_t((r * 7919u) % triangles);
+        const float u = float((r * 37u) % 100u) / 100.0f, v = float((r * 61u) % 100u) / 100.0f * (1.0f - u);
+        a.barycentric = glm::vec3(1.0f - u - v, u, v);
+        roots.push_back(a);
+        const glm::vec3 p0 = body->positions[body->indices[3 * a.triangle]], p1 = body->positions[body->indices[3 * a.triangle + 1]],
+                        p2 = body->positions[body->indices[3 * a.triangle + 2]];
+        root_points.push_back(p0 * a.barycentric.x + p1 * a.barycentric.y + p2 * a.barycentric.z);
+        const glm::vec3 n = glm::cross(p1 - p0, p2 - p0);
+        normals.push_back(glm::length(n) > 0.0f ? glm::normalize(n) : glm::vec3(0, 1, 0));
+    }
+
+    // The simulation with one short strand per root along its triangle's normal, roots driven per strand.
+    GroomResult groom;
+    for (size_t r = 0; r < roots.size(); ++r) {
+        for (int k = 0; k < 4; ++k) groom.guides.points_os_m.push_back(root_points[r] + normals[r] * (0.01f * float(k)));
+        groom.guides.strand_offsets.push_back(uint32_t(groom.guides.points_os_m.size()));
+        groom.guides.roots.push_back(roots[r]);
+        groom.guides.seeds.push_back(uint32_t(r));
+        groom.guides.flags.push_back(0u);
+        glm::vec3 b = std::abs(normals[r].y) < 0.9f ? glm::vec3(0, 1, 0) : glm::vec3(1, 0, 0);
+        b = glm::normalize(b - normals[r] * glm::dot(b, normals[r]));
+        groom.guide_frames.push_back({glm::vec4(normals[r], 0), glm::vec4(b, 0), glm::vec4(glm::cross(normals[r], b), 0)});
+    }
+    SimWorldInputs in;
+    SimGroupInputs g;
+    g.name = "hair";
+    g.groom = &groom;
+    g.scalp_mesh = "body";
+    g.params.gpu_vertices_per_strand = 4;
+    in.groups.push_back(g);
+    auto world = build_sim_world(in);
+    ASSERT_TRUE(world.ok()) << world.error().describe();
+
+    ClipSampler clip(*scene, scene->animations[0]);
+    double worst = 0.0, worst_rigid = 0.0, worst_pinned = 0.0, moved = 0.0;
+    std::vector<glm::vec3> skinned;
+    std::vector<glm::mat4> transforms;
+    for (int frame = 1; frame <= 120; ++frame) {
+        std::vector<NodeTransform> local = rest_pose(*scene);
+        clip.sample(double(frame) / 60.0, local);
+        ASSERT_TRUE(skin_mesh(*body, *bind, joint_matrices(skin, world_transforms(*scene, local)), skinned).ok());
+        ASSERT_TRUE(root_transforms(*body, skinned, roots, transforms).ok());
+        for (size_t r = 0; r < roots.size(); ++r) {
+            const ScalpAttachment& a = roots[r];
+            const glm::vec3 want = skinned[body->indices[3 * a.triangle]] * a.barycentric.x +
+                                   skinned[body->indices[3 * a.triangle + 1]] * a.barycentric.y +
+                                   skinned[body->indices[3 * a.triangle + 2]] * a.barycentric.z;
+            const glm::vec3 got = glm::vec3(transforms[r] * glm::vec4(root_points[r], 1.0f));
+            worst = std::max(worst, double(glm::length(got - want)));
+            moved = std::max(moved, double(glm::length(want - root_points[r])));
+            const glm::mat3 l(transforms[r]);
+            const glm::mat3 e = glm::transpose(l) * l - glm::mat3(1.0f);
+            for (int c = 0; c < 3; ++c)
+                for (int k = 0; k < 3; ++k) worst_rigid = std::max(worst_rigid, double(std::abs(e[c][k])));
+        }
+        ASSERT_TRUE(set_root_transforms(*world, 0, transforms).ok());
+        ASSERT_TRUE(run_frames(*world, 1).ok());
+        const SimGroupState& sg = world->groups[0];
+        for (uint32_t st = 0; st < sg.strand_count; ++st) {
+            const glm::vec3 root = glm::vec3(transforms[st] * glm::vec4(glm::vec3(sg.groomed_positions_os[size_t(st) * sg.n]), 1.0f));
+            worst_pinned = std::max(worst_pinned, double(glm::length(glm::vec3(sg.positions[size_t(st) * sg.n]) - root)));
+        }
+    }
+    std::printf("CesiumMan's walk, 120 frames, 300 roots: on the skinned scalp within %.3g m (the scalp moved up to %.3g m), rigid within "
+                "%.3g, the simulation's roots within %.3g m\n",
+                worst, moved, worst_rigid, worst_pinned);
+    EXPECT_GT(moved, 0.05);
+    EXPECT_LT(worst, 1e-5);
+    EXPECT_LT(worst_rigid, 1e-5);
+    EXPECT_LT(worst_pinned, 1e-5);
+
+    std::vector<ScalpAttachment> bad = {ScalpAttachment{uint32_t(triangles), glm::vec3(1, 0, 0)}};
+    EXPECT_FALSE(root_transforms(*body, skinned, bad, transforms).ok());
+    EXPECT_FALSE(root_transforms(*body, std::span<const glm::vec3>(skinned.data(), 3), roots, transforms).ok());
 }
 
 }  // namespace
