@@ -27,8 +27,8 @@ void transform_mesh(Mesh& mesh, const glm::dmat4& m) {
         for (size_t t = 0; t + 2 < mesh.indices.size(); t += 3) std::swap(mesh.indices[t + 1], mesh.indices[t + 2]);
 }
 
-Result<SceneMesh> load_scene_mesh(const Scene& scene, size_t index, Progress* progress) {
-    TRESSEL_ASSERT(index < scene.meshes.size(), "load_scene_mesh: index out of range");
+Result<ImportOptions> scene_import_options(const Scene& scene, size_t index) {
+    TRESSEL_ASSERT(index < scene.meshes.size(), "scene_import_options: index out of range");
     const MeshRef& ref = scene.meshes[index];
     ImportOptions options;
     options.units = scene.units;
@@ -44,6 +44,15 @@ Result<SceneMesh> load_scene_mesh(const Scene& scene, size_t index, Progress* pr
         options.up_axis = *a;
     }
     options.weld = ref.weld;
+    return options;
+}
+
+Result<SceneMesh> load_scene_mesh(const Scene& scene, size_t index, Progress* progress) {
+    TRESSEL_ASSERT(index < scene.meshes.size(), "load_scene_mesh: index out of range");
+    const MeshRef& ref = scene.meshes[index];
+    auto opts = scene_import_options(scene, index);
+    if (!opts) return opts.error();
+    ImportOptions options = *opts;
     options.progress = progress;
     auto imported = import_mesh_file(scene.resolve(ref.path), options);
     if (!imported) return make_error(imported.error().code, "mesh '" + ref.name + "': " + imported.error().message);

@@ -29,6 +29,10 @@ struct SceneMesh {
     MeshReport report;
 };
 
+// The import options mesh `index` of `scene` is read with (the scene's units and up axis, the mesh's
+// overrides). InvalidArgument naming the mesh for an unknown unit or axis.
+Result<ImportOptions> scene_import_options(const Scene& scene, size_t index);
+
 // Imports mesh `index` of `scene`. Errors name the mesh and its file.
 Result<SceneMesh> load_scene_mesh(const Scene& scene, size_t index, Progress* progress = nullptr);
 

@@ -200,6 +200,11 @@ Status SceneRuntime::build_simulation(const Scene& scene) {
     auto world = build_sim_world(in);
     if (!world) return world.error();
     world_ = std::move(*world);
+    TRESSEL_TRY(build_playback(scene));
+    if (playback_) {
+        world_->root_driver = [this](SimWorld& w, double t) { drive_roots(w, t); };
+        reset_to_rest(*world_);  // the roots where the clip starts
+    }
     const bool gpu_state = options_.simulation == SimBackend::Gpu || renderer_;
     if (gpu_state) {
         SimGpuMode mode = device_->info().is_cpu() ? SimGpuMode::Split : SimGpuMode::Fused;
@@ -329,7 +334,12 @@ Status SceneRuntime::populate_meshes(const Scene& scene, double t_s) {
                                            [&](const CollisionMesh& c) { return c.mesh == sm.name; });
         const Mesh* draw = &sm.mesh;
         Mesh moved;
-        if (moving && motion_moves_mesh(scene.motion, sm.name)) {
+        if (playback_ && sm.name == playback_->mesh && pose_at(t_s).ok()) {
+            moved = sm.mesh;
+            moved.positions = playback_->posed;
+            if (playback_->posed_normals.size() == moved.normals.size()) moved.normals = playback_->posed_normals;
+            draw = &moved;
+        } else if (moving && motion_moves_mesh(scene.motion, sm.name)) {
             moved = sm.mesh;
             transform_mesh(moved, m);
             draw = &moved;
@@ -419,6 +429,11 @@ Status SceneRuntime::sync(const Scene& scene) {
     for (size_t i = 0; i < world_->groups.size(); ++i)
         resolve = resolve || !(scene.hair_groups[group_of_sim_[i]].simulation == scene_.hair_groups[group_of_sim_[i]].simulation);
     world_->environment = scene.environment;
+    if (!(scene.motion == scene_.motion)) {
+        TRESSEL_TRY(build_playback(scene));
+        if (playback_) world_->root_driver = [this](SimWorld& w, double t) { drive_roots(w, t); };
+        else world_->root_driver = nullptr;
+    }
     world_->motion = scene.motion;
     for (size_t i = 0; i < world_->colliders.size() && i < scene.colliders.size(); ++i) world_->colliders[i].desc = scene.colliders[i];
     for (SimSdfState& sdf : world_->sdfs)
@@ -433,6 +448,75 @@ Status SceneRuntime::sync(const Scene& scene) {
     scene_ = scene;
     set_hair_visibility(scene.view.show_guides, scene.view.show_follows);
     return update_slice(scene);
+}
+
+Status SceneRuntime::build_playback(const Scene& scene) {
+    playback_.reset();
+    if (scene.motion.type != MotionType::Animation || !content_) return {};
+    const std::string who = "motion (animation)";
+    // The animated mesh: the one motion.mesh names, or the first skinned one.
+    size_t index = scene.meshes.size();
+    for (size_t i = 0; i < scene.meshes.size(); ++i) {
+        const SceneMesh* sm = content_->find_mesh(scene.meshes[i].name);
+        if (!scene.motion.mesh.empty() ? scene.meshes[i].name == scene.motion.mesh : (sm && sm->mesh.skin >= 0)) {
+            index = i;
+            break;
+        }
+    }
+    if (index == scene.meshes.size())
+        return make_error(ErrorCode::InvalidArgument, who + ": " + (scene.motion.mesh.empty() ? std::string("no mesh is skinned")
+                                                                                              : "there is no mesh '" + scene.motion.mesh + "'"));
+    auto p = std::make_unique<Playback>();
+    p->mesh = scene.meshes[index].name;
+    p->scene_mesh = content_->find_mesh(p->mesh);
+    if (!p->scene_mesh) return make_error(ErrorCode::InvalidArgument, who + ": mesh '" + p->mesh + "' is not loaded");
+    const ImportedScene& file = p->scene_mesh->imported;
+    const Mesh& mesh = p->scene_mesh->mesh;
+    if (mesh.skin < 0 || size_t(mesh.skin) >= file.skins.size())
+        return make_error(ErrorCode::InvalidArgument, who + ": mesh '" + p->mesh + "' is not skinned by one skin (its parts have none, or several)");
+    const Animation* clip = nullptr;
+    std::string names;
+    for (const Animation& a : file.animations) {
+        names += (names.empty() ? "" : ", ") + std::string("'") + a.name + "'";
+        if (!clip && (scene.motion.animation.empty() || a.name == scene.motion.animation)) clip = &a;
+    }
+    if (!clip)
+        return make_error(ErrorCode::InvalidArgument, who + ": mesh '" + p->mesh + "' has no clip '" + scene.motion.animation + "'" +
+                                                          (names.empty() ? std::string(" (it has no clips)") : " (it has " + names + ")"));
+    p->clip = std::make_unique<ClipSampler>(file, *clip);
+    p->skin = &file.skins[size_t(mesh.skin)];
+    auto options = scene_import_options(scene, index);
+    if (!options) return options.error();
+    p->to_scene = transform_matrix(scene.meshes[index].transform) * to_engine_space(options->units, options->up_axis);
+    auto bind = unbind_mesh(mesh, joint_matrices(*p->skin, world_transforms(file, rest_pose(file)), p->to_scene));
+    if (!bind) return make_error(bind.error().code, who + ": " + bind.error().message);
+    p->bind = std::move(*bind);
+    playback_ = std::move(p);
+    return {};
+}
+
+Status SceneRuntime::pose_at(double t_s) {
+    if (!playback_) return {};
+    Playback& p = *playback_;
+    if (p.posed_t == t_s && !p.posed.empty()) return {};
+    std::vector<NodeTransform> local = rest_pose(p.scene_mesh->imported);
+    p.clip->sample(t_s, local);
+    const auto joints = joint_matrices(*p.skin, world_transforms(p.scene_mesh->imported, local), p.to_scene);
+    TRESSEL_TRY(skin_mesh(p.scene_mesh->mesh, p.bind, joints, p.posed, &p.posed_normals));
+    p.posed_t = t_s;
+    return {};
+}
+
+void SceneRuntime::drive_roots(SimWorld& w, double t_s) {
+    if (!playback_ || !content_ || !pose_at(t_s).ok()) return;
+    std::vector<glm::mat4> transforms;
+    for (size_t gi = 0; gi < w.groups.size() && gi < group_of_sim_.size(); ++gi) {
+        if (w.groups[gi].scalp_mesh != playback_->mesh) continue;
+        const GroomResult* groom = content_->grooms[group_of_sim_[gi]].get();
+        if (!groom || groom->guides.roots.size() != w.groups[gi].strand_count) continue;  // guides from a file: no scalp triangles
+        if (root_transforms(playback_->scene_mesh->mesh, playback_->posed, groom->guides.roots, transforms).ok())
+            (void)set_root_transforms(w, gi, transforms);
+    }
 }
 
 Status SceneRuntime::solve_rest_state(bool building) {
@@ -455,7 +539,10 @@ Status SceneRuntime::poll_rest_state() {
         auto r = job.result.get();
         if (job.generation == world_generation_) {
             if (!r) {
-                if (r.error().code != ErrorCode::Cancelled) return make_error(r.error().code, "sag-free rest state: " + r.error().message);
+                if (r.error().code != ErrorCode::Cancelled) {
+                    sag_free_ = SagFreeReport{};
+                    sag_free_.error = "sag-free rest state not solved: " + r.error().message;
+                }
             } else {
                 TRESSEL_TRY(take_rest_targets(*job.world));
                 sag_free_ = *r;
@@ -544,7 +631,15 @@ Status SceneRuntime::solve_rest_state_now() {
     }
     const auto t0 = std::chrono::steady_clock::now();
     auto r = solve_sag_free(*world_, SagFreeOptions{}, stepper);
-    if (!r) return make_error(r.error().code, "sag-free rest state: " + r.error().message);
+    if (!r) {
+        // The hair still runs, from targets that are the groom's: a solve that failed (a step that went
+        // non-finite) must not take the scene down with it. The report says why.
+        for (SimGroupState& g : world_->groups) clear_sag_free(g);
+        if (stepper.targets_changed) TRESSEL_TRY(stepper.targets_changed(*world_));
+        sag_free_ = SagFreeReport{};
+        sag_free_.error = "sag-free rest state not solved: " + r.error().message;
+        return {};
+    }
     sag_free_ = *r;
     sag_free_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     report_.sag_free = true;

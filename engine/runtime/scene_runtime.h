@@ -24,6 +24,7 @@
 #include <optional>
 #include <vector>
 
+#include "anim/anim.h"
 #include "core/progress.h"
 #include "core/result.h"
 #include "gpu/device.h"
@@ -196,6 +197,23 @@ private:
         std::chrono::steady_clock::time_point started{};
     };
     std::optional<RestJob> rest_job_;
+    // Skeletal animation (motion.type animation): the animated mesh's clip, skinned on the CPU each frame;
+    // it is drawn posed and its hair groups' roots follow it (SimWorld::root_driver). Collision fields do
+    // not follow it yet, and scene files asking for it are still refused at load.
+    struct Playback {
+        std::string mesh;                   // the animated scene mesh
+        const SceneMesh* scene_mesh = nullptr;
+        const Skin* skin = nullptr;
+        std::unique_ptr<ClipSampler> clip;
+        glm::dmat4 to_scene{1.0};           // the import's unit and axis conversion, then the mesh's transform
+        SkinBind bind;
+        std::vector<glm::vec3> posed, posed_normals;
+        double posed_t = -1.0;
+    };
+    std::unique_ptr<Playback> playback_;
+    Status build_playback(const Scene& scene);
+    Status pose_at(double t_s);
+    void drive_roots(SimWorld& world, double t_s);
     Status solve_rest_state_now();
     Status start_rest_job();
     Status take_rest_targets(const SimWorld& solved);

@@ -137,6 +137,7 @@ Result<SagFreeReport> solve_sag_free(SimWorld& world, const SagFreeOptions& opti
     const Environment saved_environment = world.environment;
     const SimClock saved_clock = world.clock;
     const bool saved_step_follows = world.step_follows;
+    const auto saved_driver = world.root_driver;
     auto restore = [&]() -> Status {
         for (size_t gi : solved) {
             std::vector<glm::vec4> rest = std::move(world.groups[gi].rest_positions_os);
@@ -151,11 +152,13 @@ Result<SagFreeReport> solve_sag_free(SimWorld& world, const SagFreeOptions& opti
         world.environment = saved_environment;
         world.clock = saved_clock;
         world.step_follows = saved_step_follows;
+        world.root_driver = saved_driver;
         if (stepper.targets_changed) TRESSEL_TRY(stepper.targets_changed(world));
         if (stepper.state_changed) TRESSEL_TRY(stepper.state_changed(world));
         return {};
     };
     world.motion = Motion{};
+    world.root_driver = nullptr;  // the rest state is the scalp's bind pose: no skinned roots either
     world.environment.wind.speed_mps = 0.0;
     world.step_follows = false;  // the rest state is the guides'
     // Under gravity and contact: hair volume pushes the hair out of the groom on play, as it is meant to,

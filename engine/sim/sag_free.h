@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 
 #include "core/progress.h"
 #include "core/result.h"
@@ -41,6 +42,7 @@ struct SagFreeReport {
     double sag_mean_m = 0.0, sag_max_m = 0.0;
     double error_mean_m = 0.0, error_max_m = 0.0;
     bool converged = false;
+    std::string error;                    // set by a caller that could not solve (the targets are then the groom's)
 };
 
 struct SagFreeStepper {

@@ -329,6 +329,7 @@ StepFrame begin_step(SimWorld& world) {
     for (SimColliderState& c : world.colliders)
         set_collider_gpu(c, rigid_now(world, c.moves, t_now), rigid_now(world, c.moves, t_prev));
 
+    if (world.root_driver && sub == 0) world.root_driver(world, t_now + double(substeps - 1) * world.step_dt_s());
     StepFrame frame;
     frame.t_now_s = t_now;
     frame.groups.resize(world.groups.size());
@@ -474,6 +475,11 @@ void reset_to_rest(SimWorld& world) {
     for (SimGroupState& g : world.groups) {
         g.external_root_targets.clear();
         g.root_transforms.assign(1, rigid_now(world, motion_moves_mesh(world.motion, g.scalp_mesh), 0.0));
+    }
+    if (world.root_driver) world.root_driver(world, 0.0);
+    for (SimGroupState& g : world.groups) {
+        if (g.external_root_targets.size() == g.strand_count && g.strand_count > 0) g.root_transforms = std::move(g.external_root_targets);
+        g.external_root_targets.clear();
         place_at_rest(g);
     }
 }

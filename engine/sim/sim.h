@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -144,6 +145,10 @@ struct SimWorld {
     uint32_t max_frames_per_advance = 4;
     SimClock clock;
     bool step_follows = true;                   // off: steps leave the follow hairs where they are (guides-only solves)
+    // Skinned scalps: called at the first substep of every frame with the time the frame ends; it sets the
+    // groups' root targets for that frame (set_root_transforms). reset_to_rest calls it at t = 0 and puts
+    // the roots there at once. Unset: roots follow the motion (rigid).
+    std::function<void(SimWorld&, double t_frame_end_s)> root_driver;
 
     double step_dt_s() const { return 1.0 / (environment.sim_rate_hz * double(environment.substeps)); }
     double frame_dt_s() const { return 1.0 / environment.sim_rate_hz; }
