@@ -255,7 +255,9 @@ int run_bake(const std::vector<std::string>& argv) {
                            {"sag_mean_m", sf.sag_mean_m},
                            {"sag_max_m", sf.sag_max_m},
                            {"error_mean_m", sf.error_mean_m},
-                           {"error_max_m", sf.error_max_m}};
+                           {"error_max_m", sf.error_max_m},
+                           {"error", sf.error}};
+    if (!sf.error.empty()) std::fprintf(stderr, "%s\n", sf.error.c_str());
     json summary = {{"max_stretch", worst.max_stretch},
                     {"mean_stretch", worst.mean_stretch},
                     {"penetrating_vertices", worst.penetrating_vertices},

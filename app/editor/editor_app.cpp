@@ -260,7 +260,9 @@ void EditorApp::update_content() {
     if (s) s = live_->sync(ctx_.scene);
     const bool solving = live_->rest_state_pending();
     if (s) s = live_->poll_rest_state();
-    if (s && solving && !live_->rest_state_pending()) {
+    if (s && solving && !live_->rest_state_pending() && !live_->sag_free_report().error.empty()) {
+        ctx_.add_log(Severity::Warning, "simulation", live_->sag_free_report().error);
+    } else if (s && solving && !live_->rest_state_pending()) {
         const SagFreeReport& r = live_->sag_free_report();
         char line[200];
         std::snprintf(line, sizeof(line), "sag-free rest state: %u groups, %u corrections, sag %.1f mm -> %.2f mm on average (%.0f ms)", r.groups,
