@@ -189,6 +189,29 @@ TEST(SimSagFree, TargetsAreTheGroomsWhereNothingIsSolved) {
     EXPECT_EQ(target_change(c.groups[0]), 0.0);
 }
 
+// A step that fails in the middle of the solve (a GPU lost, a position gone non-finite) returns its error
+// with the world as it was: positions, clock and motion.
+TEST(SimSagFree, AFailingStepGivesTheWorldBack) {
+    const Fixture f;
+    SimWorld w = make_world(f, combed_params());
+    w.motion.type = MotionType::Procedural;
+    ASSERT_TRUE(run_frames(w, 5).ok());
+    const std::vector<glm::vec4> pos = w.groups[0].positions;
+    const uint64_t steps = w.clock.steps;
+    int calls = 0;
+    SagFreeStepper stepper;
+    stepper.run = [&](SimWorld& world, uint32_t frames) -> Status {
+        if (++calls == 3) return make_error(ErrorCode::DeviceLost, "the device was lost");
+        return run_frames(world, frames);
+    };
+    auto r = solve_sag_free(w, {}, stepper);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code, ErrorCode::DeviceLost);
+    EXPECT_EQ(w.clock.steps, steps);
+    EXPECT_EQ(w.motion.type, MotionType::Procedural);
+    EXPECT_EQ(w.groups[0].positions, pos);
+}
+
 TEST(SimSagFree, CancelledThroughProgress) {
     const Fixture f;
     SimWorld w = make_world(f, combed_params());
