@@ -6,6 +6,7 @@
 
 #include "render/hair_data.h"
 #include "sdf/sdf_slice.h"
+#include <limits>
 #include "sim/motion.h"
 
 namespace tressel::runtime {
@@ -214,6 +215,7 @@ Status SceneRuntime::build_simulation(const Scene& scene) {
         sim_ = std::move(*sim);
     }
     TRESSEL_TRY(solve_rest_state(true));
+    TRESSEL_TRY(pose_fields(0.0));  // an animated body's fields where the clip starts
     scene_ = scene;
     meshes_time_s_ = -1.0;
     hair_moved_ = false;
@@ -429,11 +431,6 @@ Status SceneRuntime::sync(const Scene& scene) {
     for (size_t i = 0; i < world_->groups.size(); ++i)
         resolve = resolve || !(scene.hair_groups[group_of_sim_[i]].simulation == scene_.hair_groups[group_of_sim_[i]].simulation);
     world_->environment = scene.environment;
-    if (!(scene.motion == scene_.motion)) {
-        TRESSEL_TRY(build_playback(scene));
-        if (playback_) world_->root_driver = [this](SimWorld& w, double t) { drive_roots(w, t); };
-        else world_->root_driver = nullptr;
-    }
     world_->motion = scene.motion;
     for (size_t i = 0; i < world_->colliders.size() && i < scene.colliders.size(); ++i) world_->colliders[i].desc = scene.colliders[i];
     for (SimSdfState& sdf : world_->sdfs)
@@ -492,6 +489,61 @@ Status SceneRuntime::build_playback(const Scene& scene) {
     if (!bind) return make_error(bind.error().code, who + ": " + bind.error().message);
     p->bind = std::move(*bind);
     playback_ = std::move(p);
+    // Its collision fields: one grid over the poses the clip takes (sampled 24 times) and the bind pose.
+    for (const CollisionMesh& cm : scene.collision_meshes) {
+        if (cm.mesh != playback_->mesh || !world_) continue;
+        uint32_t k = 0;
+        while (k < world_->sdfs.size() && world_->sdfs[k].mesh != cm.mesh) ++k;
+        if (k == world_->sdfs.size()) continue;
+        glm::dvec3 bmin(std::numeric_limits<double>::infinity()), bmax(-std::numeric_limits<double>::infinity());
+        for (const glm::vec3& q : mesh.positions) bmin = glm::min(bmin, glm::dvec3(q)), bmax = glm::max(bmax, glm::dvec3(q));
+        for (int i = 0; i <= 24; ++i) {
+            TRESSEL_TRY(pose_at(playback_->clip->duration_s() * double(i) / 24.0));
+            for (const glm::vec3& q : playback_->posed) bmin = glm::min(bmin, glm::dvec3(q)), bmax = glm::max(bmax, glm::dvec3(q));
+        }
+        Diagnostics diag;
+        auto grid = compute_grid(bmin, bmax, cm.cells_x, cm.padding, diag);
+        if (!grid) return make_error(grid.error().code, who + ": the field of '" + cm.mesh + "': " + grid.error().message);
+        Playback::Field f;
+        f.sdf = k;
+        f.desc = sdf_build_desc(cm, mesh);
+        f.desc.fixed_grid = *grid;
+        auto built = build_sdf_cpu(f.desc, diag);
+        if (!built) return make_error(built.error().code, who + ": the field of '" + cm.mesh + "': " + built.error().message);
+        f.bind = std::make_unique<SdfGrid>(std::move(*built));
+        playback_->fields.push_back(std::move(f));
+        SimSdfState& sdf = world_->sdfs[k];
+        sdf.moves = false;
+        sdf.transform = glm::mat4(1.0f);
+        sdf.grid = playback_->fields.back().bind.get();
+        sdf.grid_params = sdf.grid->gpu_params();
+    }
+    if (!playback_->fields.empty()) playback_->posed_mesh = mesh;
+    return {};
+}
+
+Status SceneRuntime::pose_fields(double t_s, bool bind_pose) {
+    if (!playback_ || playback_->fields.empty() || !world_) return {};
+    Playback& p = *playback_;
+    for (Playback::Field& f : p.fields) {
+        if (bind_pose) {
+            world_->sdfs[f.sdf].grid = f.bind.get();
+        } else {
+            if (f.posed_t != t_s || !f.posed) {
+                TRESSEL_TRY(pose_at(t_s));
+                p.posed_mesh.positions = p.posed;
+                f.desc.mesh = &p.posed_mesh;
+                Diagnostics diag;
+                auto built = build_sdf_cpu(f.desc, diag);
+                f.desc.mesh = nullptr;
+                if (!built) return make_error(built.error().code, "the field of '" + p.mesh + "' posed at " + std::to_string(t_s) + " s: " + built.error().message);
+                f.posed = std::make_unique<SdfGrid>(std::move(*built));
+                f.posed_t = t_s;
+            }
+            world_->sdfs[f.sdf].grid = f.posed.get();
+        }
+        if (sim_) TRESSEL_TRY(sim_->upload_sdf_field(*device_, *world_, f.sdf));
+    }
     return {};
 }
 
@@ -527,6 +579,22 @@ Status SceneRuntime::solve_rest_state(bool building) {
     // Otherwise when edits pause (poll_rest_state); a new world's solve starts at the next poll.
     rest_pending_ = true;
     rest_pending_since_ = std::chrono::steady_clock::now() - (building ? std::chrono::seconds(10) : std::chrono::seconds(0));
+    if (building) rest_blocks_step_ = true;
+    return {};
+}
+
+Status SceneRuntime::finish_rest_state() {
+    for (int round = 0; rest_blocks_step_ && round < 4; ++round) {
+        if (rest_job_) {
+            rest_job_->result.wait();
+        } else if (rest_pending_) {
+            rest_pending_since_ = std::chrono::steady_clock::now() - std::chrono::seconds(10);  // play needs it now
+        } else {
+            break;
+        }
+        TRESSEL_TRY(poll_rest_state());
+    }
+    rest_blocks_step_ = false;
     return {};
 }
 
@@ -545,6 +613,7 @@ Status SceneRuntime::poll_rest_state() {
                 }
             } else {
                 TRESSEL_TRY(take_rest_targets(*job.world));
+                rest_blocks_step_ = false;
                 sag_free_ = *r;
                 sag_free_ms_ = duration<double, std::milli>(steady_clock::now() - job.started).count();
             }
@@ -560,7 +629,7 @@ Status SceneRuntime::poll_rest_state() {
     for (const SimGroupState& g : world_->groups) any = any || sag_free_applies(g);
     const bool now = !any || options_.simulation == SimBackend::None ||
                      (options_.simulation == SimBackend::Gpu && options_.sag_free_on_gpu.value_or(!device_->info().is_cpu()));
-    if (now) return solve_rest_state_now();
+    if (now || (playback_ && !playback_->fields.empty())) return solve_rest_state_now();  // fields rebuilt per frame: no worker
     return start_rest_job();
 }
 
@@ -630,7 +699,10 @@ Status SceneRuntime::solve_rest_state_now() {
         return {};
     }
     const auto t0 = std::chrono::steady_clock::now();
+    const bool animated_fields = playback_ && !playback_->fields.empty();
+    if (animated_fields) TRESSEL_TRY(pose_fields(0.0, true));  // the rest state is the bind pose's
     auto r = solve_sag_free(*world_, SagFreeOptions{}, stepper);
+    if (animated_fields) TRESSEL_TRY(pose_fields(world_->time_s() > 0.0 ? playback_->fields.front().posed_t : 0.0));
     if (!r) {
         // The hair still runs, from targets that are the groom's: a solve that failed (a step that went
         // non-finite) must not take the scene down with it. The report says why.
@@ -666,6 +738,29 @@ Status SceneRuntime::step(uint32_t frames, gpu::CommandBuffer* cmd, gpu::Timesta
     if (!world_) return make_error(ErrorCode::InvalidArgument, "scene runtime: there is no simulation to step");
     TRESSEL_TRY(poll_rest_state());
     if (frames == 0) return {};
+    TRESSEL_TRY(finish_rest_state());
+    if (playback_ && !playback_->fields.empty() && options_.simulation != SimBackend::None) {
+        // An animated body's fields are rebuilt from its pose at the end of every frame before the frame
+        // steps, so frames run one at a time, each waited for.
+        const uint32_t substeps = uint32_t(std::max(1, world_->environment.substeps));
+        for (uint32_t f = 0; f < frames; ++f) {
+            const double t_end = double(world_->clock.steps / substeps + 1) * world_->frame_dt_s();
+            TRESSEL_TRY(pose_fields(t_end));
+            if (options_.simulation == SimBackend::Cpu) {
+                Status st = run_frames(*world_, 1);
+                if (sim_) TRESSEL_TRY(sim_->upload_state(*device_, *world_));
+                TRESSEL_TRY(st);
+            } else {
+                Status recorded;
+                TRESSEL_TRY(device_->run_sync([&](gpu::CommandBuffer& c) { recorded = sim_->record_steps(c, *world_, substeps, nullptr); }));
+                TRESSEL_TRY(recorded);
+            }
+        }
+        copy_pending_ = true;
+        expand_hair_bounds();
+        if (renderer_) TRESSEL_TRY(populate_meshes(scene_, world_->time_s()));
+        return {};
+    }
     const uint32_t substeps = uint32_t(std::max(1, world_->environment.substeps));
     switch (options_.simulation) {
         case SimBackend::None:
@@ -725,6 +820,7 @@ Status SceneRuntime::reset_simulation() {
     reset_to_rest(*world_);
     accumulator_s_ = 0.0;
     if (sim_) TRESSEL_TRY(sim_->upload_state(*device_, *world_));
+    TRESSEL_TRY(pose_fields(0.0));
     copy_pending_ = true;
     if (renderer_) {
         hair_moved_ = false;

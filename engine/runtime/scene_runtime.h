@@ -147,7 +147,9 @@ public:
     const std::vector<size_t>& sim_group_scene_index() const { return group_of_sim_; }
     // With sag_free_async: solves the rest state if an edit asked for it and edits have paused, or takes
     // over a worker's finished solve. Call once a frame before recording the simulation's steps (step()
-    // and advance() call it first). rest_state_pending(): a solve is waiting or running.
+    // and advance() call it first). rest_state_pending(): a solve is waiting or running. A new world's
+    // solve runs on the worker while nothing steps; the first step waits for it, so the hair steps from
+    // the same rest state as the CLI's.
     Status poll_rest_state();
     bool rest_state_pending() const { return rest_pending_ || rest_job_.has_value(); }
     static constexpr double kRestStateSettleS = 0.3;
@@ -186,6 +188,7 @@ private:
     double sag_free_ms_ = 0.0;
     // sag_free_async: a solve asked for (when), and the worker's solve on a copy of the world.
     bool rest_pending_ = false;
+    bool rest_blocks_step_ = false;      // a new world's solve is deferred: the first step waits for it (as the CLI's does)
     std::chrono::steady_clock::time_point rest_pending_since_{};
     uint64_t world_generation_ = 0;      // bumped whenever the world is rebuilt or its rest state asked for again
     struct RestJob {
@@ -209,12 +212,26 @@ private:
         SkinBind bind;
         std::vector<glm::vec3> posed, posed_normals;
         double posed_t = -1.0;
+        // Collision fields of the animated mesh, rebuilt from its pose before every frame on one grid that
+        // covers every pose of the clip (CPU build); `bind` is the field of the bind pose, for the sag-free
+        // solve (the rest state is the bind pose's).
+        struct Field {
+            uint32_t sdf = 0;                       // index into the world's fields
+            SdfBuildDesc desc;                      // its mesh set per build, fixed_grid set
+            std::unique_ptr<SdfGrid> bind, posed;
+            double posed_t = -1.0;
+        };
+        std::vector<Field> fields;
+        Mesh posed_mesh;                            // the animated mesh posed, for the field builds
     };
     std::unique_ptr<Playback> playback_;
     Status build_playback(const Scene& scene);
     Status pose_at(double t_s);
     void drive_roots(SimWorld& world, double t_s);
+    // The animated mesh's fields posed at t_s (or at the bind pose), given to the world and the GPU step.
+    Status pose_fields(double t_s, bool bind_pose = false);
     Status solve_rest_state_now();
+    Status finish_rest_state();
     Status start_rest_job();
     Status take_rest_targets(const SimWorld& solved);
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -55,6 +56,10 @@ struct SdfBuildDesc {
     uint64_t memory_cap_bytes = kSdfDefaultMemoryCapBytes;  // refuse builds needing more host memory
     uint64_t winding_budget = kSdfDefaultWindingBudget;     // cap on winding evaluations x triangles
     Progress* progress = nullptr;             // optional; cancellation gives ErrorCode::Cancelled
+    // The grid to build on instead of one sized from the mesh (cells_x and padding then unused): a body
+    // rebuilt every frame of an animation keeps one grid that covers all its poses. Its cells must be
+    // positive in number and size.
+    std::optional<SdfGridDesc> fixed_grid;
 };
 
 // The build a scene asks for of its collision mesh `cm` over `mesh`: cell count, padding and sign; the

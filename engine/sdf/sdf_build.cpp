@@ -131,8 +131,13 @@ Result<SdfBuildPlan> plan_sdf_build(const SdfBuildDesc& desc, Diagnostics& diag)
         bmin = glm::min(bmin, glm::dvec3(mesh->positions[v]));
         bmax = glm::max(bmax, glm::dvec3(mesh->positions[v]));
     }
-    auto grid_r = compute_grid(bmin, bmax, desc.cells_x, desc.padding, diag);
+    Result<SdfGridDesc> grid_r = desc.fixed_grid ? Result<SdfGridDesc>(*desc.fixed_grid)
+                                                 : compute_grid(bmin, bmax, desc.cells_x, desc.padding, diag);
     if (!grid_r.ok()) return grid_r.error();
+    if (desc.fixed_grid && (glm::any(glm::lessThan(grid_r->dims, glm::ivec3(1))) || !(grid_r->cell_size_m > 0.0) ||
+                            !std::isfinite(grid_r->cell_size_m) || !std::isfinite(grid_r->origin_m.x) || !std::isfinite(grid_r->origin_m.y) ||
+                            !std::isfinite(grid_r->origin_m.z)))
+        return make_error(ErrorCode::InvalidArgument, "the fixed grid for " + name + " has no cells or a cell of no size");
     const SdfGridDesc gd = *grid_r;
     const uint64_t need = estimate_sdf_build_bytes(gd, mesh->triangle_count(), mesh->positions.size());
     if (need > desc.memory_cap_bytes || gd.cell_count() >= (1ull << 31))

@@ -503,6 +503,22 @@ Status SimGpu::upload_state(gpu::Device& device, const SimWorld& world) {
     return {};
 }
 
+Status SimGpu::upload_sdf_field(gpu::Device& device, const SimWorld& world, uint32_t sdf) {
+    if (sdf >= world.sdfs.size() || !world.sdfs[sdf].grid) return make_error(ErrorCode::InvalidArgument, "upload_sdf_field: no such field");
+    const std::vector<float>& d = world.sdfs[sdf].grid->distance_m;
+    for (size_t gi = 0; gi < groups_.size(); ++gi) {
+        const SimGroupState& w = world.groups[gi];
+        for (size_t i = 0; i < w.sdf_indices.size() && i < groups_[gi].field_offsets.size(); ++i) {
+            if (w.sdf_indices[i] != sdf) continue;
+            const size_t end = i + 1 < groups_[gi].field_offsets.size() ? groups_[gi].field_offsets[i + 1] : groups_[gi].sdf_fields.size() / sizeof(float);
+            if (end - groups_[gi].field_offsets[i] != d.size())
+                return make_error(ErrorCode::InvalidArgument, "upload_sdf_field: the field of '" + world.sdfs[sdf].mesh + "' changed size");
+            TRESSEL_TRY(device.upload(groups_[gi].sdf_fields, d.data(), d.size() * sizeof(float), VkDeviceSize(groups_[gi].field_offsets[i]) * sizeof(float)));
+        }
+    }
+    return {};
+}
+
 Status SimGpu::upload_targets(gpu::Device& device, const SimWorld& world) {
     for (size_t gi = 0; gi < groups_.size(); ++gi) {
         const SimGroupState& w = world.groups[gi];

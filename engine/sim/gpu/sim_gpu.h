@@ -113,6 +113,9 @@ public:
     Result<std::vector<std::array<double, gpu_shared::kSimPhaseCount>>> phase_cycles(gpu::Device& device) const;
     // Uploads the world's current positions (e.g. after reset_to_rest(world)).
     Status upload_state(gpu::Device& device, const SimWorld& world);
+    // Uploads the distances of world.sdfs[sdf] into every group that collides with it: a field rebuilt in
+    // place (an animated body's, on a grid of the same size). InvalidArgument when its size changed.
+    Status upload_sdf_field(gpu::Device& device, const SimWorld& world, uint32_t sdf);
     // Uploads the groups' shape targets (rest_positions_os, ref_vectors_m), e.g. after a sag-free solve.
     Status upload_targets(gpu::Device& device, const SimWorld& world);
 
