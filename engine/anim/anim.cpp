@@ -78,6 +78,18 @@ glm::dquat slerp_short(glm::dquat a, glm::dquat b, double u) {
 
 }  // namespace
 
+std::vector<NodeTransform> blend_poses(std::span<const NodeTransform> a, std::span<const NodeTransform> b, double u) {
+    const size_t n = std::min(a.size(), b.size());
+    std::vector<NodeTransform> out(n);
+    const double t = std::clamp(u, 0.0, 1.0);
+    for (size_t i = 0; i < n; ++i) {
+        out[i].translation = a[i].translation + (b[i].translation - a[i].translation) * t;
+        out[i].scale = a[i].scale + (b[i].scale - a[i].scale) * t;
+        out[i].rotation = slerp_short(glm::normalize(a[i].rotation), glm::normalize(b[i].rotation), t);
+    }
+    return out;
+}
+
 ClipSampler::ClipSampler(const ImportedScene& scene, const Animation& clip, Diagnostics* diagnostics) : name_(clip.name) {
     const std::string who = "animation '" + (clip.name.empty() ? std::string("(unnamed)") : clip.name) + "'";
     auto skip = [&](size_t ci, const std::string& why) {

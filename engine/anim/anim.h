@@ -40,6 +40,10 @@ std::vector<NodeTransform> rest_pose(const ImportedScene& scene);
 // space (the importer's engine conversion is not in it).
 std::vector<glm::dmat4> world_transforms(const ImportedScene& scene, std::span<const NodeTransform> local);
 
+// Node by node from `a` (u = 0) to `b` (u = 1): translations and scales linearly, rotations by spherical
+// interpolation along the shorter arc. The blend-in from the bind pose into a clip's first frame.
+std::vector<NodeTransform> blend_poses(std::span<const NodeTransform> a, std::span<const NodeTransform> b, double u);
+
 enum class ClipTimeMode { Loop, Clamp };
 
 // One clip, checked once: channels whose node is out of range, whose key times are not finite and strictly

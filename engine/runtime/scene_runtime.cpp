@@ -498,7 +498,7 @@ Status SceneRuntime::build_playback(const Scene& scene) {
         glm::dvec3 bmin(std::numeric_limits<double>::infinity()), bmax(-std::numeric_limits<double>::infinity());
         for (const glm::vec3& q : mesh.positions) bmin = glm::min(bmin, glm::dvec3(q)), bmax = glm::max(bmax, glm::dvec3(q));
         for (int i = 0; i <= 24; ++i) {
-            TRESSEL_TRY(pose_at(playback_->clip->duration_s() * double(i) / 24.0));
+            TRESSEL_TRY(pose_at(Playback::kBlendInS + playback_->clip->duration_s() * double(i) / 24.0));
             for (const glm::vec3& q : playback_->posed) bmin = glm::min(bmin, glm::dvec3(q)), bmax = glm::max(bmax, glm::dvec3(q));
         }
         Diagnostics diag;
@@ -551,8 +551,17 @@ Status SceneRuntime::pose_at(double t_s) {
     if (!playback_) return {};
     Playback& p = *playback_;
     if (p.posed_t == t_s && !p.posed.empty()) return {};
+    // The blend-in: from the bind pose (the groom's, outside the body) into the clip's first frame, so
+    // that play and reset start the hair where it was grown and the body moves into it smoothly.
     std::vector<NodeTransform> local = rest_pose(p.scene_mesh->imported);
-    p.clip->sample(t_s, local);
+    if (t_s < Playback::kBlendInS) {
+        std::vector<NodeTransform> first = local;
+        p.clip->sample(0.0, first);
+        const double u = t_s / Playback::kBlendInS;
+        local = blend_poses(local, first, u * u * (3.0 - 2.0 * u));  // eased: no jolt at either end
+    } else {
+        p.clip->sample(t_s - Playback::kBlendInS, local);
+    }
     const auto joints = joint_matrices(*p.skin, world_transforms(p.scene_mesh->imported, local), p.to_scene);
     TRESSEL_TRY(skin_mesh(p.scene_mesh->mesh, p.bind, joints, p.posed, &p.posed_normals));
     p.posed_t = t_s;

@@ -212,6 +212,9 @@ private:
         SkinBind bind;
         std::vector<glm::vec3> posed, posed_normals;
         double posed_t = -1.0;
+        // Simulation time spent blending from the bind pose (where the hair was grown) into the clip's
+        // first frame; the clip plays from its start after it.
+        static constexpr double kBlendInS = 0.5;
         // Collision fields of the animated mesh, rebuilt from its pose before every frame on one grid that
         // covers every pose of the clip (CPU build); `bind` is the field of the bind pose, for the sag-free
         // solve (the rest state is the bind pose's).

@@ -327,6 +327,20 @@ TEST_F(RuntimeTest, SagFreeAsyncSolvesOnAWorkerWhileTheSimulationRuns) {
     EXPECT_NE(r.world()->groups[0].rest_positions_os, first) << "solved again for the new stiffness";
 }
 
+// The pose the runtime plays at simulation time t: a 0.5 s eased blend from the bind pose into the clip's
+// first frame, then the clip from its start.
+std::vector<NodeTransform> played_pose(const ImportedScene& file, const ClipSampler& clip, double t) {
+    std::vector<NodeTransform> local = rest_pose(file);
+    if (t < 0.5) {
+        std::vector<NodeTransform> first = local;
+        clip.sample(0.0, first);
+        const double u = t / 0.5;
+        return blend_poses(local, first, u * u * (3.0 - 2.0 * u));
+    }
+    clip.sample(t - 0.5, local);
+    return local;
+}
+
 // Skeletal animation in the runtime (built in code: scene files asking for it are refused until the fields
 // follow the body): CesiumMan walks, his mesh is drawn posed, and the GPU simulation's roots follow his
 // skinned scalp, checked against the animation module's own skinning at the frame's time.
@@ -365,8 +379,7 @@ TEST_F(RuntimeTest, AnimatedScalpCarriesTheRootsAndIsDrawnPosed) {
     auto bind = unbind_mesh(bind_mesh, joint_matrices(skin, world_transforms(*file, rest_pose(*file))));
     ASSERT_TRUE(bind.ok());
     ClipSampler clip(*file, file->animations[0]);
-    std::vector<NodeTransform> local = rest_pose(*file);
-    clip.sample(t, local);
+    const std::vector<NodeTransform> local = played_pose(*file, clip, t);
     std::vector<glm::vec3> posed;
     ASSERT_TRUE(skin_mesh(bind_mesh, *bind, joint_matrices(skin, world_transforms(*file, local)), posed).ok());
     const GroomResult& groom = *rt->content()->grooms[0];
@@ -409,11 +422,11 @@ TEST_F(RuntimeTest, AnimatedScalpCarriesTheRootsAndIsDrawnPosed) {
 
 // The animated body's collision field follows it: rebuilt from the pose before every frame on one grid
 // covering the clip (CPU build). Long soft hair on CesiumMan's head, not preloaded, falls onto his back
-// and shoulders while he walks 40 frames on the GPU step. Once the hair has settled onto the moving body
-// (the last 10 frames) no guide vertex is more than 3 mm inside it (exact distance to the posed mesh); with
-// the field left in the bind pose it was 32-33 mm. Not yet the bar (0.1 x margin on every frame):
-// the clip's first pose starts strands 37 mm inside (no blend-in yet), and a pinned second vertex that the
-// skinned neck bulges over holds its neighbour 1.5 mm in.
+// and shoulders while he blends in from the bind pose (0.5 s) and walks, 40 frames on the GPU step. After
+// the first step and over the last 10 frames no guide vertex is more than 0.1 x margin inside the posed
+// body (exact distance to the posed mesh); with the field left in the bind pose it was 32-33 mm, and
+// without the blend-in the first step left one 14 mm in. Not yet the bar on every frame: half-way
+// through the blend one vertex is 8.5 mm in (frame 14).
 TEST_F(RuntimeTest, AnimatedBodysFieldFollowsItAndKeepsTheHairOut) {
     auto rt = make();
     ASSERT_TRUE(rt);
@@ -457,7 +470,8 @@ TEST_F(RuntimeTest, AnimatedBodysFieldFollowsItAndKeepsTheHairOut) {
     auto bind = unbind_mesh(bind_mesh, joint_matrices(skin, world_transforms(*file, rest_pose(*file))));
     ASSERT_TRUE(bind.ok());
     ClipSampler clip(*file, file->animations[0]);
-    double deepest = 0.0, first_step = 0.0, field_moved = 0.0;
+    double deepest = 0.0, first_step = 0.0, field_moved = 0.0, worst_frame_depth = 0.0;
+    int worst_frame = 0;
     size_t touching = 0;  // vertex-frames within two margins of the body: the hair lies on it
     double nearest = 1e9;
     const std::vector<float> first_field = field.grid->distance_m;
@@ -466,8 +480,7 @@ TEST_F(RuntimeTest, AnimatedBodysFieldFollowsItAndKeepsTheHairOut) {
             ASSERT_TRUE(rt->step(1).ok());
         }
         ASSERT_TRUE(rt->download().ok());
-        std::vector<NodeTransform> local = rest_pose(*file);
-        clip.sample(rt->world()->time_s(), local);
+        const std::vector<NodeTransform> local = played_pose(*file, clip, rt->world()->time_s());
         Mesh posed = bind_mesh;
         ASSERT_TRUE(skin_mesh(bind_mesh, *bind, joint_matrices(skin, world_transforms(*file, local)), posed.positions).ok());
         const MeshDistanceOracle oracle(posed);
@@ -486,6 +499,7 @@ TEST_F(RuntimeTest, AnimatedBodysFieldFollowsItAndKeepsTheHairOut) {
         (void)at;
         if (frame == 1) first_step = frame_deepest;
         if (frame > 30) deepest = std::max(deepest, frame_deepest);
+        if (frame_deepest > worst_frame_depth) worst_frame_depth = frame_deepest, worst_frame = frame;
     }
     {
         ASSERT_TRUE(rt->resize(360, 480).ok());
@@ -498,12 +512,14 @@ TEST_F(RuntimeTest, AnimatedBodysFieldFollowsItAndKeepsTheHairOut) {
     for (size_t i = 0; i < first_field.size(); ++i)
         field_moved = std::max(field_moved, double(std::abs(first_field[i] - rt->world()->sdfs[0].grid->distance_m[i])));
     std::printf("CesiumMan walking 40 frames with his field rebuilt every frame: deepest guide vertex over the last 10 frames %.3g m "
-                "inside, after the first step %.3g m (the bar: %.3g m); %zu vertex-frames within two margins of the body (nearest %.3g m); "
-                "the field changed by up to %.3g m\n",
-                deepest, first_step, 0.1 * cm.margin_m, touching, nearest, field_moved);
+                "inside, after the first step %.3g m, at worst %.3g m (frame %d; the bar: %.3g m); %zu vertex-frames within two margins of "
+                "the body; the field changed by up to %.3g m\n",
+                deepest, first_step, worst_frame_depth, worst_frame, 0.1 * cm.margin_m, touching, field_moved);
     EXPECT_GT(field_moved, 0.01) << "the field follows the pose";
     EXPECT_GT(touching, 100u) << "the hair must lie on the body for the test to mean anything";
-    EXPECT_LE(deepest, 0.003);
+    EXPECT_LE(first_step, 0.1 * cm.margin_m);
+    EXPECT_LE(deepest, 0.1 * cm.margin_m);
+    EXPECT_LE(worst_frame_depth, 0.01);
 }
 
 TEST(RuntimeWithoutDevice, GrowsTheHairOnly) {
