@@ -341,12 +341,9 @@ std::vector<NodeTransform> played_pose(const ImportedScene& file, const ClipSamp
     return local;
 }
 
-// Skeletal animation in the runtime (built in code: scene files asking for it are refused until the fields
-// follow the body): CesiumMan walks, his mesh is drawn posed, and the GPU simulation's roots follow his
-// skinned scalp, checked against the animation module's own skinning at the frame's time.
-TEST_F(RuntimeTest, AnimatedScalpCarriesTheRootsAndIsDrawnPosed) {
-    auto rt = make();
-    ASSERT_TRUE(rt);
+// CesiumMan ("man", the shipped glb) walking, with one hair group "hair" on him: 8 vertices a strand, no
+// follows. Each test sets the scalp region, the growth and the simulation values it needs.
+Scene walking_man_scene() {
     Scene s;
     MeshRef man;
     man.name = "man";
@@ -355,15 +352,57 @@ TEST_F(RuntimeTest, AnimatedScalpCarriesTheRootsAndIsDrawnPosed) {
     HairGroup g;
     g.name = "hair";
     g.scalp.mesh = "man";
-    g.scalp.region = {RegionType::Cap, {0.0, 1.0, 0.0}, 30.0};
-    g.growth.guides = 60;
-    g.growth.length_m = 0.1;
     g.growth.vertices_per_strand = 8;
     g.follow.mode = FollowMode::None;
     g.simulation.gpu_vertices_per_strand = 8;
     s.hair_groups.push_back(g);
     s.motion.type = MotionType::Animation;
     s.motion.mesh = "man";
+    return s;
+}
+
+// The reference the runtime is checked against: the same file skinned here by engine/anim, from the mesh
+// the runtime imported, posed as the runtime plays it (played_pose).
+struct WalkingManReference {
+    ImportedScene file;
+    const Mesh* mesh = nullptr;
+    const Skin* skin = nullptr;
+    SkinBind bind;
+    std::unique_ptr<ClipSampler> clip;
+    bool ok = false;
+
+    explicit WalkingManReference(const Mesh& runtime_mesh) : mesh(&runtime_mesh) {
+        auto f = import_mesh_file(test::testdata("gltf/CesiumMan.glb"));
+        EXPECT_TRUE(f.ok());
+        if (!f.ok() || runtime_mesh.skin < 0) return;
+        file = std::move(*f);
+        skin = &file.skins[size_t(runtime_mesh.skin)];
+        auto b = unbind_mesh(runtime_mesh, joint_matrices(*skin, world_transforms(file, rest_pose(file))));
+        EXPECT_TRUE(b.ok());
+        if (!b.ok()) return;
+        bind = std::move(*b);
+        clip = std::make_unique<ClipSampler>(file, file.animations[0]);
+        ok = true;
+    }
+    // The mesh's positions at simulation time t (empty on failure, with a test failure).
+    std::vector<glm::vec3> posed(double t) const {
+        std::vector<glm::vec3> out;
+        EXPECT_TRUE(skin_mesh(*mesh, bind, joint_matrices(*skin, world_transforms(file, played_pose(file, *clip, t))), out).ok());
+        return out;
+    }
+};
+
+// Skeletal animation in the runtime (built in code: scene files asking for it are refused until the fields
+// follow the body): CesiumMan walks, his mesh is drawn posed, and the GPU simulation's roots follow his
+// skinned scalp, checked against the animation module's own skinning at the frame's time.
+TEST_F(RuntimeTest, AnimatedScalpCarriesTheRootsAndIsDrawnPosed) {
+    auto rt = make();
+    ASSERT_TRUE(rt);
+    Scene s = walking_man_scene();
+    HairGroup& g = s.hair_groups[0];
+    g.scalp.region = {RegionType::Cap, {0.0, 1.0, 0.0}, 30.0};
+    g.growth.guides = 60;
+    g.growth.length_m = 0.1;
     ASSERT_TRUE(rt->apply(s).ok()) << rt->report().summary();
     ASSERT_TRUE(rt->step(30).ok());
     ASSERT_TRUE(rt->step(30).ok());
@@ -371,17 +410,12 @@ TEST_F(RuntimeTest, AnimatedScalpCarriesTheRootsAndIsDrawnPosed) {
     const double t = rt->world()->time_s();
     EXPECT_NEAR(t, 1.0, 1e-9);
 
-    // The expected roots: the same file skinned here at t, each root's barycentric point on it.
-    auto file = import_mesh_file(test::testdata("gltf/CesiumMan.glb"));
-    ASSERT_TRUE(file.ok());
+    // The expected roots: each root's barycentric point on the reference skinning at t.
     const Mesh& bind_mesh = rt->content()->find_mesh("man")->mesh;
-    const Skin& skin = file->skins[size_t(bind_mesh.skin)];
-    auto bind = unbind_mesh(bind_mesh, joint_matrices(skin, world_transforms(*file, rest_pose(*file))));
-    ASSERT_TRUE(bind.ok());
-    ClipSampler clip(*file, file->animations[0]);
-    const std::vector<NodeTransform> local = played_pose(*file, clip, t);
-    std::vector<glm::vec3> posed;
-    ASSERT_TRUE(skin_mesh(bind_mesh, *bind, joint_matrices(skin, world_transforms(*file, local)), posed).ok());
+    const WalkingManReference ref(bind_mesh);
+    ASSERT_TRUE(ref.ok);
+    const std::vector<glm::vec3> posed = ref.posed(t);
+    ASSERT_EQ(posed.size(), bind_mesh.positions.size());
     const GroomResult& groom = *rt->content()->grooms[0];
     const SimGroupState& sg = rt->world()->groups[0];
     ASSERT_EQ(groom.guides.roots.size(), sg.strand_count);
@@ -430,46 +464,30 @@ TEST_F(RuntimeTest, AnimatedScalpCarriesTheRootsAndIsDrawnPosed) {
 TEST_F(RuntimeTest, AnimatedBodysFieldFollowsItAndKeepsTheHairOut) {
     auto rt = make();
     ASSERT_TRUE(rt);
-    Scene s;
-    MeshRef man;
-    man.name = "man";
-    man.path = test::testdata("gltf/CesiumMan.glb").string();
-    s.meshes.push_back(man);
+    Scene s = walking_man_scene();
     CollisionMesh cm;
     cm.mesh = "man";
     cm.cells_x = 40;
     cm.padding = 0.2;
     cm.margin_m = 0.005;
     s.collision_meshes.push_back(cm);
-    HairGroup g;
-    g.name = "hair";
-    g.scalp.mesh = "man";
+    HairGroup& g = s.hair_groups[0];
     g.scalp.region = {RegionType::Cap, {0.0, 1.0, 0.0}, 10.0};  // the top of the head (wider caps reach the face and the shoulders)
     g.growth.guides = 80;
     g.growth.length_m = 0.3;
-    g.growth.vertices_per_strand = 8;
     g.growth.comb_direction = glm::dvec3(0.0, -0.5, -1.0);
     g.growth.comb = 0.6;
-    g.follow.mode = FollowMode::None;
     g.simulation.local_stiffness = 0.3;  // soft and not preloaded: the hair falls onto the back and the shoulders
     g.simulation.global_stiffness = 0.0;
     g.simulation.sag_free = false;
-    g.simulation.gpu_vertices_per_strand = 8;
     g.simulation.sdf = {"man"};
-    s.hair_groups.push_back(g);
-    s.motion.type = MotionType::Animation;
-    s.motion.mesh = "man";
     ASSERT_TRUE(rt->apply(s).ok());
     const SimSdfState& field = rt->world()->sdfs[0];
     EXPECT_FALSE(field.moves);
 
     const Mesh& bind_mesh = rt->content()->find_mesh("man")->mesh;
-    auto file = import_mesh_file(test::testdata("gltf/CesiumMan.glb"));
-    ASSERT_TRUE(file.ok());
-    const Skin& skin = file->skins[size_t(bind_mesh.skin)];
-    auto bind = unbind_mesh(bind_mesh, joint_matrices(skin, world_transforms(*file, rest_pose(*file))));
-    ASSERT_TRUE(bind.ok());
-    ClipSampler clip(*file, file->animations[0]);
+    const WalkingManReference ref(bind_mesh);
+    ASSERT_TRUE(ref.ok);
     double deepest = 0.0, first_step = 0.0, field_moved = 0.0, worst_frame_depth = 0.0;
     int worst_frame = 0;
     size_t touching = 0;  // vertex-frames within two margins of the body: the hair lies on it
@@ -480,9 +498,9 @@ TEST_F(RuntimeTest, AnimatedBodysFieldFollowsItAndKeepsTheHairOut) {
             ASSERT_TRUE(rt->step(1).ok());
         }
         ASSERT_TRUE(rt->download().ok());
-        const std::vector<NodeTransform> local = played_pose(*file, clip, rt->world()->time_s());
         Mesh posed = bind_mesh;
-        ASSERT_TRUE(skin_mesh(bind_mesh, *bind, joint_matrices(skin, world_transforms(*file, local)), posed.positions).ok());
+        posed.positions = ref.posed(rt->world()->time_s());
+        ASSERT_EQ(posed.positions.size(), bind_mesh.positions.size());
         const MeshDistanceOracle oracle(posed);
         const SimGroupState& sg = rt->world()->groups[0];
         double frame_deepest = 0.0;

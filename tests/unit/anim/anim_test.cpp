@@ -10,6 +10,7 @@
 
 #include "anim/anim.h"
 #include "sim/sim.h"
+#include "sim_test_util.h"
 #include "test_paths.h"
 
 namespace tressel {
@@ -318,17 +319,8 @@ TEST(AnimRoots, RootsStayOnTheSkinnedScalpOverCesiumMansWalk) {
     }
 
     // The simulation with one short strand per root along its triangle's normal, roots driven per strand.
-    GroomResult groom;
-    for (size_t r = 0; r < roots.size(); ++r) {
-        for (int k = 0; k < 4; ++k) groom.guides.points_os_m.push_back(root_points[r] + normals[r] * (0.01f * float(k)));
-        groom.guides.strand_offsets.push_back(uint32_t(groom.guides.points_os_m.size()));
-        groom.guides.roots.push_back(roots[r]);
-        groom.guides.seeds.push_back(uint32_t(r));
-        groom.guides.flags.push_back(0u);
-        glm::vec3 b = std::abs(normals[r].y) < 0.9f ? glm::vec3(0, 1, 0) : glm::vec3(1, 0, 0);
-        b = glm::normalize(b - normals[r] * glm::dot(b, normals[r]));
-        groom.guide_frames.push_back({glm::vec4(normals[r], 0), glm::vec4(b, 0), glm::vec4(glm::cross(normals[r], b), 0)});
-    }
+    GroomResult groom = test::make_straight_groom(root_points, normals, 0.03f, 4);
+    groom.guides.roots = roots;
     SimWorldInputs in;
     SimGroupInputs g;
     g.name = "hair";
