@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "shared/float_order.h"
+#include "shared/sdf_refit.h"
 #include "shared/sdf_sample.h"
 
 namespace tressel::sdf_passes {
@@ -33,19 +34,6 @@ struct PosHash {
     }
 };
 
-// Interior angle at vertex a of triangle abc, radians (0 for a degenerate corner).
-float corner_angle(glm::vec3 a, glm::vec3 b, glm::vec3 c) {
-    glm::vec3 u = b - a, v = c - a;
-    float lu = glm::length(u), lv = glm::length(v);
-    if (lu == 0.0f || lv == 0.0f) return 0.0f;
-    return std::atan2(glm::length(glm::cross(u, v)), glm::dot(u, v));
-}
-
-glm::vec4 unit4(glm::vec3 v) {
-    float l = glm::length(v);
-    return l > 0.0f ? glm::vec4(v / l, 0.0f) : glm::vec4(0.0f);
-}
-
 }  // namespace
 
 MeshData prepare_mesh(const Mesh& mesh) {
@@ -57,7 +45,10 @@ MeshData prepare_mesh(const Mesh& mesh) {
         glm::vec3 p = mesh.positions[i] + glm::vec3(0.0f);  // -0 becomes +0
         PosKey key{std::bit_cast<uint32_t>(p.x), std::bit_cast<uint32_t>(p.y), std::bit_cast<uint32_t>(p.z)};
         auto [it, inserted] = weld.try_emplace(key, uint32_t(m.positions_m.size()));
-        if (inserted) m.positions_m.push_back(glm::vec4(p, 0.0f));
+        if (inserted) {
+            m.positions_m.push_back(glm::vec4(p, 0.0f));
+            m.weld_source.push_back(uint32_t(i));
+        }
         remap[i] = it->second;
     }
     const size_t tris_in = mesh.indices.size() / 3;
@@ -82,20 +73,20 @@ MeshData prepare_mesh(const Mesh& mesh) {
     std::unordered_map<uint64_t, EdgeUse> edges;
     edges.reserve(nt * 2);
     m.tri_edges.resize(nt * 3);
-    std::vector<glm::vec3> edge_sum;
+    uint32_t edge_count = 0;
     for (size_t t = 0; t < nt; ++t) {
         for (int e = 0; e < 3; ++e) {
             uint32_t u = m.indices[3 * t + e], v = m.indices[3 * t + (e + 1) % 3];
             uint64_t key = (uint64_t(std::min(u, v)) << 32) | std::max(u, v);
-            auto [it, inserted] = edges.try_emplace(key, EdgeUse{uint32_t(edge_sum.size()), 0, u, 0});
-            if (inserted) edge_sum.push_back(glm::vec3(0.0f));
+            auto [it, inserted] = edges.try_emplace(key, EdgeUse{edge_count, 0, u, 0});
+            if (inserted) ++edge_count;
             it->second.count++;
             if (!inserted && it->second.from == u) it->second.same_direction++;
             m.tri_edges[3 * t + e] = it->second.id;
         }
     }
     // Edge id -> up to two triangles, in triangle order: neighbours across each edge.
-    std::vector<uint32_t> edge_tri(edge_sum.size() * 2, kSdfNoTriangle);
+    std::vector<uint32_t> edge_tri(size_t(edge_count) * 2, kSdfNoTriangle);
     for (size_t t = 0; t < nt; ++t)
         for (int e = 0; e < 3; ++e) {
             uint32_t* slot = &edge_tri[2 * m.tri_edges[3 * t + e]];
@@ -124,29 +115,65 @@ MeshData prepare_mesh(const Mesh& mesh) {
         if (use.count == 2 && use.same_direction) ++m.inconsistent_edges;
     }
 
+    m.edge_tri_offsets.assign(size_t(edge_count) + 1, 0u);
+    for (uint32_t e : m.tri_edges) m.edge_tri_offsets[e + 1]++;
+    for (size_t e = 0; e < size_t(edge_count); ++e) m.edge_tri_offsets[e + 1] += m.edge_tri_offsets[e];
+    m.edge_tris.resize(m.tri_edges.size());
+    {
+        std::vector<uint32_t> fill(m.edge_tri_offsets.begin(), m.edge_tri_offsets.end() - 1);
+        for (size_t t = 0; t < nt; ++t)
+            for (int k = 0; k < 3; ++k) m.edge_tris[fill[m.tri_edges[3 * t + k]]++] = uint32_t(t);
+    }
+
+    std::vector<glm::vec4> source(mesh.positions.size());
+    for (size_t i = 0; i < source.size(); ++i) source[i] = glm::vec4(mesh.positions[i] + glm::vec3(0.0f), 0.0f);
+    refit_mesh(m, source);
+    double volume6 = 0.0;
+    for (size_t t = 0; t < nt; ++t) {
+        glm::dvec3 p[3] = {glm::dvec3(xyz(m.positions_m[m.indices[3 * t]])), glm::dvec3(xyz(m.positions_m[m.indices[3 * t + 1]])),
+                           glm::dvec3(xyz(m.positions_m[m.indices[3 * t + 2]]))};
+        volume6 += glm::dot(p[0], glm::cross(p[1], p[2]));
+    }
+    m.orientation = volume6 < 0.0 ? -1.0f : 1.0f;
+    return m;
+}
+
+void refit_mesh(MeshData& m, std::span<const glm::vec4> source) {
+    using gpu_shared::sdf_corner_angle;
+    using gpu_shared::sdf_face_normal;
+    using gpu_shared::sdf_unit_or_zero;
+    const size_t nv = m.weld_source.size(), nt = m.triangle_count();
+    m.positions_m.resize(nv);
+    for (size_t v = 0; v < nv; ++v) m.positions_m[v] = glm::vec4(xyz(source[m.weld_source[v]]), 0.0f);
     m.face_normals.resize(nt);
     m.tri_spheres.resize(nt);
-    std::vector<glm::vec3> vertex_sum(m.positions_m.size(), glm::vec3(0.0f));
-    double volume6 = 0.0;
     for (size_t t = 0; t < nt; ++t) {
         glm::vec3 p[3] = {xyz(m.positions_m[m.indices[3 * t]]), xyz(m.positions_m[m.indices[3 * t + 1]]),
                           xyz(m.positions_m[m.indices[3 * t + 2]])};
-        glm::vec4 n = unit4(glm::cross(p[1] - p[0], p[2] - p[0]));
-        m.face_normals[t] = n;
+        m.face_normals[t] = glm::vec4(sdf_face_normal(p[0], p[1], p[2]), 0.0f);
         m.tri_spheres[t] = gpu_shared::sdf_triangle_sphere(p[0], p[1], p[2]);
-        volume6 += glm::dot(glm::dvec3(p[0]), glm::cross(glm::dvec3(p[1]), glm::dvec3(p[2])));
-        for (int k = 0; k < 3; ++k) {
-            float angle = corner_angle(p[k], p[(k + 1) % 3], p[(k + 2) % 3]);
-            vertex_sum[m.indices[3 * t + k]] += angle * xyz(n);
-            edge_sum[m.tri_edges[3 * t + k]] += xyz(n);
-        }
     }
-    m.vertex_pseudonormals.resize(vertex_sum.size());
-    for (size_t v = 0; v < vertex_sum.size(); ++v) m.vertex_pseudonormals[v] = unit4(vertex_sum[v]);
-    m.edge_pseudonormals.resize(edge_sum.size());
-    for (size_t e = 0; e < edge_sum.size(); ++e) m.edge_pseudonormals[e] = unit4(edge_sum[e]);
-    m.orientation = volume6 < 0.0 ? -1.0f : 1.0f;
-    return m;
+    // Each sum in triangle order, as the GPU pass adds them.
+    m.vertex_pseudonormals.resize(nv);
+    for (size_t v = 0; v < nv; ++v) {
+        glm::vec3 sum(0.0f);
+        for (uint32_t i = m.vertex_tri_offsets[v]; i < m.vertex_tri_offsets[v + 1]; ++i) {
+            const uint32_t t = m.vertex_tris[i];
+            int k = 0;
+            while (k < 2 && m.indices[3 * t + k] != v) ++k;
+            const glm::vec3 a = xyz(m.positions_m[m.indices[3 * t + k]]), b = xyz(m.positions_m[m.indices[3 * t + (k + 1) % 3]]),
+                            c = xyz(m.positions_m[m.indices[3 * t + (k + 2) % 3]]);
+            sum += sdf_corner_angle(a, b, c) * xyz(m.face_normals[t]);
+        }
+        m.vertex_pseudonormals[v] = glm::vec4(sdf_unit_or_zero(sum), 0.0f);
+    }
+    const size_t ne = m.edge_tri_offsets.empty() ? 0 : m.edge_tri_offsets.size() - 1;
+    m.edge_pseudonormals.resize(ne);
+    for (size_t e = 0; e < ne; ++e) {
+        glm::vec3 sum(0.0f);
+        for (uint32_t i = m.edge_tri_offsets[e]; i < m.edge_tri_offsets[e + 1]; ++i) sum += xyz(m.face_normals[m.edge_tris[i]]);
+        m.edge_pseudonormals[e] = glm::vec4(sdf_unit_or_zero(sum), 0.0f);
+    }
 }
 
 void init_cell(uint32_t cell, std::span<uint32_t> dist_ordered, std::span<uint32_t> nearest) {

@@ -23,12 +23,15 @@ using gpu_shared::SdfGridParams;
 // Baerentzen & Aanaes (2005) for the sign test.
 struct MeshData {
     std::vector<glm::vec4> positions_m;           // welded vertices (w = 0)
+    std::vector<uint32_t> weld_source;            // per welded vertex: the first mesh vertex welded into it
     std::vector<uint32_t> indices;                // 3 per triangle into positions_m
     std::vector<uint32_t> tri_edges;              // 3 per triangle: edge ids of edges 01, 12, 20
     std::vector<uint32_t> tri_neighbours;         // 3 per triangle: the triangle across edge 01, 12, 20 (the
                                                   // first other user of a non-manifold edge; none if open)
     std::vector<uint32_t> vertex_tri_offsets;     // per welded vertex + 1: its triangles are
     std::vector<uint32_t> vertex_tris;            //   vertex_tris[offsets[v] .. offsets[v+1]), in index order
+    std::vector<uint32_t> edge_tri_offsets;       // per edge + 1: its triangles are
+    std::vector<uint32_t> edge_tris;              //   edge_tris[offsets[e] .. offsets[e+1]), in index order
     std::vector<glm::vec4> face_normals;          // unit; zero for zero-area triangles
     std::vector<glm::vec4> tri_spheres;           // bounding sphere per triangle (sdf_triangle_sphere)
     std::vector<glm::vec4> vertex_pseudonormals;  // angle-weighted sum of incident face normals, unit
@@ -46,6 +49,12 @@ struct MeshData {
 // Topology step (CPU, once per topology change): welding, edges, pseudonormals, orientation. The caller
 // has validated the mesh (finite positions, indices in range).
 MeshData prepare_mesh(const Mesh& mesh);
+
+// The positions-dependent part of prepare_mesh (shared/sdf_refit.h), for a mesh of the same topology
+// whose vertices moved (a skinned body): welded positions from `source` (one per vertex of the mesh
+// prepare_mesh was given, w ignored), face normals, triangle spheres, vertex and edge pseudonormals.
+// The orientation stays the one prepared (a deformation does not turn a body inside out).
+void refit_mesh(MeshData& m, std::span<const glm::vec4> source);
 
 // Pass 1, per cell: distance unwritten, no nearest triangle. (The parity bit planes start all clear:
 // sdf_parity_word_count(g) zero words.)

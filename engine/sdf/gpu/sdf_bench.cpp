@@ -30,6 +30,7 @@ Result<SdfBenchResult> bench_sdf_gpu(gpu::Device& device, const SdfGpuPipelines&
     auto build_once = [&]() -> Result<std::vector<gpu::PassTime>> {
         auto cmd = device.begin_commands();
         if (!cmd) return cmd.error();
+        ts->reset(*cmd);
         record_sdf_build(*cmd, pipelines, *field, &*ts);
         auto serial = device.submit(std::move(*cmd));
         if (!serial) return serial.error();

@@ -5,6 +5,7 @@
 
 #include "shared/embedded_shaders.h"
 #include "shared/sdf_gpu.h"
+#include "shared/sdf_refit.h"
 
 namespace tressel {
 
@@ -127,6 +128,13 @@ Result<SdfGpuPipelines> SdfGpuPipelines::create(gpu::Device& device, SdfGpuTunin
         auto pipe = make(device, it.shader, it.specialization);
         if (!pipe) return pipe.error();
         *it.out = std::move(*pipe);
+    }
+    {
+        std::vector<VkDescriptorType> bindings(gpu_shared::kSdfRefitBindingCount, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+        auto pipe = device.create_compute_pipeline(
+            {embedded_spirv("sdf/refit.comp"), bindings, sizeof(gpu_shared::SdfRefitPush), "sdf/refit.comp"});
+        if (!pipe) return pipe.error();
+        p.refit = std::move(*pipe);
     }
     const uint32_t lanes_choice[3] = {2, 4, 8};
     for (int i = 0; i < 3; ++i) {
@@ -254,7 +262,6 @@ bool record_sdf_build(gpu::CommandBuffer& cmd, const SdfGpuPipelines& P, SdfGpuF
 
     const gpu_shared::SdfGridParams g = gd.gpu_params(f.plan.band_cells);
     if (!second_half) {
-        if (ts) ts->reset(cmd);
         push.count = tris;
         r.begin("sdf band");
         r.dispatch_groups(P.band, f.set_ab, push, tris, P.tuning.band_triangles);
@@ -327,7 +334,7 @@ Result<SdfGpuField> build_sdf_gpu(gpu::Device& device, const SdfGpuPipelines& pi
     auto run = [&](bool second) -> Result<bool> {
         auto cmd = device.begin_commands();
         if (!cmd) return cmd.error();
-        if (second) ts->reset(*cmd);
+        ts->reset(*cmd);
         bool complete = record_sdf_build(*cmd, pipelines, *field, &*ts, second);
         auto serial = device.submit(std::move(*cmd));
         if (!serial) return serial.error();
@@ -347,6 +354,69 @@ Result<SdfGpuField> build_sdf_gpu(gpu::Device& device, const SdfGpuPipelines& pi
         if (!second) return second.error();
     }
     return field;
+}
+
+Result<SdfRefitGpu> prepare_sdf_refit(gpu::Device& device, const SdfGpuPipelines& pipelines, const SdfGpuField& field,
+                                      const gpu::Buffer& source, uint32_t source_vertices) {
+    const sp::MeshData& m = field.plan.mesh;
+    for (uint32_t v : m.weld_source)
+        if (v >= source_vertices)
+            return make_error(ErrorCode::InvalidArgument, "sdf refit of '" + field.plan.mesh_name + "': the deformed positions hold " +
+                                                              std::to_string(source_vertices) + " vertices, the mesh at least " +
+                                                              std::to_string(v + 1));
+    if (source.size() < VkDeviceSize(source_vertices) * sizeof(glm::vec4))
+        return make_error(ErrorCode::InvalidArgument, "sdf refit of '" + field.plan.mesh_name + "': the deformed positions buffer is too small");
+    SdfRefitGpu r;
+    r.source_vertices = source_vertices;
+    auto ws = upload(device, m.weld_source, "sdf refit weld source");
+    if (!ws) return ws.error();
+    auto eo = upload(device, m.edge_tri_offsets, "sdf refit edge triangle offsets");
+    if (!eo) return eo.error();
+    auto et = upload(device, m.edge_tris, "sdf refit edge triangles");
+    if (!et) return et.error();
+    r.weld_source = std::move(*ws);
+    r.edge_tri_offsets = std::move(*eo);
+    r.edge_tris = std::move(*et);
+    auto set = device.create_descriptor_set(pipelines.refit);
+    if (!set) return set.error();
+    r.set = std::move(*set);
+    using namespace gpu_shared;
+    const std::pair<uint32_t, const gpu::Buffer*> binds[] = {
+        {kSdfRefitBindSource, &source},
+        {kSdfRefitBindWeldSource, &r.weld_source},
+        {kSdfRefitBindIndices, &field.indices},
+        {kSdfRefitBindPositions, &field.positions},
+        {kSdfRefitBindTriangles, &field.triangles},
+        {kSdfRefitBindFaceNormals, &field.face_normals},
+        {kSdfRefitBindTriSpheres, &field.tri_spheres},
+        {kSdfRefitBindVertexTriOffsets, &field.vertex_tri_offsets},
+        {kSdfRefitBindVertexTris, &field.vertex_tris},
+        {kSdfRefitBindVertexNormals, &field.vertex_normals},
+        {kSdfRefitBindEdgeTriOffsets, &r.edge_tri_offsets},
+        {kSdfRefitBindEdgeTris, &r.edge_tris},
+        {kSdfRefitBindEdgeNormals, &field.edge_normals}};
+    for (const auto& [b, buf] : binds) r.set.bind_buffer(b, *buf);
+    return r;
+}
+
+void record_sdf_refit(gpu::CommandBuffer& cmd, const SdfGpuPipelines& pipelines, const SdfGpuField& field, const SdfRefitGpu& refit,
+                      gpu::TimestampQueries* ts) {
+    const sp::MeshData& m = field.plan.mesh;
+    gpu_shared::SdfRefitPush push{};
+    push.vertices = uint32_t(m.weld_source.size());
+    push.triangles = uint32_t(m.triangle_count());
+    push.edges = uint32_t(m.edge_pseudonormals.size());
+    if (ts) ts->begin(cmd, "sdf refit");
+    for (uint32_t mode = 0; mode < 2; ++mode) {
+        push.mode = mode;
+        const uint64_t items = uint64_t(push.vertices) + (mode == 0 ? push.triangles : push.edges);
+        cmd.bind(pipelines.refit, refit.set);
+        cmd.push(pipelines.refit, push);
+        const gpu::DispatchSize d = gpu::dispatch_size(cmd.device(), items, gpu_shared::kSdfWorkgroupSize);
+        cmd.dispatch(d.x, d.y, d.z);
+        cmd.compute_barrier();
+    }
+    if (ts) ts->end(cmd);
 }
 
 Result<SdfGrid> read_back_sdf(gpu::Device& device, const SdfGpuField& f) {

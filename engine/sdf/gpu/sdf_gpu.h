@@ -40,6 +40,7 @@ public:
     static Result<SdfGpuPipelines> create(gpu::Device& device, SdfGpuTuning tuning = {});
 
     gpu::ComputePipeline init, band, coarse_seed, parity_triangle, parity_prefix, winding, finalize;
+    gpu::ComputePipeline refit;  // sdf/refit.comp: a deforming mesh's positions and normals (its own layout)
     // Jump flooding with 2, 4 and 8 invocations per coarse cell (or only tuning.jfa_lanes when set). The
     // passes are a chain of dependent loads per cell: on a small coarse grid more invocations per cell
     // shorten it, on a large one they only add instructions. jfa_lanes_for() aims at about 400,000
@@ -76,8 +77,8 @@ struct SdfGpuField {
 Result<SdfGpuField> prepare_sdf_gpu(gpu::Device& device, const SdfGpuPipelines& pipelines, const SdfBuildDesc& desc,
                                     Diagnostics& diag);
 
-// Records every pass (with barriers) into `cmd`; `timestamps` (optional, >= 8 passes) gets one entry per
-// pass: "sdf band", "sdf coarse seed" (band triangles unpacked, keys cleared, coarse seeds), "sdf jump
+// Records every pass (with barriers) into `cmd`; `timestamps` (optional, >= 8 passes, reset by the caller)
+// gets one entry per pass: "sdf band", "sdf coarse seed" (band triangles unpacked, keys cleared, coarse seeds), "sdf jump
 // flooding" (coarse grid), "sdf ray parity" (crossings and prefix, parity signs only), "sdf winding"
 // (winding sign only), "sdf finalize" (far-field nearest triangle, flags, sign, distance). For the winding sign the stride depends on the band size: when field.winding_plan is not yet
 // decided, this records only up to the band flags and returns false — submit, call
@@ -92,6 +93,25 @@ Status decide_winding_gpu(gpu::Device& device, SdfGpuField& field, Diagnostics& 
 // `pass_times` when given.
 Result<SdfGpuField> build_sdf_gpu(gpu::Device& device, const SdfGpuPipelines& pipelines, const SdfBuildDesc& desc,
                                   Diagnostics& diag, std::vector<gpu::PassTime>* pass_times = nullptr);
+
+// A field whose mesh deforms (a skinned body): the topology prepared once, the positions read before every
+// build from `source`, a device buffer of vec4 per vertex of the mesh the field was prepared from (before
+// welding; the skinning pass's output). The grid (SdfBuildDesc::fixed_grid), the sign method, the winding
+// plan and the orientation stay as prepared: build the field once with build_sdf_gpu, then per frame
+// record_sdf_refit and record_sdf_build.
+struct SdfRefitGpu {
+    gpu::Buffer weld_source, edge_tri_offsets, edge_tris;
+    gpu::DescriptorSet set;
+    uint32_t source_vertices = 0;
+};
+
+// InvalidArgument when `source` holds fewer vertices than the mesh the field was prepared from.
+Result<SdfRefitGpu> prepare_sdf_refit(gpu::Device& device, const SdfGpuPipelines& pipelines, const SdfGpuField& field,
+                                      const gpu::Buffer& source, uint32_t source_vertices);
+
+// Records the refit's two dispatches (with barriers) under the timestamp "sdf refit"; then record_sdf_build.
+void record_sdf_refit(gpu::CommandBuffer& cmd, const SdfGpuPipelines& pipelines, const SdfGpuField& field, const SdfRefitGpu& refit,
+                      gpu::TimestampQueries* timestamps);
 
 // Downloads distances and flags into the CPU type (stats filled the same way as build_sdf_cpu).
 Result<SdfGrid> read_back_sdf(gpu::Device& device, const SdfGpuField& field);
