@@ -214,6 +214,7 @@ Status SceneRuntime::build_simulation(const Scene& scene) {
         if (!sim) return sim.error();
         sim_ = std::move(*sim);
     }
+    TRESSEL_TRY(build_playback_gpu());
     TRESSEL_TRY(solve_rest_state(true));
     TRESSEL_TRY(pose_fields(0.0));  // an animated body's fields where the clip starts
     scene_ = scene;
@@ -519,15 +520,72 @@ Status SceneRuntime::build_playback(const Scene& scene) {
         sdf.grid_params = sdf.grid->gpu_params();
     }
     if (!playback_->fields.empty()) playback_->posed_mesh = mesh;
+    return build_playback_gpu();
+}
+
+Status SceneRuntime::build_playback_gpu() {
+    if (!playback_ || playback_->fields.empty() || !sim_ || options_.simulation != SimBackend::Gpu) return {};
+    Playback& p = *playback_;
+    if (p.skinned) return {};
+    if (!sdf_pipelines_) {
+        auto pipes = SdfGpuPipelines::create(*device_);
+        if (!pipes) return {};  // a device that cannot build fields: the CPU builds stay
+        sdf_pipelines_.emplace(std::move(*pipes));
+    }
+    if (!skin_pipeline_) {
+        auto pipe = SkinGpuPipeline::create(*device_);
+        if (!pipe) return pipe.error();
+        skin_pipeline_.emplace(std::move(*pipe));
+    }
+    const std::string who = "motion (animation) on the GPU";
+    auto skinned = SkinnedMeshGpu::create(*device_, *skin_pipeline_, p.scene_mesh->mesh, p.bind, uint32_t(p.skin->joints.size()));
+    if (!skinned) return make_error(skinned.error().code, who + ": " + skinned.error().message);
+    for (Playback::Field& f : p.fields) {
+        Diagnostics diag;
+        SdfBuildDesc desc = f.desc;
+        desc.mesh = &p.scene_mesh->mesh;
+        auto field = build_sdf_gpu(*device_, *sdf_pipelines_, desc, diag);
+        if (!field) return make_error(field.error().code, who + ": the field of '" + p.mesh + "': " + field.error().message);
+        auto refit = prepare_sdf_refit(*device_, *sdf_pipelines_, *field, skinned->positions(), skinned->vertex_count());
+        if (!refit) return make_error(refit.error().code, who + ": the field of '" + p.mesh + "': " + refit.error().message);
+        f.gpu = std::move(*field);
+        f.refit = std::move(*refit);
+        f.posed.reset();
+        f.posed_t = -1.0;
+    }
+    p.skinned = std::move(*skinned);
     return {};
 }
 
 Status SceneRuntime::pose_fields(double t_s, bool bind_pose) {
     if (!playback_ || playback_->fields.empty() || !world_) return {};
     Playback& p = *playback_;
+    if (p.skinned && !bind_pose) {
+        // On the device: skin, refit, rebuild and copy into the simulation's fields. The world's CPU grid
+        // stays the bind pose's (nothing on the host reads a posed field while the GPU steps).
+        if (p.fields.front().posed_t == t_s) return {};
+        TRESSEL_TRY(pose_at(t_s));
+        TRESSEL_TRY(p.skinned->set_joints(p.joints));
+        Status copied;
+        TRESSEL_TRY(device_->run_sync([&](gpu::CommandBuffer& cmd) {
+            p.skinned->record(cmd, *skin_pipeline_);
+            for (Playback::Field& f : p.fields) {
+                record_sdf_refit(cmd, *sdf_pipelines_, *f.gpu, *f.refit, nullptr);
+                record_sdf_build(cmd, *sdf_pipelines_, *f.gpu, nullptr);
+                if (copied.ok()) copied = sim_->record_sdf_field_copy(cmd, *world_, f.sdf, f.gpu->distance);
+            }
+        }));
+        TRESSEL_TRY(copied);
+        for (Playback::Field& f : p.fields) {
+            world_->sdfs[f.sdf].grid = f.bind.get();
+            f.posed_t = t_s;
+        }
+        return {};
+    }
     for (Playback::Field& f : p.fields) {
         if (bind_pose) {
             world_->sdfs[f.sdf].grid = f.bind.get();
+            f.posed_t = -1.0;  // the GPU path rebuilds the pose after
         } else {
             if (f.posed_t != t_s || !f.posed) {
                 TRESSEL_TRY(pose_at(t_s));
@@ -547,6 +605,18 @@ Status SceneRuntime::pose_fields(double t_s, bool bind_pose) {
     return {};
 }
 
+Result<SdfGrid> SceneRuntime::current_field(uint32_t sdf) {
+    if (!world_ || sdf >= world_->sdfs.size() || !world_->sdfs[sdf].grid)
+        return make_error(ErrorCode::InvalidArgument, "scene runtime: there is no field " + std::to_string(sdf));
+    if (playback_ && playback_->skinned)
+        for (const Playback::Field& f : playback_->fields)
+            if (f.sdf == sdf && f.gpu && f.posed_t >= 0.0) {
+                TRESSEL_TRY(device_->wait_idle());
+                return read_back_sdf(*device_, *f.gpu);
+            }
+    return *world_->sdfs[sdf].grid;
+}
+
 Status SceneRuntime::pose_at(double t_s) {
     if (!playback_) return {};
     Playback& p = *playback_;
@@ -562,8 +632,8 @@ Status SceneRuntime::pose_at(double t_s) {
     } else {
         p.clip->sample(t_s - Playback::kBlendInS, local);
     }
-    const auto joints = joint_matrices(*p.skin, world_transforms(p.scene_mesh->imported, local), p.to_scene);
-    TRESSEL_TRY(skin_mesh(p.scene_mesh->mesh, p.bind, joints, p.posed, &p.posed_normals));
+    p.joints = joint_matrices(*p.skin, world_transforms(p.scene_mesh->imported, local), p.to_scene);
+    TRESSEL_TRY(skin_mesh(p.scene_mesh->mesh, p.bind, p.joints, p.posed, &p.posed_normals));
     p.posed_t = t_s;
     return {};
 }

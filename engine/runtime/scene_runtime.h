@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "anim/anim.h"
+#include "anim/gpu/skin_gpu.h"
 #include "core/progress.h"
 #include "core/result.h"
 #include "gpu/device.h"
@@ -139,6 +140,9 @@ public:
     std::shared_ptr<const SceneContent> shared_content() const { return content_; }
     SimWorld* world() { return world_ ? &*world_ : nullptr; }
     const SimWorld* world() const { return world_ ? &*world_ : nullptr; }
+    // The distances of the world's field `sdf` as the simulation collides with them now: an animated body's
+    // field rebuilt on the GPU is read back from the device; any other is the world's grid.
+    Result<SdfGrid> current_field(uint32_t sdf);
     const SimGpu* sim_gpu() const { return sim_ ? &*sim_ : nullptr; }
     render::Renderer* renderer() { return renderer_.get(); }
     gpu::Device* device() const { return device_; }
@@ -211,6 +215,7 @@ private:
         glm::dmat4 to_scene{1.0};           // the import's unit and axis conversion, then the mesh's transform
         SkinBind bind;
         std::vector<glm::vec3> posed, posed_normals;
+        std::vector<glm::mat4> joints;      // the skin's joint matrices of the pose at posed_t
         double posed_t = -1.0;
         // Simulation time spent blending from the bind pose (where the hair was grown) into the clip's
         // first frame; the clip plays from its start after it.
@@ -223,12 +228,21 @@ private:
             SdfBuildDesc desc;                      // its mesh set per build, fixed_grid set
             std::unique_ptr<SdfGrid> bind, posed;
             double posed_t = -1.0;
+            // GPU simulation: the field rebuilt on the device from the skinned positions (refit, build, copy
+            // into the simulation's field), with no host copy of the pose or the grid.
+            std::optional<SdfGpuField> gpu;
+            std::optional<SdfRefitGpu> refit;
         };
         std::vector<Field> fields;
         Mesh posed_mesh;                            // the animated mesh posed, for the field builds
+        std::optional<SkinnedMeshGpu> skinned;      // the GPU path's skinning of the animated mesh
     };
     std::unique_ptr<Playback> playback_;
     Status build_playback(const Scene& scene);
+    // The GPU path of the animated fields (skinning, refit, build on the device) once the GPU simulation
+    // exists; fields stay on CPU builds where it does not or the device cannot build fields.
+    Status build_playback_gpu();
+    std::optional<SkinGpuPipeline> skin_pipeline_;
     Status pose_at(double t_s);
     void drive_roots(SimWorld& world, double t_s);
     // The animated mesh's fields posed at t_s (or at the bind pose), given to the world and the GPU step.

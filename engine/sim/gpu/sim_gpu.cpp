@@ -519,6 +519,25 @@ Status SimGpu::upload_sdf_field(gpu::Device& device, const SimWorld& world, uint
     return {};
 }
 
+Status SimGpu::record_sdf_field_copy(gpu::CommandBuffer& cmd, const SimWorld& world, uint32_t sdf, const gpu::Buffer& distance) {
+    if (sdf >= world.sdfs.size()) return make_error(ErrorCode::InvalidArgument, "record_sdf_field_copy: no such field");
+    bool any = false;
+    for (size_t gi = 0; gi < groups_.size(); ++gi) {
+        const SimGroupState& w = world.groups[gi];
+        for (size_t i = 0; i < w.sdf_indices.size() && i < groups_[gi].field_offsets.size(); ++i) {
+            if (w.sdf_indices[i] != sdf) continue;
+            const size_t end = i + 1 < groups_[gi].field_offsets.size() ? groups_[gi].field_offsets[i + 1] : groups_[gi].sdf_fields.size() / sizeof(float);
+            const VkDeviceSize bytes = VkDeviceSize(end - groups_[gi].field_offsets[i]) * sizeof(float);
+            if (bytes > distance.size())
+                return make_error(ErrorCode::InvalidArgument, "record_sdf_field_copy: the field of '" + world.sdfs[sdf].mesh + "' changed size");
+            cmd.copy(distance, groups_[gi].sdf_fields, bytes, 0, VkDeviceSize(groups_[gi].field_offsets[i]) * sizeof(float));
+            any = true;
+        }
+    }
+    if (any) cmd.transfer_barrier();
+    return {};
+}
+
 Status SimGpu::upload_targets(gpu::Device& device, const SimWorld& world) {
     for (size_t gi = 0; gi < groups_.size(); ++gi) {
         const SimGroupState& w = world.groups[gi];

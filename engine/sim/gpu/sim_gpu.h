@@ -116,6 +116,9 @@ public:
     // Uploads the distances of world.sdfs[sdf] into every group that collides with it: a field rebuilt in
     // place (an animated body's, on a grid of the same size). InvalidArgument when its size changed.
     Status upload_sdf_field(gpu::Device& device, const SimWorld& world, uint32_t sdf);
+    // The same from a field built on the GPU (`distance`: float per cell of world.sdfs[sdf]'s grid): records
+    // its copy into every group that collides with it, and a barrier before the steps that read it.
+    Status record_sdf_field_copy(gpu::CommandBuffer& cmd, const SimWorld& world, uint32_t sdf, const gpu::Buffer& distance);
     // Uploads the groups' shape targets (rest_positions_os, ref_vectors_m), e.g. after a sag-free solve.
     Status upload_targets(gpu::Device& device, const SimWorld& world);
 
