@@ -175,6 +175,12 @@ int run_bake(const std::vector<std::string>& argv) {
         // The exact mesh distance is the costly part: every --penetration-every frames and at the last one.
         const bool penetration = (f - 1) % uint32_t(*pen_every) == 0 || f == uint32_t(*frames);
         // Speeds are displacements since the previous measured frame (every frame in the last second).
+        // An animated body is measured against its pose at this frame.
+        for (size_t ci = 0; penetration && ci < scene.collision_meshes.size(); ++ci)
+            if (auto posed = (*rt)->animated_mesh_now(scene.collision_meshes[ci].mesh)) {
+                oracle_objects[ci] = std::make_unique<MeshDistanceOracle>(*posed);
+                oracles[ci] = oracle_objects[ci]->as_function();
+            }
         SimFrameMetrics m = measure_frame(world, penetration ? std::span<const SimSdfOracle>(oracles) : std::span<const SimSdfOracle>(),
                                           last_measured ? &*last_measured : nullptr);
         last_measured = capture_motion_reference(world);

@@ -433,6 +433,13 @@ Status SceneRuntime::sync(const Scene& scene) {
         resolve = resolve || !(scene.hair_groups[group_of_sim_[i]].simulation == scene_.hair_groups[group_of_sim_[i]].simulation);
     world_->environment = scene.environment;
     world_->motion = scene.motion;
+    if (playback_) {  // the clip's timing: the next frame poses the body at the new clip time
+        playback_->start_s = scene.motion.animation_start_s;
+        playback_->speed = scene.motion.animation_speed;
+        playback_->loop = scene.motion.animation_loop;
+        playback_->posed_t = -1.0;
+        for (Playback::Field& f : playback_->fields) f.posed_t = -1.0;
+    }
     for (size_t i = 0; i < world_->colliders.size() && i < scene.colliders.size(); ++i) world_->colliders[i].desc = scene.colliders[i];
     for (SimSdfState& sdf : world_->sdfs)
         for (const CollisionMesh& cm : scene.collision_meshes)
@@ -482,6 +489,9 @@ Status SceneRuntime::build_playback(const Scene& scene) {
         return make_error(ErrorCode::InvalidArgument, who + ": mesh '" + p->mesh + "' has no clip '" + scene.motion.animation + "'" +
                                                           (names.empty() ? std::string(" (it has no clips)") : " (it has " + names + ")"));
     p->clip = std::make_unique<ClipSampler>(file, *clip);
+    p->start_s = scene.motion.animation_start_s;
+    p->speed = scene.motion.animation_speed;
+    p->loop = scene.motion.animation_loop;
     p->skin = &file.skins[size_t(mesh.skin)];
     auto options = scene_import_options(scene, index);
     if (!options) return options.error();
@@ -617,6 +627,14 @@ Result<SdfGrid> SceneRuntime::current_field(uint32_t sdf) {
     return *world_->sdfs[sdf].grid;
 }
 
+std::optional<Mesh> SceneRuntime::animated_mesh_now(const std::string& name) {
+    if (!playback_ || !world_ || playback_->mesh != name || !pose_at(world_->time_s()).ok()) return std::nullopt;
+    Mesh m = playback_->scene_mesh->mesh;
+    m.positions = playback_->posed;
+    if (playback_->posed_normals.size() == m.normals.size()) m.normals = playback_->posed_normals;
+    return m;
+}
+
 Status SceneRuntime::pose_at(double t_s) {
     if (!playback_) return {};
     Playback& p = *playback_;
@@ -624,13 +642,14 @@ Status SceneRuntime::pose_at(double t_s) {
     // The blend-in: from the bind pose (the groom's, outside the body) into the clip's first frame, so
     // that play and reset start the hair where it was grown and the body moves into it smoothly.
     std::vector<NodeTransform> local = rest_pose(p.scene_mesh->imported);
+    const ClipTimeMode mode = p.loop ? ClipTimeMode::Loop : ClipTimeMode::Clamp;
     if (t_s < Playback::kBlendInS) {
         std::vector<NodeTransform> first = local;
-        p.clip->sample(0.0, first);
+        p.clip->sample(p.start_s, first, mode);
         const double u = t_s / Playback::kBlendInS;
         local = blend_poses(local, first, u * u * (3.0 - 2.0 * u));  // eased: no jolt at either end
     } else {
-        p.clip->sample(t_s - Playback::kBlendInS, local);
+        p.clip->sample(p.clip_time_s(t_s), local, mode);
     }
     p.joints = joint_matrices(*p.skin, world_transforms(p.scene_mesh->imported, local), p.to_scene);
     TRESSEL_TRY(skin_mesh(p.scene_mesh->mesh, p.bind, p.joints, p.posed, &p.posed_normals));

@@ -143,6 +143,9 @@ public:
     // The distances of the world's field `sdf` as the simulation collides with them now: an animated body's
     // field rebuilt on the GPU is read back from the device; any other is the world's grid.
     Result<SdfGrid> current_field(uint32_t sdf);
+    // The scene mesh `name` posed as the playing clip has it at the simulation's current time, when it is
+    // the animated mesh of a skeletal clip; nullopt for any other mesh (they stand as loaded).
+    std::optional<Mesh> animated_mesh_now(const std::string& name);
     const SimGpu* sim_gpu() const { return sim_ ? &*sim_ : nullptr; }
     render::Renderer* renderer() { return renderer_.get(); }
     gpu::Device* device() const { return device_; }
@@ -220,6 +223,10 @@ private:
         // Simulation time spent blending from the bind pose (where the hair was grown) into the clip's
         // first frame; the clip plays from its start after it.
         static constexpr double kBlendInS = 0.5;
+        double start_s = 0.0, speed = 1.0;  // motion.animation_start_s, animation_speed
+        bool loop = true;                   // motion.animation_loop
+        // The clip time shown at simulation time t_s (after the blend-in).
+        double clip_time_s(double t_s) const { return start_s + speed * std::max(0.0, t_s - kBlendInS); }
         // Collision fields of the animated mesh, rebuilt from its pose before every frame on one grid that
         // covers every pose of the clip (CPU build); `bind` is the field of the bind pose, for the sag-free
         // solve (the rest state is the bind pose's).

@@ -209,8 +209,8 @@ inline constexpr std::array kWind{
 };
 
 inline constexpr std::array kMotion{
-    choice("type", "none|procedural|animation", "how meshes move: still, or procedural turn/nod/shake; \"animation\" (skeletal animation from the mesh file) is not supported yet and refused"),
-    text("mesh", "name of the mesh that moves; \"\" = every mesh"),
+    choice("type", "none|procedural|animation", "how meshes move: still, procedural turn/nod/shake, or a skeletal clip of a skinned mesh's file"),
+    text("mesh", "name of the mesh that moves; \"\" = every mesh (animation: the first skinned mesh)"),
     vec3("pivot", "m", -kMaxCoord_m, kMaxCoord_m, "procedural: rotation pivot in world space"),
     num("turn_deg", "deg", -180.0, 180.0, "procedural: yaw amplitude about the up axis"),
     num("nod_deg", "deg", -180.0, 180.0, "procedural: pitch amplitude"),
@@ -218,7 +218,10 @@ inline constexpr std::array kMotion{
     num("shake_frequency_hz", "Hz", 0.0, 100.0, "procedural: shake frequency"),
     vec3("translate", "m", -100.0, 100.0, "procedural: translation amplitude in metres"),
     num("frequency_hz", "Hz", 0.0, 100.0, "procedural: frequency of turn, nod and translation"),
-    text("animation", "type \"animation\" (not supported yet): name of the animation in the mesh's file; \"\" = the first"),
+    text("animation", "animation: name of the clip in the mesh's file; \"\" = the first"),
+    num("animation_start_s", "s", 0.0, 1.0e4, "animation: clip time the playback starts at (after a 0.5 s blend from the bind pose)"),
+    num("animation_speed", "1", 0.01, 10.0, "animation: clip seconds played per second of simulation"),
+    boolean("animation_loop", "animation: wrap at the clip's end; off holds its last frame"),
 };
 
 inline constexpr std::array kLighting{

@@ -218,6 +218,9 @@ void describe(V& v, S& s) {
     v.field("translate", s.translate_m);
     v.field("frequency_hz", s.frequency_hz);
     v.field("animation", s.animation);
+    v.field("animation_start_s", s.animation_start_s);
+    v.field("animation_speed", s.animation_speed);
+    v.field("animation_loop", s.animation_loop);
 }
 
 template <class V, class S> requires Is<S, Light>

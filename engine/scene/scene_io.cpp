@@ -303,12 +303,6 @@ Status validate_references(const Scene& s) {
         return invalid("environment.wind.direction", "must not be [0, 0, 0] when speed is above 0");
     if (is_zero(s.lighting.key.direction)) return invalid("lighting.key.direction", "must not be [0, 0, 0]");
     if (is_zero(s.lighting.fill.direction)) return invalid("lighting.fill.direction", "must not be [0, 0, 0]");
-    // No silent stub: the preview has no skeletal animation yet, and a scene asking for it would load
-    // and then never move its hair.
-    if (s.motion.type == MotionType::Animation)
-        return make_error(ErrorCode::Unsupported, at("motion.type") +
-                                                      "\"animation\" is not supported yet: skeletal animation is not implemented; "
-                                                      "the supported motion types are \"none\" and \"procedural\"");
     if (!s.motion.mesh.empty()) TRESSEL_TRY(check_reference("motion.mesh", s.motion.mesh, meshes, "mesh"));
     if (!s.view.slice_mesh.empty()) TRESSEL_TRY(check_reference("view.slice_mesh", s.view.slice_mesh, collision, "collision mesh"));
     return {};

@@ -7,7 +7,7 @@
 // duplicate names and references to things that do not exist all fail with an Error whose message
 // starts with the JSON path of the culprit (e.g. "hair_groups[0].simulation.local_iterations: ...").
 // Valid content this build does not handle fails as Unsupported, also with its path: a version other
-// than 1, and "motion": {"type": "animation"} (skeletal animation is not implemented yet).
+// than 1.
 // Unknown keys are not errors: each gives a warning naming its JSON path. Missing keys take the
 // defaults of scene_types.h.
 #pragma once

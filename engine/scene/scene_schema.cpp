@@ -29,7 +29,9 @@ Rules:
   loading fail with an error that starts with the JSON path of the culprit, for example
   `hair_groups[0].simulation.local_iterations: 0 is out of range [1, 32]`. The simulation checks
   what it is given against the same ranges.
-- `motion.type` `"animation"` (skeletal animation) is refused until it is implemented.
+- `motion.type` `"animation"` plays a skeletal clip of a skinned mesh (glTF / GLB skins): the mesh
+  `motion.mesh` names, or the first skinned one; the clip `motion.animation`, or the first. Whether the
+  mesh is skinned and the clip exists is checked when the scene runs, with a message naming both.
 - Ranges are inclusive. `[x, y, z]` values are arrays of three numbers, each inside the range.
 - Names (meshes, colliders, hair groups) must be non-empty and unique in their array. References must
   name something that exists: `collision_meshes[].mesh`, `hair_groups[].scalp.mesh`,

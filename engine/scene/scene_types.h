@@ -223,7 +223,10 @@ struct Motion {
     double shake_frequency_hz = 3.0;
     glm::dvec3 translate_m{0.0};              // translation amplitude
     double frequency_hz = 0.5;
-    std::string animation;                    // animation: name in the skinned mesh's file
+    std::string animation;                    // animation: clip name in the skinned mesh's file ("" = the first)
+    double animation_start_s = 0.0;           // animation: clip time the playback starts at
+    double animation_speed = 1.0;             // animation: clip seconds per second of simulation
+    bool animation_loop = true;               // animation: wrap at the clip's end (else hold its last frame)
     bool operator==(const Motion&) const = default;
 };
 

@@ -307,38 +307,44 @@ TEST(SceneValidation, FormatAndVersion) {
     EXPECT_THAT(test::load_error(json::array()), HasSubstr("must be a JSON object"));
 }
 
-// No silent stub: until skeletal animation exists, a scene asking for it must not load and then
-// leave the hair still.
-TEST(SceneValidation, AnimationMotionIsRefusedUntilSkeletalAnimationExists) {
+// A skeletal clip: its keys load, round-trip through save, and are range-checked like every other key.
+TEST(SceneValidation, AnimationMotionLoadsWithItsTiming) {
     json doc = test::minimal_scene_doc();
-    doc["motion"] = {{"type", "animation"}, {"mesh", "head"}, {"animation", "walk"}};
+    doc["motion"] = {{"type", "animation"}, {"mesh", "head"}, {"animation", "walk"}, {"animation_start_s", 0.75},
+                     {"animation_speed", 1.5},  {"animation_loop", false}};
     Diagnostics d;
     auto r = scene_from_json(doc, "", d);
-    ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error().code, ErrorCode::Unsupported);
-    EXPECT_EQ(r.error().message,
-              "motion.type: \"animation\" is not supported yet: skeletal animation is not implemented; "
-              "the supported motion types are \"none\" and \"procedural\"");
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(r->motion.type, MotionType::Animation);
+    EXPECT_EQ(r->motion.animation, "walk");
+    EXPECT_EQ(r->motion.animation_start_s, 0.75);
+    EXPECT_EQ(r->motion.animation_speed, 1.5);
+    EXPECT_FALSE(r->motion.animation_loop);
+    EXPECT_TRUE(validate_scene(*r).ok());
 
-    // The same for a scene built in memory (the editor) and for a file.
-    Diagnostics ok;
-    auto s = scene_from_json(test::minimal_scene_doc(), "", ok);
-    ASSERT_TRUE(s.ok());
-    s->motion.type = MotionType::Animation;
-    Status st = validate_scene(*s);
-    ASSERT_FALSE(st.ok());
-    EXPECT_EQ(st.error().code, ErrorCode::Unsupported);
-    EXPECT_THAT(st.error().message, StartsWith("motion.type: "));
     auto dir = test::scratch_dir("scene_animation_motion");
-    test::write_text(dir / "walk.json", doc.dump());
+    ASSERT_TRUE(save_scene(*r, dir / "walk.json").ok());
     auto loaded = load_scene(dir / "walk.json");
-    ASSERT_FALSE(loaded.ok());
-    EXPECT_THAT(loaded.error().message, HasSubstr("walk.json: motion.type: \"animation\" is not supported yet"));
+    ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+    EXPECT_EQ(loaded->scene.motion, r->motion);
 
-    for (const char* type : {"none", "procedural"}) {
-        doc["motion"]["type"] = type;
-        EXPECT_EQ(test::load_error(doc), "") << type;
-    }
+    Diagnostics defaults;
+    json bare = test::minimal_scene_doc();
+    bare["motion"] = {{"type", "animation"}};
+    auto b = scene_from_json(bare, "", defaults);
+    ASSERT_TRUE(b.ok());
+    EXPECT_EQ(b->motion.animation_start_s, 0.0);
+    EXPECT_EQ(b->motion.animation_speed, 1.0);
+    EXPECT_TRUE(b->motion.animation_loop);
+
+    doc["motion"]["animation_speed"] = 0.0;
+    EXPECT_THAT(test::load_error(doc), HasSubstr("motion.animation_speed: 0 is out of range"));
+    doc["motion"]["animation_speed"] = 1.0;
+    doc["motion"]["animation_start_s"] = -1.0;
+    EXPECT_THAT(test::load_error(doc), HasSubstr("motion.animation_start_s: -1 is out of range"));
+    doc["motion"]["animation_start_s"] = 0.0;
+    doc["motion"]["mesh"] = "nobody";
+    EXPECT_THAT(test::load_error(doc), HasSubstr("motion.mesh"));
 }
 
 TEST(SceneValidation, DuplicateAndEmptyNames) {
