@@ -359,6 +359,7 @@ void EditorApp::handle_requests() {
             case Action::Reset:
                 if (Status s = live_->reset_simulation(); !s) ctx_.report_error(s.error().message);
                 ctx_.playing = false;
+                ctx_.timeline.seek_target.reset();
                 break;
             case Action::Play: ctx_.playing = true; break;
             case Action::Pause: ctx_.playing = false; break;
@@ -398,6 +399,7 @@ void EditorApp::handle_requests() {
             case Action::DumpPositions: dump_positions(r.path); break;
             case Action::Orbit: ctx_.camera.yaw_deg += r.amount; break;
             case Action::SaveStats: save_stats(r.path); break;
+            case Action::Seek: seek(uint64_t(std::max(0.0, std::round(r.amount)))); break;
         }
     }
 }
@@ -426,8 +428,20 @@ void EditorApp::save_stats(const fs::path& path) {
     else ctx_.report_error("saving the stats: " + written.error().message);
 }
 
+void EditorApp::seek(uint64_t frame) {
+    if (!live_->world()) return;
+    ctx_.playing = false;
+    const uint64_t now = live_->frames_stepped();
+    if (frame < now) {
+        // The simulation cannot run backwards: from the start again, a few frames per drawn frame.
+        if (Status s = live_->reset_simulation(); !s) return ctx_.report_error(s.error().message);
+    }
+    ctx_.timeline.seek_from = live_->frames_stepped();
+    ctx_.timeline.seek_target = frame;
+}
+
 bool EditorApp::busy() const {
-    if (ctx_.jobs.busy()) return true;
+    if (ctx_.jobs.busy() || ctx_.timeline.seek_target) return true;
     return live_->content() && live_->plan(ctx_.scene).any() && !(content_failed_ && failed_scene_ == ctx_.scene);
 }
 
@@ -647,6 +661,21 @@ void EditorApp::update_stats() {
         ctx_.stats.sim_time_s = world->time_s();
         ctx_.stats.sim_steps = world->clock.steps;
     }
+    EditorContext::Timeline& tl = ctx_.timeline;
+    tl.frame = live_->frames_stepped();
+    tl.rate_hz = world ? 1.0 / world->frame_dt_s() : ctx_.scene.environment.sim_rate_hz;
+    const auto playing = live_->playback_info();
+    tl.animated = playing.has_value();
+    if (playing) {
+        tl.clips = playing->clips;
+        tl.clip = playing->clip;
+        tl.clip_duration_s = playing->clip_duration_s;
+        tl.clip_time_s = playing->clip_time_s;
+        tl.blend_in_s = playing->blend_in_s;
+        tl.start_s = playing->start_s;
+        tl.speed = playing->speed;
+        tl.loop = playing->loop;
+    }
     const runtime::RuntimeCounts counts = live_->counts();
     ctx_.stats.guides = counts.guides;
     ctx_.stats.follows = counts.follows;
@@ -784,8 +813,17 @@ int EditorApp::run() {
         sim_frames_this_frame_ = 0;
         sim_elapsed_this_frame_s_ = 0.0;
         if (live_->world() && !ctx_.jobs.busy()) {
-            if (step_once_) sim_frames_this_frame_ = 1;
-            else if (ctx_.playing) sim_elapsed_this_frame_s_ = elapsed_s;
+            if (ctx_.timeline.seek_target) {
+                const uint64_t now_frame = live_->frames_stepped();
+                if (now_frame >= *ctx_.timeline.seek_target) ctx_.timeline.seek_target.reset();
+                else sim_frames_this_frame_ = uint32_t(std::min<uint64_t>(*ctx_.timeline.seek_target - now_frame, kSeekFramesPerDraw));
+            }
+            if (sim_frames_this_frame_ > 0) {
+            } else if (step_once_) {
+                sim_frames_this_frame_ = 1;
+            } else if (ctx_.playing) {
+                sim_elapsed_this_frame_s_ = elapsed_s;
+            }
         }
         step_once_ = false;
         update_stats();

@@ -88,6 +88,10 @@ private:
     uint32_t sim_frames_this_frame_ = 0;     // exact frames (Step, scripts)
     double sim_elapsed_this_frame_s_ = 0.0;  // playing: wall time for the runtime's fixed-rate advance
     bool step_once_ = false;
+    // Seeking (the timeline's scrub bar): frames simulated per drawn frame on the way to the sought one,
+    // so the window keeps drawing and shows the progress.
+    static constexpr uint64_t kSeekFramesPerDraw = 4;
+    void seek(uint64_t frame);
     // Interactive quality (CPU devices): the viewport is drawn at half size and with coarser hair while
     // the camera or the hair moves, and refined once both have been still for kRefineAfterS.
     render::OrbitCamera last_camera_;

@@ -39,6 +39,7 @@ enum class Action {
     Screenshot,     // path: the whole window as PNG, after this frame is drawn
     DumpPositions,  // path: the simulated positions as float32 xyz (the layout of `tressel-cli bake --dump`)
     Orbit,          // amount: degrees of yaw, as a drag in the viewport turns the camera
+    Seek,           // amount: the simulation frame to show; earlier than the current one re-simulates from the start
     SaveStats,      // path: what the Stats panel shows, as JSON (scripts measure the editor with it)
 };
 struct Request {
@@ -94,6 +95,18 @@ struct EditorContext : Document {
     // Imported meshes, in scene.meshes order, for the panels' reports (owned by the live scene).
     const std::vector<SceneMesh>* meshes = nullptr;
     std::vector<SdfInfo> sdf_info;             // per collision mesh of the content on screen
+    // The timeline: the frame on screen and, for a skeletal clip, what it plays.
+    struct Timeline {
+        uint64_t frame = 0;                    // simulation frames since the last reset
+        double rate_hz = 60.0;
+        bool animated = false;                 // a skeletal clip plays
+        std::vector<std::string> clips;
+        std::string clip;
+        double clip_duration_s = 0.0, clip_time_s = 0.0, blend_in_s = 0.0, start_s = 0.0, speed = 1.0;
+        bool loop = true;
+        std::optional<uint64_t> seek_target;   // frames still to simulate to reach a sought frame
+        uint64_t seek_from = 0;
+    } timeline;
 
     void add_log(Severity severity, std::string where, std::string message);
     void add_diagnostics(const Diagnostics& d);

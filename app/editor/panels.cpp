@@ -1,6 +1,7 @@
 #include "panels.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include <imgui.h>
@@ -145,6 +146,64 @@ void GroomPanel::draw(EditorContext& ctx) {
     }
 }
 
+// The timeline: the frame on screen, and for a skeletal clip its picker and where the clip is. Dragging the
+// scrub bar seeks when it is let go; a frame before the current one is simulated again from the start
+// (the hair of an earlier frame depends on every frame before it), with a progress bar.
+static void draw_timeline(EditorContext& ctx) {
+    EditorContext::Timeline& tl = ctx.timeline;
+    section("Timeline");
+    if (tl.animated) {
+        const std::string current = tl.clip.empty() ? std::string("(unnamed clip)") : tl.clip;
+        if (ImGui::BeginCombo("clip", current.c_str())) {
+            for (size_t i = 0; i < tl.clips.size(); ++i) {
+                const std::string label = tl.clips[i].empty() ? "(unnamed clip " + std::to_string(i) + ")" : tl.clips[i];
+                if (ImGui::Selectable(label.c_str(), tl.clips[i] == tl.clip)) ctx.scene.motion.animation = tl.clips[i];
+            }
+            ImGui::EndCombo();
+        }
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("motion.animation: the clip of '%s' that plays (its file has %zu)", ctx.scene.motion.mesh.c_str(), tl.clips.size());
+    }
+    // One pass of the clip (after the blend-in) at its speed, or further when the simulation went on.
+    uint64_t last = uint64_t(std::ceil(10.0 * tl.rate_hz));
+    if (tl.animated && tl.speed > 0.0)
+        last = uint64_t(std::ceil((tl.blend_in_s + std::max(0.0, tl.clip_duration_s - tl.start_s) / tl.speed) * tl.rate_hz));
+    last = std::max({last, tl.frame, tl.seek_target.value_or(0)});
+    static int scrub = 0;
+    int shown = int(tl.seek_target.value_or(tl.frame));
+    if (!ImGui::IsAnyItemActive()) scrub = shown;
+    ImGui::SetNextItemWidth(-1.0f);
+    ImGui::SliderInt("##frame", &scrub, 0, int(std::min<uint64_t>(last, INT32_MAX)), "frame %d");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("simulation frame (%.0f per second); drag and let go to show that frame: an earlier one is simulated "
+                          "again from the start",
+                          tl.rate_hz);
+    if (ImGui::IsItemDeactivatedAfterEdit()) {
+        Request r{Action::Seek};
+        r.amount = double(scrub);
+        ctx.requests.push_back(r);
+    }
+    if (tl.seek_target) {
+        const double span = double(*tl.seek_target) - double(tl.seek_from);
+        const float f = span > 0.0 ? float((double(tl.frame) - double(tl.seek_from)) / span) : 1.0f;
+        const std::string label = "simulating to frame " + std::to_string(*tl.seek_target) + ": " + std::to_string(tl.frame);
+        ImGui::ProgressBar(std::clamp(f, 0.0f, 1.0f), ImVec2(-1.0f, 0.0f), label.c_str());
+    }
+    if (tl.animated) {
+        const double shown_clip = tl.loop && tl.clip_duration_s > 0.0 ? std::fmod(tl.clip_time_s, tl.clip_duration_s)
+                                                                        : std::min(tl.clip_time_s, tl.clip_duration_s);
+        const double t = double(tl.frame) / tl.rate_hz;
+        if (t < tl.blend_in_s)
+            ImGui::Text("frame %llu: blending in from the bind pose (%.2f of %.2f s)", static_cast<unsigned long long>(tl.frame), t,
+                        tl.blend_in_s);
+        else
+            ImGui::Text("frame %llu: clip at %.2f of %.2f s%s", static_cast<unsigned long long>(tl.frame), shown_clip, tl.clip_duration_s,
+                        tl.loop ? " (looping)" : "");
+    } else {
+        ImGui::Text("frame %llu", static_cast<unsigned long long>(tl.frame));
+    }
+}
+
 void SimulationPanel::draw(EditorContext& ctx) {
     if (ImGui::Button(ctx.playing ? "Pause" : "Play")) ctx.request(ctx.playing ? Action::Pause : Action::Play);
     ImGui::SameLine();
@@ -153,6 +212,7 @@ void SimulationPanel::draw(EditorContext& ctx) {
     if (ImGui::Button("Reset")) ctx.request(Action::Reset);
     ImGui::SameLine();
     ImGui::Text("t = %.2f s, %llu steps", ctx.stats.sim_time_s, static_cast<unsigned long long>(ctx.stats.sim_steps));
+    draw_timeline(ctx);
     section("Clock and forces");
     draw_param_table(ctx, "environment", "/environment");
     draw_param_table(ctx, "environment.wind", "/environment/wind");

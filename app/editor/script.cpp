@@ -25,6 +25,7 @@ Result<std::vector<nlohmann::json>> load_script(const std::filesystem::path& fil
         else if (s.contains("set")) ok = str("set") && s.contains("value");
         else if (s.contains("play")) ok = count("play");
         else if (s.contains("frames")) ok = count("frames");
+        else if (s.contains("seek")) ok = count("seek");
         else if (s.contains("orbit")) ok = count("orbit") && (!s.contains("degrees") || s["degrees"].is_number());
         else if (s.contains("stats")) ok = str("stats");
         else if (s.contains("action")) ok = str("action") && actions.count(s["action"].get<std::string>());

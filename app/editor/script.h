@@ -9,6 +9,8 @@
 //                                 whether it is coarsened while moving, the hair level of detail, GPU ms)
 //   {"action": "regrow" | "rebuild_sdf" | "reset" | "undo" | "redo" | "save" | "recover" | "frame_all" |
 //              "view_front" | "view_side" | "view_top" | "play" | "pause" | "step" | "new"}
+//   {"seek": 10}                  show simulation frame N (the timeline's scrub bar): an earlier frame than
+//                                 the current one is simulated again from the start; waits until it is shown
 //   {"screenshot": "out.png"}     the whole window, read back from the swapchain
 //   {"save": "path.json"}         save as
 //   {"export": "out.tfx", "format": "tfx", "follows": false}

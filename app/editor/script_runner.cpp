@@ -73,6 +73,10 @@ void ScriptRunner::begin_step(ScriptHost& host) {
         if (a == "save" && !host.has_file()) return fail("save: the scene has no file yet; use {\"save\": path}");
         for (const auto& [name, action] : map)
             if (a == name) host.post(Request{action});
+    } else if (s.contains("seek")) {
+        Request r{Action::Seek};
+        r.amount = double(s["seek"].get<uint64_t>());
+        host.post(r);
     } else if (s.contains("screenshot")) {
         host.post(Request{Action::Screenshot, s["screenshot"].get<std::string>()});
     } else if (s.contains("save")) {

@@ -627,6 +627,26 @@ Result<SdfGrid> SceneRuntime::current_field(uint32_t sdf) {
     return *world_->sdfs[sdf].grid;
 }
 
+std::optional<SceneRuntime::PlaybackInfo> SceneRuntime::playback_info() const {
+    if (!playback_) return std::nullopt;
+    const Playback& p = *playback_;
+    PlaybackInfo info;
+    info.mesh = p.mesh;
+    info.clip = p.clip->name();
+    for (const Animation& a : p.scene_mesh->imported.animations) info.clips.push_back(a.name);
+    info.clip_duration_s = p.clip->duration_s();
+    info.clip_time_s = world_ ? p.clip_time_s(world_->time_s()) : p.start_s;
+    info.blend_in_s = Playback::kBlendInS;
+    info.start_s = p.start_s;
+    info.speed = p.speed;
+    info.loop = p.loop;
+    return info;
+}
+
+uint64_t SceneRuntime::frames_stepped() const {
+    return world_ ? world_->clock.steps / uint64_t(std::max(1, world_->environment.substeps)) : 0;
+}
+
 std::optional<Mesh> SceneRuntime::animated_mesh_now(const std::string& name) {
     if (!playback_ || !world_ || playback_->mesh != name || !pose_at(world_->time_s()).ok()) return std::nullopt;
     Mesh m = playback_->scene_mesh->mesh;

@@ -146,6 +146,19 @@ public:
     // The scene mesh `name` posed as the playing clip has it at the simulation's current time, when it is
     // the animated mesh of a skeletal clip; nullopt for any other mesh (they stand as loaded).
     std::optional<Mesh> animated_mesh_now(const std::string& name);
+    // What a skeletal clip plays (the editor's timeline); nullopt without one.
+    struct PlaybackInfo {
+        std::string mesh, clip;
+        std::vector<std::string> clips;   // every clip of the animated mesh's file, in file order
+        double clip_duration_s = 0.0;
+        double clip_time_s = 0.0;         // the clip time shown now (before wrapping or clamping)
+        double blend_in_s = 0.0;          // simulation time blending from the bind pose into the first frame
+        double start_s = 0.0, speed = 1.0;
+        bool loop = true;
+    };
+    std::optional<PlaybackInfo> playback_info() const;
+    // Frames stepped since the simulation was built or reset.
+    uint64_t frames_stepped() const;
     const SimGpu* sim_gpu() const { return sim_ ? &*sim_ : nullptr; }
     render::Renderer* renderer() { return renderer_.get(); }
     gpu::Device* device() const { return device_; }
