@@ -534,12 +534,12 @@ Status SceneRuntime::build_playback(const Scene& scene) {
 }
 
 Status SceneRuntime::build_playback_gpu() {
-    if (!playback_ || playback_->fields.empty() || !sim_ || options_.simulation != SimBackend::Gpu) return {};
+    if (!playback_ || !sim_ || !world_ || options_.simulation != SimBackend::Gpu) return {};
     Playback& p = *playback_;
     if (p.skinned) return {};
-    if (!sdf_pipelines_) {
+    if (!sdf_pipelines_ && !p.fields.empty()) {
         auto pipes = SdfGpuPipelines::create(*device_);
-        if (!pipes) return {};  // a device that cannot build fields: the CPU builds stay
+        if (!pipes) return {};  // a device that cannot build fields: the CPU builds and roots stay
         sdf_pipelines_.emplace(std::move(*pipes));
     }
     if (!skin_pipeline_) {
@@ -563,22 +563,47 @@ Status SceneRuntime::build_playback_gpu() {
         f.posed.reset();
         f.posed_t = -1.0;
     }
+    // The roots of every group grown on the animated mesh, from the skinned scalp on the device.
+    p.device_roots.clear();
+    p.device_rooted.assign(world_->groups.size(), false);
+    for (size_t gi = 0; gi < world_->groups.size() && gi < group_of_sim_.size(); ++gi) {
+        if (world_->groups[gi].scalp_mesh != p.mesh) continue;
+        const GroomResult* groom = content_->grooms[group_of_sim_[gi]].get();
+        if (!groom || groom->guides.roots.size() != world_->groups[gi].strand_count) continue;  // guides from a file: no scalp triangles
+        auto roots = SkinnedRootsGpu::create(*device_, *skin_pipeline_, p.scene_mesh->mesh, groom->guides.roots, skinned->positions(),
+                                             skinned->vertex_count());
+        if (!roots) return make_error(roots.error().code, who + ": the roots of '" + world_->groups[gi].name + "': " + roots.error().message);
+        p.device_roots.push_back({gi, std::make_unique<SkinnedRootsGpu>(std::move(*roots))});
+        TRESSEL_TRY(sim_->set_device_root_targets(*device_, *world_, gi, &p.device_roots.back().second->targets()));
+        p.device_rooted[gi] = true;
+    }
     p.skinned = std::move(*skinned);
+    p.gpu_posed_t = -1.0;
+    if (!p.device_roots.empty()) {
+        // The rest placement without the CPU's roots, as a reset places it, so that a reset replays the
+        // build's frames bit for bit; the device's roots are placed at their targets by the first pose.
+        reset_to_rest(*world_);
+        TRESSEL_TRY(sim_->upload_state(*device_, *world_));
+    }
     return {};
 }
 
 Status SceneRuntime::pose_fields(double t_s, bool bind_pose) {
-    if (!playback_ || playback_->fields.empty() || !world_) return {};
+    if (!playback_ || !world_) return {};
     Playback& p = *playback_;
     if (p.skinned && !bind_pose) {
-        // On the device: skin, refit, rebuild and copy into the simulation's fields. The world's CPU grid
-        // stays the bind pose's (nothing on the host reads a posed field while the GPU steps).
-        if (p.fields.front().posed_t == t_s) return {};
+        // On the device: skin, the roots' targets, refit, rebuild and copy into the simulation's fields. The
+        // world's CPU grid stays the bind pose's (nothing on the host reads a posed field while the GPU
+        // steps). At the start (a new world or a reset) the roots are placed at their targets.
+        if (p.gpu_posed_t == t_s) return {};
         TRESSEL_TRY(pose_at(t_s));
         TRESSEL_TRY(p.skinned->set_joints(p.joints));
+        const bool start = world_->clock.steps == 0;
         Status copied;
         TRESSEL_TRY(device_->run_sync([&](gpu::CommandBuffer& cmd) {
             p.skinned->record(cmd, *skin_pipeline_);
+            for (const auto& [gi, roots] : p.device_roots) roots->record(cmd, *skin_pipeline_);
+            if (start) sim_->record_snap_device_roots(cmd);
             for (Playback::Field& f : p.fields) {
                 record_sdf_refit(cmd, *sdf_pipelines_, *f.gpu, *f.refit, nullptr);
                 record_sdf_build(cmd, *sdf_pipelines_, *f.gpu, nullptr);
@@ -590,8 +615,10 @@ Status SceneRuntime::pose_fields(double t_s, bool bind_pose) {
             world_->sdfs[f.sdf].grid = f.bind.get();
             f.posed_t = t_s;
         }
+        p.gpu_posed_t = t_s;
         return {};
     }
+    if (bind_pose) p.gpu_posed_t = -1.0;  // the GPU path poses again after
     for (Playback::Field& f : p.fields) {
         if (bind_pose) {
             world_->sdfs[f.sdf].grid = f.bind.get();
@@ -682,6 +709,7 @@ void SceneRuntime::drive_roots(SimWorld& w, double t_s) {
     std::vector<glm::mat4> transforms;
     for (size_t gi = 0; gi < w.groups.size() && gi < group_of_sim_.size(); ++gi) {
         if (w.groups[gi].scalp_mesh != playback_->mesh) continue;
+        if (gi < playback_->device_rooted.size() && playback_->device_rooted[gi]) continue;  // placed on the device
         const GroomResult* groom = content_->grooms[group_of_sim_[gi]].get();
         if (!groom || groom->guides.roots.size() != w.groups[gi].strand_count) continue;  // guides from a file: no scalp triangles
         if (root_transforms(playback_->scene_mesh->mesh, playback_->posed, groom->guides.roots, transforms).ok())
@@ -817,10 +845,14 @@ Status SceneRuntime::solve_rest_state_now() {
         return {};
     }
     const auto t0 = std::chrono::steady_clock::now();
-    const bool animated_fields = playback_ && !playback_->fields.empty();
-    if (animated_fields) TRESSEL_TRY(pose_fields(0.0, true));  // the rest state is the bind pose's
+    // The rest state is the bind pose's: the body's fields and the roots of the bind pose for the solve,
+    // then the running pose again.
+    const bool animated = playback_ != nullptr;
+    if (animated) TRESSEL_TRY(pose_fields(0.0, true));
+    if (sim_) sim_->set_device_roots_enabled(false);
     auto r = solve_sag_free(*world_, SagFreeOptions{}, stepper);
-    if (animated_fields) TRESSEL_TRY(pose_fields(world_->time_s() > 0.0 ? playback_->fields.front().posed_t : 0.0));
+    if (sim_) sim_->set_device_roots_enabled(true);
+    if (animated) TRESSEL_TRY(pose_fields(world_->time_s()));
     if (!r) {
         // The hair still runs, from targets that are the groom's: a solve that failed (a step that went
         // non-finite) must not take the scene down with it. The report says why.
@@ -857,7 +889,7 @@ Status SceneRuntime::step(uint32_t frames, gpu::CommandBuffer* cmd, gpu::Timesta
     TRESSEL_TRY(poll_rest_state());
     if (frames == 0) return {};
     TRESSEL_TRY(finish_rest_state());
-    if (playback_ && !playback_->fields.empty() && options_.simulation != SimBackend::None) {
+    if (playback_ && (!playback_->fields.empty() || playback_->skinned) && options_.simulation != SimBackend::None) {
         // An animated body's fields are rebuilt from its pose at the end of every frame before the frame
         // steps, so frames run one at a time, each waited for.
         const uint32_t substeps = uint32_t(std::max(1, world_->environment.substeps));
@@ -937,6 +969,7 @@ Status SceneRuntime::reset_simulation() {
     TRESSEL_TRY(device_->wait_idle());
     reset_to_rest(*world_);
     accumulator_s_ = 0.0;
+    if (playback_) playback_->gpu_posed_t = -1.0;  // the roots placed at the start again
     if (sim_) TRESSEL_TRY(sim_->upload_state(*device_, *world_));
     TRESSEL_TRY(pose_fields(0.0));
     copy_pending_ = true;

@@ -256,6 +256,11 @@ private:
         std::vector<Field> fields;
         Mesh posed_mesh;                            // the animated mesh posed, for the field builds
         std::optional<SkinnedMeshGpu> skinned;      // the GPU path's skinning of the animated mesh
+        // The GPU path's roots: per simulation group grown on the animated mesh, its roots' targets from the
+        // skinned scalp, read by the simulation from the device (SimGpu::set_device_root_targets).
+        std::vector<std::pair<size_t, std::unique_ptr<SkinnedRootsGpu>>> device_roots;
+        std::vector<bool> device_rooted;            // per simulation group
+        double gpu_posed_t = -1.0;                  // the time the GPU path last posed the body at
     };
     std::unique_ptr<Playback> playback_;
     Status build_playback(const Scene& scene);

@@ -10,6 +10,7 @@
 #include "scene/param_check.h"
 #include "sim/motion.h"
 #include "sim/sim_passes.h"
+#include "shared/sim_roots.h"
 #include "shared/shape_match.h"
 #include "shared/sim_volume.h"
 
@@ -23,11 +24,7 @@ namespace {
 
 glm::mat4 to_mat4(const glm::dmat4& m) { return glm::mat4(m); }
 
-glm::mat4 blend_mat(const glm::mat4& a, const glm::mat4& b, float t) {
-    glm::mat4 r;
-    for (int c = 0; c < 4; ++c) r[c] = a[c] + (b[c] - a[c]) * t;
-    return r;
-}
+glm::mat4 blend_mat(const glm::mat4& a, const glm::mat4& b, float t) { return gpu_shared::sim_root_blend(a, b, t); }
 
 // Rest frame of segment 0 (x along it) from the guide frame's bitangent, as a quaternion in scalp space.
 glm::vec4 root_frame_quat(glm::vec3 seg0, const GuideFrame& gf) {

@@ -81,6 +81,25 @@ SKIN_FN mat4 skin_triangle_frame(vec3 p0, vec3 p1, vec3 p2, vec3 bary) {
     return mat4(vec4(x.x, x.y, x.z, 0.0f), vec4(y.x, y.y, y.z, 0.0f), vec4(z.x, z.y, z.z, 0.0f), vec4(o.x, o.y, o.z, 1.0f));
 }
 
+// Roots on a skinned scalp (anim/roots.comp): per root, its triangle's frame now times the inverse of the
+// frame in the bind pose (anim::root_transforms, the CPU reference, computes the inverse on the fly).
+TRESSEL_CONST(uint, kSkinRootsBindPositions, 0u);  // vec4 per scalp vertex: the skinning pass's output
+TRESSEL_CONST(uint, kSkinRootsBindTriangles, 1u);  // uvec4 per root: its triangle's vertex indices (w unused)
+TRESSEL_CONST(uint, kSkinRootsBindBary, 2u);       // vec4 per root: barycentric coordinates (w unused)
+TRESSEL_CONST(uint, kSkinRootsBindInvBind, 3u);    // mat4 per root: inverse of its bind-pose frame
+TRESSEL_CONST(uint, kSkinRootsBindTargets, 4u);    // mat4 per root: out, the transform from the bind pose to now
+TRESSEL_CONST(uint, kSkinRootsBindingCount, 5u);
+
+struct SkinRootsPush {
+    uint roots;
+    uint pad0, pad1, pad2;
+};
+TRESSEL_CHECK_SIZE(SkinRootsPush, 16)
+
+SKIN_FN mat4 skin_root_transform(vec3 p0, vec3 p1, vec3 p2, vec3 bary, mat4 inverse_bind_frame) {
+    return skin_triangle_frame(p0, p1, p2, bary) * inverse_bind_frame;
+}
+
 TRESSEL_SHARED_END
 
 #endif

@@ -452,6 +452,46 @@ TEST_F(SimGpuTest, FusedStepMatchesTheCpuWithTwoSdfsAndSkinnedRoots) {
     EXPECT_GT(diff(one_sdf, gpu_world).guide_max_m, 1e-3) << "the second SDF and the skinned roots changed the result";
 }
 
+// Skinned roots read from the device (SimGpu::set_device_root_targets: the targets written on the GPU, no
+// per-strand host upload) step as the same targets given on the host (set_root_transforms), in both modes;
+// the world of the device-rooted run is never given a transform, so only the device buffer can turn it.
+TEST_F(SimGpuTest, RootTargetsOnTheDeviceStepAsTheSameTargetsFromTheHost) {
+    auto pipelines = SimGpuPipelines::create(device());
+    ASSERT_TRUE(pipelines.ok());
+    for (SimGpuMode mode : {SimGpuMode::Split, SimGpuMode::Fused}) {
+        SimWorld host_world = make_world(), device_world = make_world(), still = make_world();
+        auto host = SimGpu::create(device(), *pipelines, host_world, 8, mode);
+        auto dev = SimGpu::create(device(), *pipelines, device_world, 8, mode);
+        auto plain = SimGpu::create(device(), *pipelines, still, 8, mode);
+        ASSERT_TRUE(host.ok() && dev.ok() && plain.ok());
+        const uint32_t strands = host_world.groups[0].strand_count, substeps = uint32_t(host_world.environment.substeps);
+        auto targets = device().create_buffer_with(std::span<const glm::mat4>(std::vector<glm::mat4>(strands, glm::mat4(1.0f))), 0, "targets");
+        ASSERT_TRUE(targets.ok());
+        ASSERT_TRUE(dev->set_device_root_targets(device(), device_world, 0, &*targets).ok());
+        for (int frame = 0; frame < 10; ++frame) {
+            std::vector<glm::mat4> roots(strands);
+            for (uint32_t s = 0; s < strands; ++s)
+                roots[s] = glm::translate(glm::mat4(1.0f), glm::vec3(0.0f, 0.0f, 0.004f * float(frame))) *
+                           glm::rotate(glm::mat4(1.0f), 0.12f * std::sin(0.7f * float(frame) + 0.3f * float(s)), glm::vec3(0, 1, 0));
+            ASSERT_TRUE(set_root_transforms(host_world, 0, roots).ok());
+            ASSERT_TRUE(device().upload(*targets, roots.data(), roots.size() * sizeof(glm::mat4)).ok());
+            run_gpu(device(), *host, host_world, substeps);
+            run_gpu(device(), *dev, device_world, substeps);
+            run_gpu(device(), *plain, still, substeps);
+        }
+        ASSERT_TRUE(host->download(device(), host_world).ok());
+        ASSERT_TRUE(dev->download(device(), device_world).ok());
+        ASSERT_TRUE(plain->download(device(), still).ok());
+        const Diff d = diff(host_world, device_world);
+        std::printf("[sim-gpu %s] roots from the device against the host: max |difference| %.3g m (guides), %.3g m (follows)\n",
+                    mode == SimGpuMode::Split ? "split" : "fused", d.guide_max_m, d.follow_max_m);
+        EXPECT_LE(d.guide_max_m, 1e-6);
+        EXPECT_LE(d.follow_max_m, 1e-6);
+        EXPECT_EQ(device_world.groups[0].root_transforms.size(), strands) << "download gives the roots the device reached";
+        EXPECT_GT(diff(still, device_world).guide_max_m, 0.01) << "the roots moved the hair";
+    }
+}
+
 // The clock-reading variant of the fused pass (bench sim --phases) computes the same step and reports
 // every phase: the sweeps, 40-odd barrier steps, take longer than integration or staging in.
 TEST_F(SimGpuTest, PhaseClocksChangeNothingAndCountEveryPhase) {

@@ -16,6 +16,10 @@ Result<SkinGpuPipeline> SkinGpuPipeline::create(gpu::Device& device) {
     auto pipe = device.create_compute_pipeline({embedded_spirv("anim/skin.comp"), bindings, sizeof(SkinPush), "anim/skin.comp"});
     if (!pipe) return pipe.error();
     p.pipeline_ = std::move(*pipe);
+    std::vector<VkDescriptorType> roots_bindings(kSkinRootsBindingCount, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+    auto roots = device.create_compute_pipeline({embedded_spirv("anim/roots.comp"), roots_bindings, sizeof(SkinRootsPush), "anim/roots.comp"});
+    if (!roots) return roots.error();
+    p.roots_ = std::move(*roots);
     return p;
 }
 
@@ -97,6 +101,64 @@ void SkinnedMeshGpu::record(gpu::CommandBuffer& cmd, const SkinGpuPipeline& pipe
     cmd.bind(pipeline.pipeline(), set_);
     cmd.push(pipeline.pipeline(), SkinPush{vertices_, joints_, has_normals_ ? 1u : 0u, 0u});
     const gpu::DispatchSize d = gpu::dispatch_size(*device_, vertices_, kSkinWorkgroupSize);
+    cmd.dispatch(d.x, d.y, d.z);
+    cmd.compute_barrier();
+}
+
+Result<SkinnedRootsGpu> SkinnedRootsGpu::create(gpu::Device& device, const SkinGpuPipeline& pipeline, const Mesh& bind,
+                                                std::span<const ScalpAttachment> roots, const gpu::Buffer& skinned,
+                                                uint32_t skinned_vertices) {
+    if (skinned_vertices < bind.positions.size() || skinned.size() < VkDeviceSize(bind.positions.size()) * sizeof(glm::vec4))
+        return make_error(ErrorCode::InvalidArgument, "mesh '" + bind.name + "': the skinned positions hold fewer vertices than the mesh");
+    const size_t triangles = bind.indices.size() / 3;
+    std::vector<glm::uvec4> tri(std::max<size_t>(roots.size(), 1), glm::uvec4(0u));
+    std::vector<glm::vec4> bary(tri.size(), glm::vec4(0.0f));
+    std::vector<glm::mat4> inverse(tri.size(), glm::mat4(1.0f));
+    for (size_t r = 0; r < roots.size(); ++r) {
+        const ScalpAttachment& a = roots[r];
+        if (a.triangle >= triangles)
+            return make_error(ErrorCode::InvalidArgument, "mesh '" + bind.name + "': root " + std::to_string(r) + " is on triangle " +
+                                                              std::to_string(a.triangle) + " of " + std::to_string(triangles));
+        const uint32_t i0 = bind.indices[3 * size_t(a.triangle)], i1 = bind.indices[3 * size_t(a.triangle) + 1],
+                       i2 = bind.indices[3 * size_t(a.triangle) + 2];
+        tri[r] = glm::uvec4(i0, i1, i2, 0u);
+        bary[r] = glm::vec4(a.barycentric, 0.0f);
+        const glm::mat4 rest = skin_triangle_frame(bind.positions[i0], bind.positions[i1], bind.positions[i2], a.barycentric);
+        inverse[r] = glm::mat4(glm::inverse(glm::dmat4(rest)));
+    }
+    SkinnedRootsGpu out;
+    out.roots_ = uint32_t(roots.size());
+    const std::string name = "roots on '" + bind.name + "' ";
+    auto t = device.create_buffer_with(std::span<const glm::uvec4>(tri), 0, name + "triangles");
+    if (!t) return t.error();
+    auto b = device.create_buffer_with(std::span<const glm::vec4>(bary), 0, name + "barycentrics");
+    if (!b) return b.error();
+    auto i = device.create_buffer_with(std::span<const glm::mat4>(inverse), 0, name + "inverse bind frames");
+    if (!i) return i.error();
+    auto targets = device.create_buffer_with(std::span<const glm::mat4>(std::vector<glm::mat4>(tri.size(), glm::mat4(1.0f))), 0, name + "targets");
+    if (!targets) return targets.error();
+    out.triangles_ = std::move(*t);
+    out.bary_ = std::move(*b);
+    out.inverse_bind_ = std::move(*i);
+    out.targets_ = std::move(*targets);
+    auto set = device.create_descriptor_set(pipeline.roots_pipeline());
+    if (!set) return set.error();
+    out.set_ = std::move(*set);
+    out.set_.bind_buffer(kSkinRootsBindPositions, skinned);
+    out.set_.bind_buffer(kSkinRootsBindTriangles, out.triangles_);
+    out.set_.bind_buffer(kSkinRootsBindBary, out.bary_);
+    out.set_.bind_buffer(kSkinRootsBindInvBind, out.inverse_bind_);
+    out.set_.bind_buffer(kSkinRootsBindTargets, out.targets_);
+    return out;
+}
+
+void SkinnedRootsGpu::record(gpu::CommandBuffer& cmd, const SkinGpuPipeline& pipeline) const {
+    if (roots_ == 0) return;
+    SkinRootsPush push{};
+    push.roots = roots_;
+    cmd.bind(pipeline.roots_pipeline(), set_);
+    cmd.push(pipeline.roots_pipeline(), push);
+    const gpu::DispatchSize d = gpu::dispatch_size(cmd.device(), roots_, kSkinWorkgroupSize);
     cmd.dispatch(d.x, d.y, d.z);
     cmd.compute_barrier();
 }

@@ -19,9 +19,10 @@ class SkinGpuPipeline {
 public:
     static Result<SkinGpuPipeline> create(gpu::Device& device);
     const gpu::ComputePipeline& pipeline() const { return pipeline_; }
+    const gpu::ComputePipeline& roots_pipeline() const { return roots_; }  // anim/roots.comp
 
 private:
-    gpu::ComputePipeline pipeline_;
+    gpu::ComputePipeline pipeline_, roots_;
 };
 
 class SkinnedMeshGpu {
@@ -46,6 +47,30 @@ private:
     uint32_t vertices_ = 0, joints_ = 0;
     bool has_normals_ = false;
     gpu::Buffer bind_pos_, bind_nrm_, joint_idx_, weights_, matrices_, out_pos_, out_nrm_;
+    gpu::DescriptorSet set_;
+};
+
+// Strand roots on a skinned scalp, on the device (anim/roots.comp): per root, the transform carrying it
+// from the bind pose (the mesh the groom was grown on) to the pose the skinning pass wrote; the CPU
+// reference is anim::root_transforms. The targets are what SimGpu::set_device_root_targets reads.
+//
+//   auto roots = SkinnedRootsGpu::create(device, *pipe, scalp_mesh, groom.guides.roots, skinned.positions(), n);
+//   skinned.record(cmd, *pipe); roots->record(cmd, *pipe);   // then the simulation's steps
+class SkinnedRootsGpu {
+public:
+    // `bind`: the scalp mesh in its bind pose (its indices and positions); `skinned`: a device buffer of
+    // vec4 per vertex of it. InvalidArgument when a root's triangle is not in the mesh or the buffer is
+    // smaller than the mesh.
+    static Result<SkinnedRootsGpu> create(gpu::Device& device, const SkinGpuPipeline& pipeline, const Mesh& bind,
+                                          std::span<const ScalpAttachment> roots, const gpu::Buffer& skinned, uint32_t skinned_vertices);
+    // Records the roots dispatch and a compute barrier after it.
+    void record(gpu::CommandBuffer& cmd, const SkinGpuPipeline& pipeline) const;
+    const gpu::Buffer& targets() const { return targets_; }  // mat4 per root
+    uint32_t root_count() const { return roots_; }
+
+private:
+    uint32_t roots_ = 0;
+    gpu::Buffer triangles_, bary_, inverse_bind_, targets_;
     gpu::DescriptorSet set_;
 };
 

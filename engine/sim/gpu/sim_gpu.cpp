@@ -73,6 +73,11 @@ void bind_sets(SimGpuGroup& g) {
         s.bind_buffer(gpu_shared::kSimBindVolumeGradient, g.volume_gradient);
         s.bind_buffer(gpu_shared::kSimBindFollowCorrections, g.follow_corrections);
     }
+    if (g.device_targets) {
+        g.roots_set.bind_buffer(gpu_shared::kSimRootsBindTargets, *g.device_targets);
+        g.roots_set.bind_buffer(gpu_shared::kSimRootsBindState, g.root_state);
+        g.roots_set.bind_buffer(gpu_shared::kSimRootsBindRoots, g.roots);
+    }
 }
 
 }  // namespace
@@ -97,6 +102,13 @@ Result<SimGpuPipelines> SimGpuPipelines::create(gpu::Device& device) {
         auto pipe = device.create_compute_pipeline({embedded_spirv(it.shader), bindings, sizeof(SimPush), it.shader});
         if (!pipe) return pipe.error();
         *it.out = std::move(*pipe);
+    }
+    {
+        std::vector<VkDescriptorType> roots_bindings(gpu_shared::kSimRootsBindingCount, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+        auto pipe = device.create_compute_pipeline(
+            {embedded_spirv("sim/roots.comp"), roots_bindings, sizeof(gpu_shared::SimRootsPush), "sim/roots.comp"});
+        if (!pipe) return pipe.error();
+        p.roots = std::move(*pipe);
     }
     p.device_ = &device;
     p.cache_ = std::make_unique<Cache>();
@@ -254,7 +266,7 @@ Status SimGpu::record_steps(gpu::CommandBuffer& cmd, SimWorld& world, uint32_t s
         SimGpuGroup& g = groups_[gi];
         // Per strand while the roots are skinned, and for the step after (its previous transforms are).
         const SimGroupState& w = world.groups[gi];
-        const uint32_t need = w.external_root_targets.empty() && w.root_transforms.size() <= 1 ? 1u : g.strands;
+        const uint32_t need = w.external_root_targets.empty() && w.root_transforms.size() <= 1 && !g.device_targets ? 1u : g.strands;
         if (need > g.root_capacity) {
             auto roots = host_buffer(*device_, VkDeviceSize(slots_) * 2 * need * sizeof(glm::mat4), "sim roots");
             if (!roots) return roots.error();
@@ -276,12 +288,17 @@ Status SimGpu::record_steps(gpu::CommandBuffer& cmd, SimWorld& world, uint32_t s
         }
     }
     for (uint32_t step = 0; step < steps; ++step) {
+        const uint32_t substeps = uint32_t(std::max(1, world.environment.substeps));
+        const uint32_t sub = uint32_t(world.clock.steps % substeps);
         const StepFrame frame = begin_step(world);
         // Per-strand roots where the step's transforms or the previous step's are per strand (skinned now,
-        // or the first step after skinning); one transform for every strand otherwise.
-        std::vector<bool> skinned(groups_.size());
-        for (size_t gi = 0; gi < groups_.size(); ++gi)
-            skinned[gi] = world.groups[gi].root_transforms.size() > 1 || world.groups[gi].root_transforms_prev.size() > 1;
+        // or the first step after skinning); one transform for every strand otherwise. Roots from the device
+        // are per strand and written by the roots pass, not here.
+        std::vector<bool> skinned(groups_.size()), device_roots(groups_.size());
+        for (size_t gi = 0; gi < groups_.size(); ++gi) {
+            device_roots[gi] = groups_[gi].device_targets && device_roots_enabled_;
+            skinned[gi] = device_roots[gi] || world.groups[gi].root_transforms.size() > 1 || world.groups[gi].root_transforms_prev.size() > 1;
+        }
         for (size_t gi = 0; gi < groups_.size(); ++gi) {
             const SimGroupState& w = world.groups[gi];
             if (!w.params.enabled) continue;
@@ -291,10 +308,24 @@ Status SimGpu::record_steps(gpu::CommandBuffer& cmd, SimWorld& world, uint32_t s
             // uses, so that steps of one record never overlap.
             std::memcpy(static_cast<gpu_shared::SimGroupParams*>(g.params.mapped()) + step, &fg.params, sizeof(fg.params));
             const uint32_t per = skinned[gi] ? g.strands : 1u;
-            glm::mat4* roots = static_cast<glm::mat4*>(g.roots.mapped()) + size_t(step) * 2 * g.root_capacity;
-            for (uint32_t s = 0; s < per; ++s) {
-                roots[s] = sim_passes::root_of(w.root_transforms, s);
-                roots[per + s] = sim_passes::root_of(w.root_transforms_prev, s);
+            if (device_roots[gi]) {
+                gpu_shared::SimRootsPush rp{};
+                rp.strands = g.strands;
+                rp.slot_offset = step * 2 * g.root_capacity;
+                rp.t = 1.0f / float(substeps - sub);
+                if (ts) ts->begin(cmd, "sim skinned roots");
+                cmd.bind(pipelines_->roots, g.roots_set);
+                cmd.push(pipelines_->roots, rp);
+                const gpu::DispatchSize d = gpu::dispatch_size(*device_, g.strands, gpu_shared::kSimWorkgroupSize);
+                cmd.dispatch(d.x, d.y, d.z);
+                cmd.compute_barrier();
+                if (ts) ts->end(cmd);
+            } else {
+                glm::mat4* roots = static_cast<glm::mat4*>(g.roots.mapped()) + size_t(step) * 2 * g.root_capacity;
+                for (uint32_t s = 0; s < per; ++s) {
+                    roots[s] = sim_passes::root_of(w.root_transforms, s);
+                    roots[per + s] = sim_passes::root_of(w.root_transforms_prev, s);
+                }
             }
             auto* col = static_cast<gpu_shared::SimCollider*>(g.colliders.mapped()) + size_t(step) * g.max_colliders;
             for (size_t c = 0; c < fg.colliders.size(); ++c) col[c] = fg.colliders[c];
@@ -485,6 +516,10 @@ Status SimGpu::download(gpu::Device& device, SimWorld& world) const {
         TRESSEL_TRY(device.download(g.positions[(g.rotation + 1) % 3], w.prev_positions.data(), bytes));
         TRESSEL_TRY(device.download(g.follow_pos, w.follow_positions.data(), w.follow_positions.size() * sizeof(glm::vec4)));
         TRESSEL_TRY(device.download(g.chain_q, w.chain_q.data(), w.chain_q.size() * sizeof(glm::vec4)));
+        if (g.device_targets && device_roots_enabled_) {  // the roots as the device has them (metrics carry by them)
+            w.root_transforms.resize(g.strands);
+            TRESSEL_TRY(device.download(g.root_state, w.root_transforms.data(), VkDeviceSize(g.strands) * sizeof(glm::mat4)));
+        }
     }
     return {};
 }
@@ -536,6 +571,48 @@ Status SimGpu::record_sdf_field_copy(gpu::CommandBuffer& cmd, const SimWorld& wo
     }
     if (any) cmd.transfer_barrier();
     return {};
+}
+
+Status SimGpu::set_device_root_targets(gpu::Device& device, const SimWorld& world, size_t group, const gpu::Buffer* targets) {
+    if (group >= groups_.size() || group >= world.groups.size())
+        return make_error(ErrorCode::InvalidArgument, "set_device_root_targets: group " + std::to_string(group) + " does not exist");
+    SimGpuGroup& g = groups_[group];
+    if (!targets) {
+        g.device_targets = nullptr;
+        return {};
+    }
+    if (targets->size() < VkDeviceSize(g.strands) * sizeof(glm::mat4))
+        return make_error(ErrorCode::InvalidArgument, "set_device_root_targets: hair group '" + world.groups[group].name + "' has " +
+                                                          std::to_string(g.strands) + " strands; the targets buffer holds fewer transforms");
+    std::vector<glm::mat4> reached(g.strands);
+    for (uint32_t s = 0; s < g.strands; ++s) reached[s] = sim_passes::root_of(world.groups[group].root_transforms, s);
+    auto state = device.create_buffer_with(std::span<const glm::mat4>(reached), 0, "sim '" + world.groups[group].name + "' roots reached");
+    if (!state) return state.error();
+    if (g.root_capacity < g.strands) {
+        auto roots = host_buffer(device, VkDeviceSize(slots_) * 2 * g.strands * sizeof(glm::mat4), "sim roots");
+        if (!roots) return roots.error();
+        g.roots = std::move(*roots);
+        g.root_capacity = g.strands;
+    }
+    if (!g.roots_set.valid()) {
+        auto set = device.create_descriptor_set(pipelines_->roots);
+        if (!set) return set.error();
+        g.roots_set = std::move(*set);
+    }
+    g.root_state = std::move(*state);
+    g.device_targets = targets;
+    bind_sets(g);
+    return {};
+}
+
+void SimGpu::record_snap_device_roots(gpu::CommandBuffer& cmd) {
+    bool any = false;
+    for (SimGpuGroup& g : groups_) {
+        if (!g.device_targets) continue;
+        cmd.copy(*g.device_targets, g.root_state, VkDeviceSize(g.strands) * sizeof(glm::mat4));
+        any = true;
+    }
+    if (any) cmd.transfer_barrier();
 }
 
 Status SimGpu::upload_targets(gpu::Device& device, const SimWorld& world) {

@@ -27,6 +27,7 @@
 #include "gpu/device.h"
 #include "gpu/timestamps.h"
 #include "shared/sim_gpu.h"
+#include "shared/sim_roots.h"
 #include "sim/sim.h"
 
 namespace tressel {
@@ -53,6 +54,7 @@ public:
     gpu::ComputePipeline strand_data, integrate, global_shape, vsp, local_shape, length, clamp, sdf_vertex,
         sdf_midpoint, ftl, chain_runs, chain_vertices, follow, follow_sdf, follow_all, volume_bounds, volume_splat,
         volume_gradient;
+    gpu::ComputePipeline roots;  // sim/roots.comp: skinned roots from the device (a layout of its own)
 
 private:
     struct Cache {
@@ -87,6 +89,11 @@ struct SimGpuGroup {
     uint32_t volume_nodes_capacity = 0;  // nodes per axis volume_grid can hold
     gpu::DescriptorSet sets[3];        // set r: positions[r] current, [r+1] previous, [r+2] output
     uint32_t rotation = 0;
+    // Skinned roots from the device (set_device_root_targets): the targets the caller writes, the transform
+    // each root has reached, and the set of the roots pass.
+    const gpu::Buffer* device_targets = nullptr;
+    gpu::Buffer root_state;
+    gpu::DescriptorSet roots_set;
 };
 
 class SimGpu {
@@ -105,7 +112,20 @@ public:
     // together) in Fused mode. InvalidArgument when steps exceeds the slots.
     Status record_steps(gpu::CommandBuffer& cmd, SimWorld& world, uint32_t steps, gpu::TimestampQueries* ts);
 
-    // Copies current / previous guide positions and follow positions into the world's groups (CPU layout).
+    // Skinned roots of `group` read from the device: `targets` (mat4 per strand, kept alive by the caller)
+    // holds each root's transform at the end of the next frame, written on the GPU before that frame's
+    // steps are submitted (the skinned scalp's roots pass); each substep blends toward it as the CPU step
+    // blends set_root_transforms' targets, with no per-strand host upload. The transform reached starts at
+    // the world's current root transforms. nullptr returns the group to the world's transforms.
+    Status set_device_root_targets(gpu::Device& device, const SimWorld& world, size_t group, const gpu::Buffer* targets);
+    // Off: every group takes the world's root transforms (a sag-free solve at the bind pose), the transforms
+    // reached on the device kept for when it is on again.
+    void set_device_roots_enabled(bool on) { device_roots_enabled_ = on; }
+    // Records copies making every device-rooted group's reached transforms its targets (a reset).
+    void record_snap_device_roots(gpu::CommandBuffer& cmd);
+
+    // Copies current / previous guide positions and follow positions into the world's groups (CPU layout),
+    // and the root transforms of groups rooted on the device.
     Status download(gpu::Device& device, SimWorld& world) const;
     // Per group: the SM cycles each phase of the fused strand pass (gpu_shared::kSimPhaseCount, named by
     // sim_phase_name) took in the last recorded step, averaged over the group's workgroups. Needs a
@@ -129,6 +149,7 @@ public:
     SimGpuMode mode() const { return mode_; }
 
 private:
+    bool device_roots_enabled_ = true;
     gpu_shared::SimPush base_push(const SimGpuGroup& g, const SimGroupState& w, uint32_t step, bool skinned) const;
     void record_split(gpu::CommandBuffer& cmd, size_t gi, const SimGroupState& w, uint32_t step, bool skinned,
                       gpu::TimestampQueries* ts);
