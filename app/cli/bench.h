@@ -16,6 +16,7 @@ std::string bench_testdata_dir();
 
 int bench_sdf(const Args& args, nlohmann::json& out);
 int bench_sim(const Args& args, nlohmann::json& out);
+int bench_anim(const Args& args, nlohmann::json& out);
 int bench_render_json(const Args& args, nlohmann::json& out);  // cmd_render.cpp
 
 }  // namespace tressel::cli

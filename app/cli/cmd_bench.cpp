@@ -9,7 +9,7 @@
 namespace tressel::cli {
 
 const char* const kBenchUsage =
-    "usage: tressel-cli bench <groom|sdf|sim|render> [options] [--out FILE]\n\n"
+    "usage: tressel-cli bench <groom|sdf|sim|anim|render> [options] [--out FILE]\n\n"
     "       tressel-cli bench groom [--mesh FILE] [--repeats N] [--clearance M] [--out FILE]\n"
     "groom: regrows 10,000 guides x 32 vertices plus 100,000 barycentric follow descriptors on one core\n"
     "       (on FILE's merged mesh with a cap region, else a procedural sphere head) and prints the timings\n"
@@ -25,6 +25,12 @@ const char* const kBenchUsage =
     "       cycles per workgroup of each phase of the fused strand pass (needs VK_KHR_shader_clock);\n"
     "       --chain turns chain shape matching on in every group (runs of 9 vertices), for its cost;\n"
     "       --volume turns hair volume on in every group (32 cells, default pressure), for its cost\n"
+    "anim:  an animated character's whole step at Rat Boy scale (bench sim's hair on Ratboy_body.tfxmesh,\n"
+    "       25,814 triangles skinned by its own bone weights under a procedural sway): skinning, root update,\n"
+    "       SDF rebuild (refit and build at 50 cells, the narrow band only and every cell, copied into the\n"
+    "       simulation) and one simulation step,\n"
+    "       median GPU ms each over --frames N (200); and the walking scene (--scene FILE, default\n"
+    "       presets/scenes/walking.json) stepped as `bake` steps it: wall ms a frame. --only ratboy|walking\n"
     "render: synthetic hair of 20K, 100K, 300K and 1M strands x 32 vertices at 1920 x 1080 (4x MSAA,\n"
     "       shadows), drawn by the compute rasterizer and by the ribbons: median GPU ms per render pass over\n"
     "       --frames N (20); --counts A,B,.. strand counts; --renderers compute,ribbons; --scene FILE also\n"
@@ -40,7 +46,7 @@ std::string bench_testdata_dir() {
 }
 
 int run_bench(const std::vector<std::string>& argv) {
-    if (argv.empty()) return fail("bench needs a workload: groom, sdf, sim or render (see tressel-cli bench --help)", 2);
+    if (argv.empty()) return fail("bench needs a workload: groom, sdf, sim, anim or render (see tressel-cli bench --help)", 2);
     const std::string workload = argv[0];
     if (workload == "groom") return run_bench_groom(argv);
     auto args = Args::parse(std::vector<std::string>(argv.begin() + 1, argv.end()),
@@ -54,10 +60,12 @@ int run_bench(const std::vector<std::string>& argv) {
         rc = bench_sdf(*args, out);
     else if (workload == "sim")
         rc = bench_sim(*args, out);
+    else if (workload == "anim")
+        rc = bench_anim(*args, out);
     else if (workload == "render")
         rc = bench_render_json(*args, out);
     else
-        return fail("unknown bench workload '" + workload + "' (groom, sdf, sim or render)", 2);
+        return fail("unknown bench workload '" + workload + "' (groom, sdf, sim, anim or render)", 2);
     if (rc != 0) return rc;
     const std::string text = out.dump(2) + "\n";
     if (auto path = args->get("out")) {

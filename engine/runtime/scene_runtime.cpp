@@ -33,7 +33,9 @@ bool same_sim_structure(const Scene& a, const Scene& b) {
             a.colliders[i].attach_to != b.colliders[i].attach_to)
             return false;
     for (size_t i = 0; i < a.collision_meshes.size(); ++i)
-        if (a.collision_meshes[i].mesh != b.collision_meshes[i].mesh) return false;
+        if (a.collision_meshes[i].mesh != b.collision_meshes[i].mesh ||
+            a.collision_meshes[i].animated_band_only != b.collision_meshes[i].animated_band_only)
+            return false;
     return a.motion.mesh == b.motion.mesh && a.motion.type == b.motion.type && a.motion.animation == b.motion.animation;
 }
 
@@ -519,7 +521,10 @@ Status SceneRuntime::build_playback(const Scene& scene) {
         f.sdf = k;
         f.desc = sdf_build_desc(cm, mesh);
         f.desc.fixed_grid = *grid;
-        auto built = build_sdf_cpu(f.desc, diag);
+        f.desc.band_only = cm.animated_band_only;
+        SdfBuildDesc bind_desc = f.desc;  // the bind pose's field (the sag-free solve's) is built whole
+        bind_desc.band_only = false;
+        auto built = build_sdf_cpu(bind_desc, diag);
         if (!built) return make_error(built.error().code, who + ": the field of '" + cm.mesh + "': " + built.error().message);
         f.bind = std::make_unique<SdfGrid>(std::move(*built));
         playback_->fields.push_back(std::move(f));

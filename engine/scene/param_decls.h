@@ -71,6 +71,7 @@ inline constexpr std::array kCollisionMesh{
     num("padding", "1", 0.0, 4.0, "extra cells on every side of the grid, as a fraction of cells_x (TressFX fixes 0.8)"),
     num("margin", "m", 0.0, 1.0, "collision margin in metres: hair is pushed this far outside the surface", "collisionMargin (in cells)"),
     choice("sign", "auto|parity|winding|face_normal", "how inside/outside is decided; face_normal is TressFX's method (wrong near edges)"),
+    boolean("animated_band_only", "animated body: rebuild only the narrow band each frame (beyond it the band's width, signed), as TressFX does; faster, but hair deeper inside than the band is not pushed out"),
 };
 
 inline constexpr std::array kCollider{

@@ -50,6 +50,7 @@ void describe(V& v, S& s) {
     v.field("padding", s.padding);
     v.field("margin", s.margin_m);
     v.field("sign", s.sign);
+    v.field("animated_band_only", s.animated_band_only);
 }
 
 template <class V, class S> requires Is<S, Collider>

@@ -41,6 +41,7 @@ struct CollisionMesh {
     double padding = 0.8;         // extra cells on every side, as a fraction of cells_x (TressFX 0.8)
     double margin_m = 0.004;      // collision margin in metres (TressFX stores it in cells)
     SignMethod sign = SignMethod::Auto;
+    bool animated_band_only = false;  // an animated body's per-frame rebuild: the narrow band only (SdfBuildDesc::band_only)
     bool operator==(const CollisionMesh&) const = default;
 };
 

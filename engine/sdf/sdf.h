@@ -60,6 +60,12 @@ struct SdfBuildDesc {
     // rebuilt every frame of an animation keeps one grid that covers all its poses. Its cells must be
     // positive in number and size.
     std::optional<SdfGridDesc> fixed_grid;
+    // Only the narrow band exactly (a body rebuilt every simulation step): cells beyond it hold the band's
+    // width, signed by the parity vote (no far-field search). The hair's collision reads distances within
+    // its margin of the surface and pushes along the gradient, which is zero beyond the band: hair there
+    // is not pushed, as in TressFX's own per-frame fields. Ignored (a full build) for the winding and
+    // face-normal signs.
+    bool band_only = false;
 };
 
 // The build a scene asks for of its collision mesh `cm` over `mesh`: cell count, padding and sign; the
@@ -124,6 +130,7 @@ struct SdfBuildPlan {
     std::string mesh_name;
     uint64_t memory_bytes = 0;
     uint64_t winding_budget = kSdfDefaultWindingBudget;
+    bool band_only = false;   // SdfBuildDesc::band_only, where the sign allows it
 };
 
 // Validation, grid sizing, memory cap and sign choice (the errors of build_sdf_cpu).

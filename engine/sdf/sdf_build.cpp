@@ -181,6 +181,7 @@ Result<SdfBuildPlan> plan_sdf_build(const SdfBuildDesc& desc, Diagnostics& diag)
     plan.mesh_name = mesh->name;
     plan.memory_bytes = need;
     plan.winding_budget = desc.winding_budget;
+    plan.band_only = desc.band_only && (cell_sign == sp::CellSign::Parity || cell_sign == sp::CellSign::PseudonormalBandParityElsewhere);
     return plan;
 }
 
@@ -215,10 +216,10 @@ Result<SdfGrid> build_sdf_cpu(const SdfBuildDesc& desc, Diagnostics& diag) {
     for (uint32_t c = 0; c < cells; ++c) sp::band_flags_cell(c, g, dist_ordered, out.flags);
     // 5. far field, coarse to fine: seed the coarse grid from the band, jump-flood it, then every fine
     // cell outside the band takes the best triangle of the coarse cells around it
-    const uint32_t coarse_cells = sp::coarse_cell_count(g);
+    const uint32_t coarse_cells = plan.band_only ? 0u : sp::coarse_cell_count(g);
     std::vector<uint32_t> coarse_nearest(coarse_cells), coarse_next(coarse_cells);
     for (uint32_t c = 0; c < coarse_cells; ++c) sp::coarse_seed_cell(c, g, m, dist_ordered, nearest, coarse_nearest);
-    std::vector<int> steps = sp::jfa_steps(sp::coarse_dims(g));
+    std::vector<int> steps = plan.band_only ? std::vector<int>{} : sp::jfa_steps(sp::coarse_dims(g));
     for (size_t s = 0; s < steps.size(); ++s) {
         TRESSEL_TRY(check_cancel(desc.progress, 0.15f + 0.35f * float(s) / float(steps.size()), "propagating distances"));
         for (uint32_t c = 0; c < coarse_cells; ++c) sp::coarse_jfa_cell(c, steps[s], g, m, coarse_nearest, coarse_next);
@@ -227,13 +228,14 @@ Result<SdfGrid> build_sdf_cpu(const SdfBuildDesc& desc, Diagnostics& diag) {
     TRESSEL_TRY(check_cancel(desc.progress, 0.5f, "propagating distances"));
     std::vector<uint32_t> nearest_first(cells);
     std::vector<float> first_d(cells, std::numeric_limits<float>::infinity());
-    for (uint32_t c = 0; c < cells; ++c) {
+    for (uint32_t c = 0; c < cells && !plan.band_only; ++c) {
         nearest_first[c] = sp::fine_nearest_cell(c, g, m, dist_ordered, nearest, coarse_nearest);
         if (nearest_first[c] != gpu_shared::kSdfNoTriangle)
             first_d[c] = sp::triangle_distance_m(m, nearest_first[c], gpu_shared::sdf_cell_centre_m(g, gpu_shared::sdf_cell_coords(g, c)));
     }
     for (uint32_t c = 0; c < cells; ++c)
-        nearest_final[c] = sp::block_consensus_cell(c, g, m, dist_ordered, nearest_first, first_d);
+        nearest_final[c] = plan.band_only ? ((out.flags[c] & gpu_shared::kSdfFlagBand) ? nearest[c] : gpu_shared::kSdfNoTriangle)
+                                          : sp::block_consensus_cell(c, g, m, dist_ordered, nearest_first, first_d);
     // 6. ray parity along x, y, z
     if (cell_sign == sp::CellSign::Parity || cell_sign == sp::CellSign::PseudonormalBandParityElsewhere) {
         TRESSEL_TRY(check_cancel(desc.progress, 0.7f, "ray parity"));
@@ -291,6 +293,13 @@ Result<SdfGrid> build_sdf_cpu(const SdfBuildDesc& desc, Diagnostics& diag) {
     fin.parity = parity;
     fin.winding = winding;
     for (uint32_t c = 0; c < cells; ++c) sp::finalize_cell(c, fin, out.distance_m, out.flags);
+    if (plan.band_only)  // beyond the band: its width, signed by the parity vote (shared/sdf.h)
+        for (uint32_t c = 0; c < cells; ++c)
+            if (!(out.flags[c] & gpu_shared::kSdfFlagBand)) {
+                const bool inside = gpu_shared::sdf_parity_inside(sp::parity_bits(c, g, parity));
+                out.distance_m[c] = gpu_shared::sdf_beyond_band_m(g, inside);
+                out.flags[c] = uint8_t(inside ? gpu_shared::kSdfFlagInside : 0u);
+            }
 
     fill_sdf_stats(plan, winding_plan, out);
     if (out.stats.unwritten_cells)

@@ -155,6 +155,13 @@ SDF_FN uint sdf_coarse_index(ivec3 coarse_dims, ivec3 c) {
 // triangle is at most this far, so "written" and "band" are the same cells.
 SDF_FN float sdf_band_limit_m(SdfGridParams g) { return float(g.dims.w) * g.origin_m.w; }
 
+// A band-only build's value beyond the band (SdfBuildDesc::band_only): the band's width, a lower bound of
+// the distance there, signed.
+SDF_FN float sdf_beyond_band_m(SdfGridParams g, bool inside) {
+    float d = sdf_band_limit_m(g);
+    return inside ? -d : d;
+}
+
 // Far cells up to this distance (metres; band_cells + 2 cells) also take the band triangles of the fine
 // cells around them as candidates (sdf_passes::fine_nearest_cell).
 SDF_FN float sdf_near_limit_m(SdfGridParams g) { return float(g.dims.w + 4) * g.origin_m.w; }

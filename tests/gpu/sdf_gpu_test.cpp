@@ -135,6 +135,59 @@ TEST_F(SdfGpu, RepeatedBuildsOnOneFieldAreIdentical) {
     }
 }
 
+// A band-only build (SdfBuildDesc::band_only, the per-step rebuild of a skinned body): the GPU equals the
+// CPU reference bit for bit on the CPU driver (every cell), its band cells equal the full build's, and every
+// other cell holds the band's width with the full build's sign. Built twice on one field: the scratch is
+// left cleared.
+TEST_F(SdfGpu, BandOnlyBuildKeepsTheBandAndTheSign) {
+    for (const char* file : {"meshes/coarser_bunny.obj", "meshes/torus.obj"}) {
+        Mesh mesh = load(file);
+        SdfBuildDesc desc;
+        desc.mesh = &mesh;
+        desc.cells_x = 32;
+        Diagnostics diag;
+        auto full = build_sdf_cpu(desc, diag);
+        ASSERT_TRUE(full.ok());
+        desc.band_only = true;
+        auto cpu = build_sdf_cpu(desc, diag);
+        ASSERT_TRUE(cpu.ok());
+        auto field = build_sdf_gpu(device(), pipelines(), desc, diag);
+        ASSERT_TRUE(field.ok()) << field.error().message;
+        ASSERT_TRUE(field->plan.band_only);
+        for (int build = 0; build < 2; ++build) {
+            if (build == 1) {
+                ASSERT_TRUE(device().run_sync([&](gpu::CommandBuffer& cmd) { record_sdf_build(cmd, pipelines(), *field, nullptr); }).ok());
+            }
+            auto gpu = read_back_sdf(device(), *field);
+            ASSERT_TRUE(gpu.ok());
+            const float cell = float(full->grid.cell_size_m), limit = float(desc.band_cells) * cell;
+            size_t band = 0, beyond = 0, differ = 0, wrong_sign = 0, not_band_width = 0;
+            float worst_band = 0.0f;
+            for (size_t c = 0; c < full->distance_m.size(); ++c) {
+                if (device().info().is_cpu()) differ += gpu->distance_m[c] != cpu->distance_m[c] || gpu->flags[c] != cpu->flags[c];
+                const bool in_band = (full->flags[c] & gpu_shared::kSdfFlagBand) != 0;
+                EXPECT_EQ(in_band, (gpu->flags[c] & gpu_shared::kSdfFlagBand) != 0) << file << " cell " << c;
+                if (in_band) {
+                    ++band;
+                    worst_band = std::max(worst_band, std::abs(gpu->distance_m[c] - full->distance_m[c]));
+                } else {
+                    ++beyond;
+                    not_band_width += std::abs(gpu->distance_m[c]) != limit;
+                }
+                wrong_sign += (gpu->distance_m[c] < 0.0f) != (full->distance_m[c] < 0.0f) && std::abs(full->distance_m[c]) > 1e-6f;
+            }
+            std::printf("[sdf-gpu] %s band only (build %d): %zu band cells within %.2e cell of the full build, %zu beyond at the band's "
+                        "width; %zu sign differences, %zu cells differing from the CPU\n",
+                        file, build + 1, band, worst_band / cell, beyond, wrong_sign, differ);
+            EXPECT_GT(band, 100u);
+            EXPECT_LE(worst_band, 1e-5f * cell) << file;
+            EXPECT_EQ(not_band_width, 0u) << file;
+            EXPECT_EQ(wrong_sign, 0u) << file;
+            EXPECT_EQ(differ, 0u) << file;
+        }
+    }
+}
+
 // How the band scatter, jump flooding and finalize group their work (lanes per triangle and per coarse
 // cell, triangles and blocks per workgroup) changes no cell: the same field bit for bit, on a mesh of
 // few large triangles (long row spans) and one of many small ones.

@@ -122,6 +122,7 @@ Result<SdfGpuPipelines> SdfGpuPipelines::create(gpu::Device& device, SdfGpuTunin
                  {&p.parity_triangle, "sdf/parity_triangle.comp", {}},
                  {&p.parity_prefix, "sdf/parity_prefix.comp", {}},
                  {&p.winding, "sdf/winding.comp", {}},
+                 {&p.finalize_band, "sdf/finalize_band.comp", {}},
                  {&p.finalize, "sdf/finalize.comp",
                   {tuning.finalize_blocks, gpu_shared::kSdfFinalizeBlockThreads * tuning.finalize_blocks}}};
     for (auto& it : items) {
@@ -261,6 +262,24 @@ bool record_sdf_build(gpu::CommandBuffer& cmd, const SdfGpuPipelines& P, SdfGpuF
     push.triangles = tris;
 
     const gpu_shared::SdfGridParams g = gd.gpu_params(f.plan.band_cells);
+    if (f.plan.band_only) {  // band, parity, then one pass over the cells (sdf/finalize_band.comp)
+        push.count = tris;
+        r.begin("sdf band");
+        r.dispatch_groups(P.band, f.set_ab, push, tris, P.tuning.band_triangles);
+        r.end();
+        r.begin("sdf ray parity");
+        push.count = 3 * tris;
+        r.dispatch(P.parity_triangle, f.set_ab, push);
+        push.count = sp::parity_line_count(g);
+        r.dispatch(P.parity_prefix, f.set_ab, push);
+        r.end();
+        push.mode = sign_mode(f.plan.cell_sign);
+        push.count = cells;
+        r.begin("sdf finalize band");
+        r.dispatch(P.finalize_band, f.set_ab, push);
+        r.end();
+        return true;
+    }
     if (!second_half) {
         push.count = tris;
         r.begin("sdf band");

@@ -40,6 +40,7 @@ public:
     static Result<SdfGpuPipelines> create(gpu::Device& device, SdfGpuTuning tuning = {});
 
     gpu::ComputePipeline init, band, coarse_seed, parity_triangle, parity_prefix, winding, finalize;
+    gpu::ComputePipeline finalize_band;  // sdf/finalize_band.comp: a band-only build's last pass
     gpu::ComputePipeline refit;  // sdf/refit.comp: a deforming mesh's positions and normals (its own layout)
     // Jump flooding with 2, 4 and 8 invocations per coarse cell (or only tuning.jfa_lanes when set). The
     // passes are a chain of dependent loads per cell: on a small coarse grid more invocations per cell
