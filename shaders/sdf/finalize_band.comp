@@ -1,6 +1,6 @@
 #version 450
-// A band-only build's last pass (SdfBuildDesc::band_only), one invocation per cell: unpack the cell's band
-// key into band_tri and clear it for the next build (as the coarse seed does in a full build); a band cell
+// A band-only build's last pass (SdfBuildDesc::band_only), one invocation per cell: read the cell's band key
+// and clear it for the next build (as the coarse seed does in a full build; band_tri is not needed); a band cell
 // gets the exact distance to its scatter triangle signed as finalize signs it; any other cell the band's
 // width signed by the parity vote (sdf_beyond_band_m). No far-field search.
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
@@ -23,7 +23,6 @@ void main() {
         t = uint(key & 0xFFFFFFFFul);
         band_key[cell] = kSdfUnwrittenKey;
     }
-    band_tri[cell] = t;
     uint bits = parity_bit(0, cell3) | (parity_bit(1, cell3) << 1) | (parity_bit(2, cell3) << 2);
     if (t == kSdfNoTriangle) {
         bool inside = sdf_parity_inside(bits);

@@ -31,6 +31,18 @@ struct SimRootsPush {
 };
 TRESSEL_CHECK_SIZE(SimRootsPush, 16)
 
+// An animated body's rebuilt field copied into a group's concatenated fields (sim/field_copy.comp).
+TRESSEL_CONST(uint, kSimFieldCopyBindSource, 0u);       // float per cell (read as uvec4; the buffer padded to 16 bytes)
+TRESSEL_CONST(uint, kSimFieldCopyBindDestination, 1u);  // the group's fields (kSimBindSdfFields)
+TRESSEL_CONST(uint, kSimFieldCopyBindingCount, 2u);
+
+struct SimFieldCopyPush {
+    uint count;               // floats
+    uint destination_offset;  // first float in the destination
+    uint pad0, pad1;
+};
+TRESSEL_CHECK_SIZE(SimFieldCopyPush, 16)
+
 // Column by column a + (b - a) t (the CPU step's blend of a root toward its target).
 SIM_ROOTS_FN mat4 sim_root_blend(mat4 a, mat4 b, float t) {
     mat4 r = a;

@@ -40,8 +40,9 @@ Result<gpu::Buffer> upload(gpu::Device& device, const std::vector<T>& data, cons
     return device.create_buffer_with(std::span<const T>(data), 0, name);
 }
 
+// Whole 16-byte units (readers may take four cells at a time).
 Result<gpu::Buffer> cells_buffer(gpu::Device& device, uint64_t count, const char* name) {
-    return device.create_buffer({std::max<uint64_t>(count, 1) * 4, kStorage, gpu::MemoryIntent::DeviceLocal, name});
+    return device.create_buffer({(std::max<uint64_t>(count, 1) * 4 + 15) / 16 * 16, kStorage, gpu::MemoryIntent::DeviceLocal, name});
 }
 
 uint32_t sign_mode(sp::CellSign s) { return static_cast<uint32_t>(s); }

@@ -109,6 +109,11 @@ Result<SimGpuPipelines> SimGpuPipelines::create(gpu::Device& device) {
             {embedded_spirv("sim/roots.comp"), roots_bindings, sizeof(gpu_shared::SimRootsPush), "sim/roots.comp"});
         if (!pipe) return pipe.error();
         p.roots = std::move(*pipe);
+        std::vector<VkDescriptorType> copy_bindings(gpu_shared::kSimFieldCopyBindingCount, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+        auto copy = device.create_compute_pipeline(
+            {embedded_spirv("sim/field_copy.comp"), copy_bindings, sizeof(gpu_shared::SimFieldCopyPush), "sim/field_copy.comp"});
+        if (!copy) return copy.error();
+        p.field_copy = std::move(*copy);
     }
     p.device_ = &device;
     p.cache_ = std::make_unique<Cache>();
@@ -562,14 +567,29 @@ Status SimGpu::record_sdf_field_copy(gpu::CommandBuffer& cmd, const SimWorld& wo
         for (size_t i = 0; i < w.sdf_indices.size() && i < groups_[gi].field_offsets.size(); ++i) {
             if (w.sdf_indices[i] != sdf) continue;
             const size_t end = i + 1 < groups_[gi].field_offsets.size() ? groups_[gi].field_offsets[i + 1] : groups_[gi].sdf_fields.size() / sizeof(float);
-            const VkDeviceSize bytes = VkDeviceSize(end - groups_[gi].field_offsets[i]) * sizeof(float);
-            if (bytes > distance.size())
+            SimGpuGroup& g = groups_[gi];
+            const uint32_t floats = uint32_t(end - g.field_offsets[i]);
+            if ((VkDeviceSize(floats) * sizeof(float) + 15) / 16 * 16 > distance.size())
                 return make_error(ErrorCode::InvalidArgument, "record_sdf_field_copy: the field of '" + world.sdfs[sdf].mesh + "' changed size");
-            cmd.copy(distance, groups_[gi].sdf_fields, bytes, 0, VkDeviceSize(groups_[gi].field_offsets[i]) * sizeof(float));
+            auto it = g.field_copy_sets.find(distance.handle());
+            if (it == g.field_copy_sets.end()) {
+                auto set = device_->create_descriptor_set(pipelines_->field_copy);
+                if (!set) return set.error();
+                set->bind_buffer(gpu_shared::kSimFieldCopyBindSource, distance);
+                set->bind_buffer(gpu_shared::kSimFieldCopyBindDestination, g.sdf_fields);
+                it = g.field_copy_sets.emplace(distance.handle(), std::move(*set)).first;
+            }
+            gpu_shared::SimFieldCopyPush push{};
+            push.count = floats;
+            push.destination_offset = g.field_offsets[i];
+            cmd.bind(pipelines_->field_copy, it->second);
+            cmd.push(pipelines_->field_copy, push);
+            const gpu::DispatchSize d = gpu::dispatch_size(*device_, (uint64_t(floats) + 3) / 4, gpu_shared::kSimWorkgroupSize);
+            cmd.dispatch(d.x, d.y, d.z);
             any = true;
         }
     }
-    if (any) cmd.transfer_barrier();
+    if (any) cmd.compute_barrier();
     return {};
 }
 

@@ -55,6 +55,7 @@ public:
         sdf_midpoint, ftl, chain_runs, chain_vertices, follow, follow_sdf, follow_all, volume_bounds, volume_splat,
         volume_gradient;
     gpu::ComputePipeline roots;  // sim/roots.comp: skinned roots from the device (a layout of its own)
+    gpu::ComputePipeline field_copy;  // sim/field_copy.comp: a rebuilt field into a group's fields
 
 private:
     struct Cache {
@@ -94,6 +95,8 @@ struct SimGpuGroup {
     const gpu::Buffer* device_targets = nullptr;
     gpu::Buffer root_state;
     gpu::DescriptorSet roots_set;
+    // record_sdf_field_copy's sets, per source buffer (a field rebuilt on the device).
+    std::map<VkBuffer, gpu::DescriptorSet> field_copy_sets;
 };
 
 class SimGpu {
@@ -136,8 +139,9 @@ public:
     // Uploads the distances of world.sdfs[sdf] into every group that collides with it: a field rebuilt in
     // place (an animated body's, on a grid of the same size). InvalidArgument when its size changed.
     Status upload_sdf_field(gpu::Device& device, const SimWorld& world, uint32_t sdf);
-    // The same from a field built on the GPU (`distance`: float per cell of world.sdfs[sdf]'s grid): records
-    // its copy into every group that collides with it, and a barrier before the steps that read it.
+    // The same from a field built on the GPU (`distance`: float per cell of world.sdfs[sdf]'s grid, padded to
+    // whole 16 bytes; a buffer that lives as long as this SimGpu): records its copy into every group that
+    // collides with it (a compute pass), and a barrier before the steps that read it.
     Status record_sdf_field_copy(gpu::CommandBuffer& cmd, const SimWorld& world, uint32_t sdf, const gpu::Buffer& distance);
     // Uploads the groups' shape targets (rest_positions_os, ref_vectors_m), e.g. after a sag-free solve.
     Status upload_targets(gpu::Device& device, const SimWorld& world);
