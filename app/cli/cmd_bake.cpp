@@ -1,6 +1,7 @@
 // tressel-cli bake: the whole pipeline headless (groom, collision fields, simulation with the scene's
 // motion) with per-frame metrics, for regression checks and batch previews.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -17,6 +18,7 @@
 #include "gpu_context.h"
 #include "scene/scene_io.h"
 #include "runtime/scene_runtime.h"
+#include "io/usda.h"
 #include "sim/mesh_oracle.h"
 
 namespace tressel::cli {
@@ -24,7 +26,7 @@ namespace tressel::cli {
 const char* const kBakeUsage =
     "usage: tressel-cli bake <scene.json> --frames N [--report report.json] [--dump DIR] [--cpu]\n"
     "                        [--fused] [--metrics-every K] [--penetration-every K] [--still] [--no-sag-free]\n"
-    "                        [--device NAME]\n\n"
+    "                        [--cache out.usda [--cache-follows]] [--device NAME]\n\n"
     "Grows every hair group, builds the collision fields (GPU passes; the CPU reference on a CPU Vulkan\n"
     "device, where it is faster), and simulates N frames at the\n"
     "scene's rate and substeps with its motion, on the GPU (--cpu: the CPU reference step). Per frame:\n"
@@ -47,6 +49,10 @@ const char* const kBakeUsage =
     "The report's `sag_free` gives the sag-free rest state's solve (groups with sag_free on): corrections,\n"
     "frames stepped, wall ms, and the guide vertices' distance from the groom before the first correction\n"
     "(the sag without it) and after the last. --no-sag-free turns sag_free off in every group.\n"
+    "--cache out.usda writes the simulated guides of every frame as a USD groom cache: per hair group a\n"
+    "BasisCurves prim whose points are time-sampled (time code = frame, timeCodesPerSecond = the scene's\n"
+    "rate, metres, Y up); --cache-follows adds the follow hairs (large: a text layer of every vertex of\n"
+    "every frame).\n"
     "Exit status 1 when a position becomes non-finite.\n";
 
 namespace {
@@ -72,13 +78,62 @@ Status dump_frame(const std::filesystem::path& dir, uint32_t frame, const SimWor
     return write_file_atomic(dir / name, runtime::positions_f32(world));
 }
 
+// A USD prim name from a hair group's name: letters, digits and '_', not starting with a digit.
+std::string usd_name(const std::string& name) {
+    std::string out;
+    for (char c : name) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0]))) out = "_" + out;
+    return out;
+}
+
+// The groom cache: per group, its guides (and follows) as BasisCurves with time-sampled points, one
+// sample per frame (time code = frame number), the first frame's points as the default value.
+Status write_cache(const std::filesystem::path& path, const Scene& scene, const std::filesystem::path& scene_path, const SimWorld& world,
+                   const std::vector<std::vector<std::vector<glm::vec3>>>& guides,
+                   const std::vector<std::vector<std::vector<glm::vec3>>>& follows) {
+    UsdStage st;
+    st.default_prim = "HairCache";
+    st.doc = "Tressel groom cache of " + scene_path.filename().string() + ": simulated strands, one time sample per frame";
+    st.time_codes_per_second = scene.environment.sim_rate_hz;
+    st.start_time_code = 1.0;
+    st.end_time_code = double(guides.empty() ? 1 : std::max<size_t>(guides[0].size(), 1));
+    std::vector<std::string> used;
+    for (size_t gi = 0; gi < world.groups.size(); ++gi) {
+        const SimGroupState& g = world.groups[gi];
+        if (guides[gi].empty()) continue;
+        UsdCurvesGroup group;
+        group.name = usd_name(g.name);
+        while (std::find(used.begin(), used.end(), group.name) != used.end()) group.name += "_";
+        used.push_back(group.name);
+        float width = 0.0001f;
+        for (const HairGroup& hg : scene.hair_groups)
+            if (hg.name == g.name) width = float(2.0 * hg.shading.fiber_radius_m);
+        auto curves = [&](const char* leaf, size_t strands, const std::vector<std::vector<glm::vec3>>& frames) {
+            UsdCurves c;
+            c.path = leaf;
+            c.vertex_counts.assign(strands, int(g.n));
+            c.points = frames.front();
+            c.widths = {width};
+            for (size_t f = 0; f < frames.size(); ++f) {
+                c.sample_times.push_back(double(f + 1));
+                c.point_samples.push_back(frames[f]);
+            }
+            return c;
+        };
+        group.curves.push_back(curves("guides", g.strand_count, guides[gi]));
+        if (!follows[gi].empty() && g.follow_count() > 0) group.curves.push_back(curves("follows", g.follow_count(), follows[gi]));
+        st.groups.push_back(std::move(group));
+    }
+    return write_usda_file(path, st);
+}
+
 }  // namespace
 
 int run_bake(const std::vector<std::string>& argv) {
     auto args = Args::parse(argv, {{"frames", true}, {"report", true}, {"dump", true}, {"cpu", false},
                                    {"metrics-every", true}, {"device", true}, {"fused", false},
                                    {"still", false}, {"penetration-every", true},
-                                   {"no-sag-free", false}});
+                                   {"no-sag-free", false}, {"cache", true}, {"cache-follows", false}});
     if (!args) return fail(args.error().message, 2);
     if (args->positionals().size() != 1) return fail("bake takes exactly one scene file (see --help)", 2);
     auto frames = args->get_int("frames", 0);
@@ -133,6 +188,11 @@ int run_bake(const std::vector<std::string>& argv) {
         if (ec) return fail("cannot create " + dump_dir.string() + ": " + ec.message());
     }
 
+    // --cache: every frame's guide (and follow) positions, per group, for the USD cache.
+    const std::optional<std::string> cache_path = args->get("cache");
+    const bool cache_follows = args->has("cache-follows");
+    std::vector<std::vector<std::vector<glm::vec3>>> cache_guides(world.groups.size()), cache_follow(world.groups.size());
+
     json frames_json = json::array();
     Worst worst;
     std::map<std::string, double> gpu_total;
@@ -166,8 +226,18 @@ int run_bake(const std::vector<std::string>& argv) {
         // one frame, not over the time since the last frame --metrics-every measured.
         const bool before_last_second = f + last_second == uint32_t(*frames);
         const bool measure = (f - 1) % uint32_t(*every) == 0 || in_last_second || before_last_second;
-        if (!measure && dump_dir.empty()) continue;
+        if (!measure && dump_dir.empty() && !cache_path) continue;
         if (Status st = (*rt)->download(); !st) return fail(st.error().message);
+        if (cache_path)
+            for (size_t gi = 0; gi < world.groups.size(); ++gi) {
+                const SimGroupState& g = world.groups[gi];
+                auto& frame_guides = cache_guides[gi].emplace_back(g.positions.size());
+                for (size_t i = 0; i < g.positions.size(); ++i) frame_guides[i] = glm::vec3(g.positions[i]);
+                if (cache_follows) {
+                    auto& frame_follows = cache_follow[gi].emplace_back(g.follow_positions.size());
+                    for (size_t i = 0; i < g.follow_positions.size(); ++i) frame_follows[i] = glm::vec3(g.follow_positions[i]);
+                }
+            }
         if (!dump_dir.empty()) {
             if (Status st = dump_frame(dump_dir, f, world); !st) return fail(st.error().message);
         }
@@ -311,6 +381,10 @@ int run_bake(const std::vector<std::string>& argv) {
     }
     if (auto path = args->get("report")) {
         if (Status st = write_file_atomic(*path, report.dump(2) + "\n"); !st) return fail(st.error().message);
+    }
+    if (cache_path) {
+        if (Status st = write_cache(*cache_path, scene, scene_path, world, cache_guides, cache_follow); !st) return fail(st.error().message);
+        std::printf("wrote the groom cache %s: %lld frames\n", cache_path->c_str(), static_cast<long long>(*frames));
     }
     std::printf("baked %lld frames of %s on %s (%s): %zu guides (%zu vertices), %zu follows (%zu vertices)\n",
                 static_cast<long long>(*frames), scene_path.filename().c_str(), device.info().name.c_str(),

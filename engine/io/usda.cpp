@@ -131,6 +131,35 @@ Status write_curves(std::string& out, const UsdCurves& c, const std::string& pri
         out += ')';
     }
     out += "]\n";
+    if (c.point_samples.size() != c.sample_times.size()) return invalid("one time per sample of points");
+    if (!c.point_samples.empty()) {
+        out += in + "point3f[] points.timeSamples = {\n";
+        for (size_t s = 0; s < c.point_samples.size(); ++s) {
+            const std::vector<glm::vec3>& pts = c.point_samples[s];
+            if (pts.size() != total)
+                return invalid("the sample at time " + std::to_string(c.sample_times[s]) + " has " + std::to_string(pts.size()) + " points, not " +
+                               std::to_string(total));
+            if (!std::isfinite(c.sample_times[s]) || (s > 0 && !(c.sample_times[s] > c.sample_times[s - 1])))
+                return invalid("sample times must be finite and increasing");
+            out += in + "    ";
+            put_double(out, c.sample_times[s]);
+            out += ": [";
+            for (size_t i = 0; i < pts.size(); ++i) {
+                const glm::vec3& p = pts[i];
+                if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
+                    return invalid("point " + std::to_string(i) + " at time " + std::to_string(c.sample_times[s]) + " is not finite");
+                out += i ? ", (" : "(";
+                put_float(out, p.x);
+                out += ", ";
+                put_float(out, p.y);
+                out += ", ";
+                put_float(out, p.z);
+                out += ')';
+            }
+            out += "],\n";
+        }
+        out += in + "}\n";
+    }
     if (!c.widths.empty()) {
         UsdPrimvar w{"widths", "float[]", c.widths.size() == 1 ? "constant" : "vertex", {c.widths.begin(), c.widths.end()}};
         std::string tmp;
@@ -181,6 +210,9 @@ public:
                 if (k == "upAxis" && v.kind == Value::String) st.up_axis = v.text;
                 else if (k == "metersPerUnit" && v.kind == Value::Number) st.meters_per_unit = std::strtod(v.text.c_str(), nullptr);
                 else if (k == "defaultPrim" && v.kind == Value::String) st.default_prim = v.text;
+                else if (k == "startTimeCode" && v.kind == Value::Number) st.start_time_code = std::strtod(v.text.c_str(), nullptr);
+                else if (k == "endTimeCode" && v.kind == Value::Number) st.end_time_code = std::strtod(v.text.c_str(), nullptr);
+                else if (k == "timeCodesPerSecond" && v.kind == Value::Number) st.time_codes_per_second = std::strtod(v.text.c_str(), nullptr);
                 else if (k == "doc" && v.kind == Value::String) st.doc = v.text;
             }
         }
@@ -207,7 +239,7 @@ private:
         tok_.line = line_;
         if (pos_ >= s_.size()) return {};
         const char c = s_[pos_];
-        if (std::string_view("()[]{}=,").find(c) != std::string_view::npos) {
+        if (std::string_view("()[]{}=,:").find(c) != std::string_view::npos) {
             tok_.kind = Token::Punct;
             tok_.text = std::string(1, c);
             ++pos_;
@@ -356,9 +388,38 @@ private:
             if (total != c.points.size())
                 return fail(tok_.line, path + ": curveVertexCounts sum to " + std::to_string(total) + " but points has " +
                                            std::to_string(c.points.size()));
+            for (size_t s = 0; s < c.point_samples.size(); ++s)
+                if (c.point_samples[s].size() != total)
+                    return fail(tok_.line, path + ": the points at time " + std::to_string(c.sample_times[s]) + " are " +
+                                               std::to_string(c.point_samples[s].size()) + ", not " + std::to_string(total));
             st.curves.push_back(std::move(c));
         }
         return {};
+    }
+
+    // name.timeSamples = { time: value, ... }: points' samples are kept (a cache), any other's skipped.
+    Status time_samples(UsdCurves* c, const std::string& name, int line) {
+        TRESSEL_TRY(expect("="));
+        TRESSEL_TRY(expect("{"));
+        const bool points = c && name == "points.timeSamples";
+        while (!is("}")) {
+            if (tok_.kind != Token::Number) return fail(tok_.line, "expected a time code in " + name + " but found '" + tok_.text + "'");
+            const double t = std::strtod(tok_.text.c_str(), nullptr);
+            TRESSEL_TRY(advance());
+            TRESSEL_TRY(expect(":"));
+            Value v;
+            TRESSEL_TRY(value(v));
+            if (is(",")) TRESSEL_TRY(advance());
+            if (!points) continue;
+            if (!c->sample_times.empty() && !(t > c->sample_times.back())) return fail(line, name + ": time codes are not increasing");
+            std::vector<float> f;
+            TRESSEL_TRY(floats(v, f, line));
+            if (f.size() % 3 != 0) return fail(line, name + " does not hold 3 components per item");
+            c->sample_times.push_back(t);
+            c->point_samples.emplace_back();
+            for (size_t i = 0; i < f.size(); i += 3) c->point_samples.back().push_back({f[i], f[i + 1], f[i + 2]});
+        }
+        return advance();
     }
 
     // [uniform|custom|varying]* type name [= value] [metadata]
@@ -372,6 +433,7 @@ private:
         if (tok_.kind != Token::Ident) return fail(line, "expected an attribute name after " + type);
         const std::string name = tok_.text;
         TRESSEL_TRY(advance());
+        if (name.size() > 12 && name.compare(name.size() - 12, 12, ".timeSamples") == 0) return time_samples(c, name, line);
         Value v;
         bool has_value = false;
         if (is("=")) {
@@ -447,7 +509,19 @@ Result<std::string> write_usda_text(const UsdStage& st) {
     if (!st.doc.empty()) out += "    doc = " + usd_quoted(st.doc) + "\n";
     out += "    metersPerUnit = ";
     put_double(out, st.meters_per_unit);
-    out += "\n    upAxis = " + usd_quoted(st.up_axis) + "\n)\n\n";
+    out += "\n    upAxis = " + usd_quoted(st.up_axis) + "\n";
+    if (st.time_codes_per_second > 0.0) {
+        if (!std::isfinite(st.time_codes_per_second) || !std::isfinite(st.start_time_code) || !std::isfinite(st.end_time_code) ||
+            st.end_time_code < st.start_time_code)
+            return make_error(ErrorCode::InvalidArgument, "usda: the time codes must be finite, the end not before the start");
+        for (const auto& [k, v] : {std::pair{"startTimeCode", st.start_time_code}, std::pair{"endTimeCode", st.end_time_code},
+                                   std::pair{"timeCodesPerSecond", st.time_codes_per_second}, std::pair{"framesPerSecond", st.time_codes_per_second}}) {
+            out += std::string("    ") + k + " = ";
+            put_double(out, v);
+            out += "\n";
+        }
+    }
+    out += ")\n\n";
     out += "def Xform " + usd_quoted(st.default_prim) + "\n{\n";
     for (const auto& a : st.root_attributes) TRESSEL_TRY(write_primvar(out, a, "/" + st.default_prim, 1, 1, "    "));
     for (const auto& g : st.groups) {

@@ -36,6 +36,10 @@ struct UsdCurves {
     std::vector<float> widths;               // metres; one per point ("vertex") or one in total ("constant")
     std::vector<glm::vec3> display_color;    // primvars:displayColor, linear RGB, one per point; may be empty
     std::vector<UsdPrimvar> primvars;        // every other primvar / attribute (groom_* names)
+    // A cache (points.timeSamples): per time code, every point at that time; `points` stays the default
+    // value (what a reader shows without a time). Empty: no time samples.
+    std::vector<double> sample_times;
+    std::vector<std::vector<glm::vec3>> point_samples;
 
     const UsdPrimvar* find(std::string_view name) const;
 };
@@ -50,6 +54,9 @@ struct UsdStage {
     double meters_per_unit = 1.0;
     std::string default_prim = "Groom";      // the root Xform's name
     std::string doc;                         // layer doc string
+    // Time codes of a cache (written when time_codes_per_second > 0): startTimeCode, endTimeCode,
+    // timeCodesPerSecond (framesPerSecond is written equal to it).
+    double start_time_code = 0.0, end_time_code = 0.0, time_codes_per_second = 0.0;
     std::vector<UsdPrimvar> root_attributes; // on the root Xform (e.g. groom_version_major)
     std::vector<UsdCurvesGroup> groups;      // writer: /<default_prim>/<group>/<curves>
     std::vector<UsdCurves> curves;           // reader: every BasisCurves prim found, in file order

@@ -4,11 +4,14 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <functional>
 
 #include <nlohmann/json.hpp>
 
+#include "core/file_io.h"
+#include "io/usda.h"
 #include "run_process.h"
 #include "test_paths.h"
 
@@ -170,6 +173,43 @@ TEST(CliBake, WalkingSceneKeepsTheHairOutOfTheWalkingBody) {
     std::printf("walking scene: %zu frames measured, deepest guide vertex or midpoint %.3g m inside the posed body\n", measured, deepest);
     EXPECT_GE(measured, 24u);
     EXPECT_EQ(report["summary"]["non_finite"].get<int>(), 0);
+}
+
+// bake --cache: the walking scene's guides as a USD groom cache, one time sample per frame, read back by
+// the project's USD reader: the frame count, the time codes, the point counts, and each sample exactly the
+// positions --dump writes for that frame.
+TEST(CliBake, WalkingSceneCacheHoldsEveryFrame) {
+    auto dir = scratch_dir("cli_bake_cache");
+    auto r = run_process(quote(TRESSEL_CLI) + " bake " + quote(source("presets/scenes/walking.json").string()) +
+                         " --frames 6 --metrics-every 1000 --dump " + quote((dir / "dump").string()) + " --cache " +
+                         quote((dir / "walk.usda").string()));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    auto stage = read_usda_file(dir / "walk.usda");
+    ASSERT_TRUE(stage.ok()) << stage.error().describe();
+    EXPECT_EQ(stage->time_codes_per_second, 60.0);
+    EXPECT_EQ(stage->start_time_code, 1.0);
+    EXPECT_EQ(stage->end_time_code, 6.0);
+    ASSERT_EQ(stage->curves.size(), 1u) << "the guides of the one hair group (no follows without --cache-follows)";
+    const UsdCurves& c = stage->curves[0];
+    EXPECT_EQ(c.path, "/HairCache/hair/guides");
+    ASSERT_EQ(c.vertex_counts.size(), 600u);
+    ASSERT_EQ(c.sample_times.size(), 6u);
+    for (size_t f = 0; f < 6; ++f) {
+        EXPECT_EQ(c.sample_times[f], double(f + 1));
+        ASSERT_EQ(c.point_samples[f].size(), size_t(600) * 16);
+        char name[32];
+        std::snprintf(name, sizeof(name), "frame_%05zu.f32", f + 1);
+        auto dump = read_file_bytes(dir / "dump" / name);
+        ASSERT_TRUE(dump.ok());
+        std::vector<float> xyz(c.point_samples[f].size() * 3);
+        ASSERT_GE(dump->size(), xyz.size() * 4);
+        std::memcpy(xyz.data(), dump->data(), xyz.size() * 4);  // guides first in the dump
+        size_t differ = 0;
+        for (size_t i = 0; i < c.point_samples[f].size(); ++i)
+            differ += c.point_samples[f][i] != glm::vec3(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]);
+        EXPECT_EQ(differ, 0u) << "frame " << f + 1;
+    }
+    EXPECT_NE(c.point_samples.front(), c.point_samples.back()) << "the hair moved";
 }
 
 // Rest is rest: the default scene's guides on a still head, settled for 3 s, move at most 1 mm/s RMS and

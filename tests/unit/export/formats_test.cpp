@@ -268,6 +268,47 @@ TEST(Usda, WrittenLayerParsesBackExactly) {
     EXPECT_EQ(c.find("groom_guide")->type, "int[]");
 }
 
+// A groom cache: points.timeSamples and the stage's time codes read back exactly; a sample of the wrong
+// size or times that do not increase are refused by the writer and the reader.
+TEST(Usda, TimeSampledPointsReadBackExactly) {
+    UsdStage st = small_stage();
+    st.time_codes_per_second = 60.0;
+    st.start_time_code = 1.0;
+    st.end_time_code = 3.0;
+    UsdCurves& w = st.groups[0].curves[0];
+    for (int f = 1; f <= 3; ++f) {
+        w.sample_times.push_back(double(f));
+        std::vector<glm::vec3> pts = w.points;
+        for (glm::vec3& p : pts) p += glm::vec3(0.001f * float(f), -0.0003f * float(f * f), 1.0f / 3.0f);
+        w.point_samples.push_back(pts);
+    }
+    auto text = write_usda_text(st);
+    ASSERT_TRUE(text.ok()) << text.error().describe();
+    EXPECT_NE(text->find("point3f[] points.timeSamples = {"), std::string::npos);
+    EXPECT_NE(text->find("timeCodesPerSecond = 60"), std::string::npos);
+    auto back = parse_usda(*text, "cache.usda");
+    ASSERT_TRUE(back.ok()) << back.error().describe();
+    EXPECT_EQ(back->time_codes_per_second, 60.0);
+    EXPECT_EQ(back->start_time_code, 1.0);
+    EXPECT_EQ(back->end_time_code, 3.0);
+    ASSERT_EQ(back->curves.size(), 1u);
+    EXPECT_EQ(back->curves[0].sample_times, w.sample_times);
+    EXPECT_EQ(back->curves[0].point_samples, w.point_samples);
+    EXPECT_EQ(back->curves[0].points, w.points) << "the default value stays";
+
+    UsdStage bad = st;
+    bad.groups[0].curves[0].point_samples[1].pop_back();
+    EXPECT_FALSE(write_usda_text(bad).ok()) << "a sample of the wrong size";
+    bad = st;
+    bad.groups[0].curves[0].sample_times[2] = 1.5;
+    EXPECT_FALSE(write_usda_text(bad).ok()) << "times not increasing";
+    std::string shuffled = *text;
+    const size_t at = shuffled.find("        2: [");
+    ASSERT_NE(at, std::string::npos);
+    shuffled.replace(at, 12, "        0: [");
+    EXPECT_FALSE(parse_usda(shuffled, "cache.usda").ok()) << "the reader checks the order too";
+}
+
 TEST(Usda, WriterRejectsInconsistentCurves) {
     UsdStage st = small_stage();
     st.groups[0].curves[0].vertex_counts = {3, 3};
