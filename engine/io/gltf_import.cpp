@@ -267,6 +267,7 @@ Result<ImportedScene> import_gltf(const SourceFile& file, bool binary, FileFrame
 
     // Meshes: one engine mesh per node instance, its triangle primitives concatenated.
     size_t dropped = 0;
+    size_t zero_weights = 0, renormalised_weights = 0;  // skinned vertices whose weights sum to 0, or not to 1
     for (size_t ni = 0; ni < node_count; ++ni) {
         const auto& n = model.nodes[ni];
         if (n.mesh < 0) continue;
@@ -348,6 +349,10 @@ Result<ImportedScene> import_gltf(const SourceFile& file, bool binary, FileFrame
                     for (int k = 0; k < 4; ++k) {
                         const uint32_t ji = jnt[4 * v + size_t(k)];
                         const double wk = wts[4 * v + size_t(k)];
+                        if (ji >= joint_m.size() && wk == 0.0) {  // an unused slot: harmless, whatever its index
+                            jv[k] = 0;
+                            continue;
+                        }
                         if (ji >= joint_m.size())
                             return bad(pwhat + ": vertex " + std::to_string(v) + " uses joint " + std::to_string(ji) + " but the skin has " +
                                        std::to_string(joint_m.size()));
@@ -356,15 +361,23 @@ Result<ImportedScene> import_gltf(const SourceFile& file, bool binary, FileFrame
                         m += glm::dmat4(joint_m[ji]) * wk;
                         wsum += wk;
                     }
+                    glm::vec4 weights(wts[4 * v], wts[4 * v + 1], wts[4 * v + 2], wts[4 * v + 3]);
                     if (wsum > 1e-12) {
                         m /= wsum;
+                        weights /= float(wsum);  // glTF asks for weights summing to one; skinning blends by them as stored
+                        if (std::abs(wsum - 1.0) > 1e-3) ++renormalised_weights;
                     } else {
-                        m = w;
+                        // No weight at all (a broken export): the vertex follows the skin's first joint rather than
+                        // collapsing to the origin when it is skinned.
+                        m = glm::dmat4(joint_m[0]);
+                        jv = glm::u16vec4(0);
+                        weights = glm::vec4(1.0f, 0.0f, 0.0f, 0.0f);
+                        ++zero_weights;
                     }
                     p = glm::dvec3(m * glm::dvec4(p, 1.0));
                     nn = glm::transpose(glm::inverse(glm::dmat3(m))) * nn;
                     mesh.joints.push_back(jv);
-                    mesh.weights.emplace_back(wts[4 * v], wts[4 * v + 1], wts[4 * v + 2], wts[4 * v + 3]);
+                    mesh.weights.push_back(weights);
                 } else {
                     p = glm::dvec3(w * glm::dvec4(p, 1.0));
                     nn = wn * nn;
@@ -397,6 +410,11 @@ Result<ImportedScene> import_gltf(const SourceFile& file, bool binary, FileFrame
         scene.meshes.push_back(std::move(mesh));
     }
     if (dropped) scene.diagnostics.warn(file.name(), std::to_string(dropped) + " point or line primitives were skipped");
+    if (zero_weights)
+        scene.diagnostics.warn(file.name(), std::to_string(zero_weights) +
+                                                " skinned vertices have weights summing to 0; they follow their skin's first joint");
+    if (renormalised_weights)
+        scene.diagnostics.info(file.name(), std::to_string(renormalised_weights) + " skinned vertices had weights not summing to 1; they were scaled to");
 
     // Animations: samplers and channels kept as keyframes for later playback.
     for (size_t ai = 0; ai < model.animations.size(); ++ai) {

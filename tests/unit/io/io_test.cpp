@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "core/file_io.h"
 #include "io/mesh_import.h"
 #include "io/mesh_ops.h"
@@ -489,6 +491,61 @@ TEST(ImportNegative, GlbWithBadAccessorIsRejected) {
     write_text(dir / "bad.glb", s);
     Error e = expect_error(dir / "bad.glb");
     EXPECT_NE(e.message.find("accessor"), std::string::npos) << e.message;
+}
+
+// A skin a broken exporter wrote: CesiumMan with vertex 0's weights all zero, vertex 1's scaled by 3 and
+// vertex 2 naming a joint past the skin in a slot of zero weight. The mesh still imports: vertex 0 follows
+// the first joint (a warning says how many), vertex 1's weights sum to one again, vertex 2's unused slot is
+// harmless. A joint past the skin with a weight is an error naming the vertex.
+TEST(MeshImport, BrokenSkinWeightsAreRepairedOrRefusedWithAMessage) {
+    auto bytes = read_file_bytes(test::testdata("gltf/CesiumMan.glb"));
+    ASSERT_TRUE(bytes.ok());
+    std::vector<uint8_t> glb = *bytes;
+    uint32_t json_len = 0;
+    std::memcpy(&json_len, glb.data() + 12, 4);
+    const nlohmann::json doc = nlohmann::json::parse(std::string(reinterpret_cast<const char*>(glb.data() + 20), json_len));
+    const size_t bin = 20 + json_len + 8;
+    auto attribute = [&](const char* name) {
+        const auto& acc = doc["accessors"][doc["meshes"][0]["primitives"][0]["attributes"][name].get<size_t>()];
+        const auto& view = doc["bufferViews"][acc["bufferView"].get<size_t>()];
+        return bin + view.value("byteOffset", size_t(0)) + acc.value("byteOffset", size_t(0));
+    };
+    const size_t weights = attribute("WEIGHTS_0"), joints = attribute("JOINTS_0");  // float x 4, uint16 x 4
+    auto set_weights = [&](size_t v, glm::vec4 w) { std::memcpy(glb.data() + weights + 16 * v, &w, 16); };
+    auto get_weights = [&](size_t v) {
+        glm::vec4 w;
+        std::memcpy(&w, glb.data() + weights + 16 * v, 16);
+        return w;
+    };
+    set_weights(0, glm::vec4(0.0f));
+    set_weights(1, get_weights(1) * 3.0f);
+    glm::vec4 w2 = get_weights(2);
+    w2.w = 0.0f;
+    set_weights(2, w2 / (w2.x + w2.y + w2.z));
+    const uint16_t far_joint = 500;
+    std::memcpy(glb.data() + joints + 8 * 2 + 6, &far_joint, 2);
+    const fs::path dir = test::scratch_dir("io_broken_skin");
+    ASSERT_TRUE(write_file_atomic(dir / "broken.glb", std::span<const uint8_t>(glb)).ok());
+    auto scene = import_mesh_file(dir / "broken.glb");
+    ASSERT_TRUE(scene.ok()) << scene.error().describe();
+    const Mesh* m = nullptr;
+    for (const Mesh& mesh : scene->meshes)
+        if (mesh.skin >= 0) m = &mesh;
+    ASSERT_NE(m, nullptr);
+    bool warned = false;
+    for (const auto& d : scene->diagnostics.items) warned |= d.message.find("1 skinned vertices have weights summing to 0") != std::string::npos;
+    EXPECT_TRUE(warned);
+    EXPECT_EQ(m->weights[0], glm::vec4(1.0f, 0.0f, 0.0f, 0.0f));
+    EXPECT_EQ(m->joints[0], glm::u16vec4(0));
+    EXPECT_NEAR(m->weights[1].x + m->weights[1].y + m->weights[1].z + m->weights[1].w, 1.0f, 1e-6f);
+    for (int k = 0; k < 3; ++k) EXPECT_TRUE(std::isfinite(m->positions[size_t(k)].x));
+
+    // A weight on a joint past the skin: an error that names the vertex.
+    set_weights(2, glm::vec4(0.25f));
+    ASSERT_TRUE(write_file_atomic(dir / "worse.glb", std::span<const uint8_t>(glb)).ok());
+    auto worse = import_mesh_file(dir / "worse.glb");
+    ASSERT_FALSE(worse.ok());
+    EXPECT_NE(worse.error().message.find("vertex 2 uses joint 500"), std::string::npos) << worse.error().message;
 }
 
 }  // namespace
