@@ -153,12 +153,7 @@ Status write_tfxmeshes(Writer& w, const ExportDesc& desc) {
         if (!m.joints.empty()) {
             uint32_t count = uint32_t(cm.joint_names.size());
             for (const auto& j : m.joints) count = std::max({count, uint32_t(j.x) + 1, uint32_t(j.y) + 1, uint32_t(j.z) + 1, uint32_t(j.w) + 1});
-            for (uint32_t i = 0; i < count; ++i) {
-                std::string n = i < cm.joint_names.size() ? cm.joint_names[i] : "";
-                for (char& ch : n)
-                    if (std::isspace(static_cast<unsigned char>(ch))) ch = '_';
-                names.push_back(n.empty() ? "joint_" + std::to_string(i) : n);
-            }
+            names = tressfx_bone_names(cm.joint_names, count, w.report.diagnostics);  // the .tfxbone's mapping
         } else {
             names = {"root"};
         }

@@ -1,6 +1,7 @@
 #include "io/tfxbone.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 
@@ -118,6 +119,32 @@ Status write_tfxbone_file(const std::filesystem::path& path, const TfxBoneData& 
     return write_file_atomic(path, std::span<const uint8_t>(*bytes));
 }
 
+std::vector<std::string> tressfx_bone_names(std::span<const std::string> joint_names, size_t count, Diagnostics& diag) {
+    std::vector<std::string> out;
+    std::vector<std::string> changed;
+    for (size_t j = 0; j < count; ++j) {
+        const std::string original = j < joint_names.size() ? joint_names[j] : std::string();
+        std::string n = original;
+        for (char& c : n)
+            if (std::isspace(static_cast<unsigned char>(c)) || std::iscntrl(static_cast<unsigned char>(c))) c = '_';
+        if (n.empty()) n = "joint_" + std::to_string(j);
+        if (n.size() > kTfxBoneMaxNameChars) n.resize(kTfxBoneMaxNameChars);
+        if (std::find(out.begin(), out.end(), n) != out.end()) {
+            const std::string suffix = "_" + std::to_string(j);
+            n = n.substr(0, kTfxBoneMaxNameChars - suffix.size()) + suffix;
+        }
+        if (n != original && !original.empty()) changed.push_back("'" + original.substr(0, 40) + (original.size() > 40 ? "...'" : "'") + " -> '" + n.substr(0, 40) + (n.size() > 40 ? "...'" : "'"));
+        out.push_back(std::move(n));
+    }
+    if (!changed.empty()) {
+        std::string list;
+        for (size_t i = 0; i < changed.size() && i < 5; ++i) list += (i ? ", " : "") + changed[i];
+        if (changed.size() > 5) list += ", ...";
+        diag.warn("tressfx bones", std::to_string(changed.size()) + " joint name(s) changed for TressFX files (.tfxbone and .tfxmesh alike): " + list);
+    }
+    return out;
+}
+
 Result<TfxBoneData> tfxbone_from_scalp(const TfxBoneFromScalp& in, Diagnostics& diag) {
     TRESSEL_ASSERT(in.scalp != nullptr, "TfxBoneFromScalp::scalp is required");
     const Mesh& m = *in.scalp;
@@ -132,12 +159,8 @@ Result<TfxBoneData> tfxbone_from_scalp(const TfxBoneFromScalp& in, Diagnostics& 
         uint32_t joints = 0;
         for (const auto& j : m.joints) joints = std::max({joints, uint32_t(j.x) + 1, uint32_t(j.y) + 1, uint32_t(j.z) + 1, uint32_t(j.w) + 1});
         joints = std::max<uint32_t>(joints, uint32_t(in.joint_names.size()));
-        for (uint32_t j = 0; j < joints; ++j) {
-            std::string n = j < in.joint_names.size() && !in.joint_names[j].empty() ? in.joint_names[j] : "joint_" + std::to_string(j);
-            if (n.size() > kTfxBoneMaxNameChars) n.resize(kTfxBoneMaxNameChars);
-            d.bone_ids.push_back(int32_t(j));
-            d.bone_names.push_back(std::move(n));
-        }
+        d.bone_names = tressfx_bone_names(in.joint_names, joints, diag);
+        for (uint32_t j = 0; j < joints; ++j) d.bone_ids.push_back(int32_t(j));
     }
     d.strands.resize(in.root_triangles.size());
     size_t unweighted = 0;

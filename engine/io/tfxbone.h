@@ -43,6 +43,15 @@ Result<std::vector<uint8_t>> encode_tfxbone(const TfxBoneData& data);
 // encode_tfxbone + write_file_atomic; errors name the path.
 Status write_tfxbone_file(const std::filesystem::path& path, const TfxBoneData& data);
 
+// The bone names TressFX files carry for a skin's joints, one mapping for `.tfxbone` and `.tfxmesh` alike
+// (AMD's loader turns a name it does not know into bone 0 without a word, so both files must spell each
+// joint the same): whitespace and control characters become '_' (`.tfxmesh` is whitespace-separated
+// text), names are cut to 127 bytes (`.tfxbone`'s 128-byte buffer), an empty name is "joint_<index>",
+// and a name that the mapping made equal to an earlier one gets "_<index>". '#' is kept: AMD's parser
+// takes '#' as a comment only at the start of a line. `count` names are made (joint_names may be
+// shorter); a warning in `diag` lists the names that changed.
+std::vector<std::string> tressfx_bone_names(std::span<const std::string> joint_names, size_t count, Diagnostics& diag);
+
 struct TfxBoneFromScalp {
     const Mesh* scalp = nullptr;               // required; joints/weights used when present (one per position)
     std::vector<std::string> joint_names;      // names of the scalp's joints (index = Mesh::joints value); may be empty when unskinned

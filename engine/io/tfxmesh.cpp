@@ -195,8 +195,8 @@ Status write_tfxmesh(const Mesh& mesh, const std::vector<std::string>& bone_name
     if (bone_names.empty()) return make_error(ErrorCode::InvalidArgument, where + ": at least one bone name is needed");
     for (const auto& name : bone_names) {
         bool ok = !name.empty();
-        for (char c : name) ok &= !is_space(c) && c != '\n' && c != '#';
-        if (!ok) return make_error(ErrorCode::InvalidArgument, where + ": bone name '" + name + "' is empty or contains whitespace or '#'");
+        for (char c : name) ok &= !is_space(c) && c != '\n';
+        if (!ok) return make_error(ErrorCode::InvalidArgument, where + ": bone name '" + name + "' is empty or contains whitespace");
     }
     for (const auto& j : mesh.joints) {
         for (int k = 0; k < 4; ++k) {

@@ -10,6 +10,7 @@
 #include "export/export_tfx.h"
 #include "io/hair_files.h"
 #include "io/tfxbone.h"
+#include "io/tfxmesh.h"
 #include "io/usda.h"
 #include "test_paths.h"
 
@@ -223,6 +224,49 @@ TEST(TfxBone, FromScalpBlendsCornerWeightsByBarycentrics) {
     EXPECT_EQ(one->bone_names, std::vector<std::string>{"root"});
     EXPECT_EQ(one->strands[1].weights[0], 1.0f);
     EXPECT_TRUE(encode_tfxbone(*one).ok());
+}
+
+// One bone-name mapping for .tfxbone and .tfxmesh: a space, a '#', a 200-character name, an empty one and
+// two names that the mapping makes equal. The .tfxbone's names are the .tfxmesh's, written and read back
+// by both formats, '#' kept, and a warning lists what changed.
+TEST(TfxBone, BoneNamesAreMappedOnceForBothFiles) {
+    const std::string long_name(200, 'x');
+    const std::vector<std::string> joints = {"left arm", "hand#2", long_name, "", "left_arm"};
+    Mesh m;
+    m.positions = {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}};
+    m.indices = {0, 1, 2};
+    m.joints = {{0, 1, 2, 3}, {4, 0, 0, 0}, {2, 0, 0, 0}};
+    m.weights = {{0.25f, 0.25f, 0.25f, 0.25f}, {1, 0, 0, 0}, {1, 0, 0, 0}};
+    const std::vector<uint32_t> tris = {0};
+    const std::vector<glm::vec3> bary = {{0.4f, 0.3f, 0.3f}};
+    TfxBoneFromScalp in;
+    in.scalp = &m;
+    in.joint_names = joints;
+    in.root_triangles = tris;
+    in.root_barycentrics = bary;
+    Diagnostics diag;
+    auto bones = tfxbone_from_scalp(in, diag);
+    ASSERT_TRUE(bones.ok()) << bones.error().describe();
+    ASSERT_EQ(bones->bone_names.size(), 5u);
+    EXPECT_EQ(bones->bone_names[0], "left_arm");
+    EXPECT_EQ(bones->bone_names[1], "hand#2");
+    EXPECT_EQ(bones->bone_names[2], long_name.substr(0, 127));
+    EXPECT_EQ(bones->bone_names[3], "joint_3");
+    EXPECT_EQ(bones->bone_names[4], "left_arm_4") << "made unique";
+    bool warned = false;
+    for (const auto& d : diag.items) warned |= d.severity == Severity::Warning && d.message.find("'left arm' -> 'left_arm'") != std::string::npos;
+    EXPECT_TRUE(warned);
+    Diagnostics again;
+    EXPECT_EQ(tressfx_bone_names(joints, 5, again), bones->bone_names) << "the .tfxmesh writer's names";
+
+    const std::filesystem::path dir = test::scratch_dir("tfx_bone_names");
+    ASSERT_TRUE(write_tfxbone_file(dir / "hair.tfxbone", *bones).ok());
+    ASSERT_TRUE(write_tfxmesh(m, bones->bone_names, dir / "body.tfxmesh").ok()) << "'#' inside a name is not a comment";
+    auto bone_back = read_tfxbone_file(dir / "hair.tfxbone");
+    auto mesh_back = read_tfxmesh(dir / "body.tfxmesh");
+    ASSERT_TRUE(bone_back.ok() && mesh_back.ok());
+    EXPECT_EQ(bone_back->bone_names, mesh_back->bone_names);
+    EXPECT_EQ(mesh_back->bone_names, bones->bone_names);
 }
 
 UsdStage small_stage() {
