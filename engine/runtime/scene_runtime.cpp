@@ -371,6 +371,7 @@ Status SceneRuntime::update_slice(const Scene& scene) {
     if (!content_ || content_->sdfs.empty() || !content_->sdfs.front()) {
         renderer_->clear_slice();
         slice_key_.reset();
+        slice_ = {};
         return {};
     }
     size_t mi = 0;
@@ -378,13 +379,26 @@ Status SceneRuntime::update_slice(const Scene& scene) {
         if (scene.collision_meshes[i].mesh == scene.view.slice_mesh) mi = i;
     if (mi >= content_->sdfs.size() || !content_->sdfs[mi]) mi = 0;
     const double margin = mi < scene.collision_meshes.size() ? scene.collision_meshes[mi].margin_m : 0.0;
-    const SliceKey key{scene.view.slice_axis, scene.view.slice_position, margin, slice_range_m_, mi, content_->sdfs[mi].get()};
+    // An animated body's slice shows the field the hair collides with now (read back from the device on
+    // the GPU path), while the slice is on screen.
+    double pose_t = -1.0;
+    if (playback_ && world_ && scene.view.show_slice && mi < world_->sdfs.size())
+        for (const Playback::Field& f : playback_->fields)
+            if (f.sdf == mi && f.posed_t >= 0.0 && world_->clock.steps > 0) pose_t = f.posed_t;
+    const SliceKey key{scene.view.slice_axis, scene.view.slice_position, margin, slice_range_m_, mi, content_->sdfs[mi].get(), pose_t};
     if (slice_key_ && *slice_key_ == key) return {};
     SliceStyle style;
     style.margin_m = margin;
     style.range_m = slice_range_m_;
     style.upscale = 2;
-    TRESSEL_TRY(renderer_->set_slice(render::make_slice_view(*content_->sdfs[mi], key.axis, key.position, style)));
+    if (pose_t >= 0.0) {
+        auto posed = current_field(uint32_t(mi));
+        if (!posed) return posed.error();
+        slice_ = render::make_slice_view(*posed, key.axis, key.position, style);
+    } else {
+        slice_ = render::make_slice_view(*content_->sdfs[mi], key.axis, key.position, style);
+    }
+    TRESSEL_TRY(renderer_->set_slice(slice_));
     slice_key_ = key;
     report_.slice = true;
     return {};
@@ -914,7 +928,7 @@ Status SceneRuntime::step(uint32_t frames, gpu::CommandBuffer* cmd, gpu::Timesta
         copy_pending_ = true;
         expand_hair_bounds();
         if (renderer_) TRESSEL_TRY(populate_meshes(scene_, world_->time_s()));
-        return {};
+        return update_slice(scene_);
     }
     const uint32_t substeps = uint32_t(std::max(1, world_->environment.substeps));
     switch (options_.simulation) {
@@ -985,6 +999,7 @@ Status SceneRuntime::reset_simulation() {
             if (h.follows_index) renderer_->set_hair_bounds(*h.follows_index, h.rest_min, h.rest_max);
         }
         if (scene_.motion.type != MotionType::None) TRESSEL_TRY(populate_meshes(scene_, 0.0));
+        TRESSEL_TRY(update_slice(scene_));
     }
     return {};
 }

@@ -296,9 +296,16 @@ private:
         double position, margin, range;
         size_t mesh;
         const SdfGrid* grid;
+        double pose_t = -1.0;  // an animated body's field: the time it is posed at (-1: the still field)
         bool operator==(const SliceKey&) const = default;
     };
     std::optional<SliceKey> slice_key_;
+    render::SliceView slice_;            // what the renderer was last given
+public:
+    // The SDF slice on screen (empty without one) and, for an animated body, the time its field is posed at
+    // (-1 for a still field).
+    const render::SliceView& slice() const { return slice_; }
+    double slice_pose_time() const { return slice_key_ ? slice_key_->pose_t : -1.0; }
 };
 
 // The simulated positions of every group, float32 little-endian xyz: per group its guide vertices then

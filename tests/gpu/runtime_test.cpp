@@ -9,6 +9,7 @@
 
 #include "gpu_test.h"
 #include "io/mesh_import.h"
+#include "render/hair_data.h"
 #include "core/file_io.h"
 #include "runtime/scene_runtime.h"
 #include "sdf/sdf_slice.h"
@@ -486,8 +487,13 @@ TEST_F(RuntimeTest, AnimatedBodysFieldFollowsItAndKeepsTheHairOut) {
     g.simulation.global_stiffness = 0.0;
     g.simulation.sag_free = false;
     g.simulation.sdf = {"man"};
+    s.view.show_slice = true;  // the slice follows the posed field
+    s.view.slice_axis = SliceAxis::Z;
+    s.view.slice_position = 0.5;
     ASSERT_TRUE(rt->apply(s).ok());
     const SimSdfState& field = rt->world()->sdfs[0];
+    const std::vector<uint8_t> still_slice = rt->slice().rgba;
+    EXPECT_FALSE(still_slice.empty());
     EXPECT_FALSE(field.moves);
 
     const Mesh& bind_mesh = rt->content()->find_mesh("man")->mesh;
@@ -544,6 +550,15 @@ TEST_F(RuntimeTest, AnimatedBodysFieldFollowsItAndKeepsTheHairOut) {
                 "the body; the field changed by up to %.3g m\n",
                 path, deepest, first_step, worst_frame_depth, worst_frame, 0.1 * cm.margin_m, touching, field_moved);
     EXPECT_GT(field_moved, 0.01) << "the field follows the pose";
+    EXPECT_NEAR(rt->slice_pose_time(), rt->world()->time_s(), 1e-9) << "the slice shows this frame's field";
+    {
+        SliceStyle style;
+        style.margin_m = cm.margin_m;
+        style.upscale = 2;
+        const render::SliceView want = render::make_slice_view(*last_field, SliceAxis::Z, 0.5, style);
+        EXPECT_EQ(rt->slice().rgba, want.rgba) << "the slice is drawn from the posed field";
+        EXPECT_NE(rt->slice().rgba, still_slice);
+    }
     EXPECT_GT(touching, 100u) << "the hair must lie on the body for the test to mean anything";
     EXPECT_LE(first_step, 0.1 * cm.margin_m);
     EXPECT_LE(deepest, 0.1 * cm.margin_m);
