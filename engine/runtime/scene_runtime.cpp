@@ -30,7 +30,7 @@ bool same_sim_structure(const Scene& a, const Scene& b) {
     }
     for (size_t i = 0; i < a.colliders.size(); ++i)
         if (a.colliders[i].name != b.colliders[i].name || a.colliders[i].type != b.colliders[i].type ||
-            a.colliders[i].attach_to != b.colliders[i].attach_to)
+            a.colliders[i].attach_to != b.colliders[i].attach_to || a.colliders[i].attach_joint != b.colliders[i].attach_joint)
             return false;
     for (size_t i = 0; i < a.collision_meshes.size(); ++i)
         if (a.collision_meshes[i].mesh != b.collision_meshes[i].mesh ||
@@ -206,6 +206,8 @@ Status SceneRuntime::build_simulation(const Scene& scene) {
     TRESSEL_TRY(build_playback(scene));
     if (playback_) {
         world_->root_driver = [this](SimWorld& w, double t) { drive_roots(w, t); };
+        if (!playback_->joint_colliders.empty())
+            world_->collider_driver = [this](size_t i, double t, glm::mat4& out) { return collider_at(i, t, out); };
         reset_to_rest(*world_);  // the roots where the clip starts
     }
     const bool gpu_state = options_.simulation == SimBackend::Gpu || renderer_;
@@ -515,6 +517,19 @@ Status SceneRuntime::build_playback(const Scene& scene) {
     auto bind = unbind_mesh(mesh, joint_matrices(*p->skin, world_transforms(file, rest_pose(file)), p->to_scene));
     if (!bind) return make_error(bind.error().code, who + ": " + bind.error().message);
     p->bind = std::move(*bind);
+    // Colliders on a joint of this skin: each follows its joint from the rest pose.
+    const std::vector<glm::dmat4> rest_world = world_transforms(file, rest_pose(file));
+    for (size_t ci = 0; ci < scene.colliders.size(); ++ci) {
+        const Collider& c = scene.colliders[ci];
+        if (c.attach_joint.empty() || c.attach_to != p->mesh) continue;
+        int node = -1;
+        for (size_t n = 0; n < file.nodes.size() && node < 0; ++n)
+            if (file.nodes[n].name == c.attach_joint) node = int(n);
+        if (node < 0)
+            return make_error(ErrorCode::InvalidArgument, "colliders['" + c.name + "'].attach_joint: mesh '" + p->mesh + "' has no joint '" +
+                                                              c.attach_joint + "'");
+        p->joint_colliders.push_back({ci, node, glm::inverse(rest_world[size_t(node)])});
+    }
     playback_ = std::move(p);
     // Its collision fields: one grid over the poses the clip takes (sampled 24 times) and the bind pose.
     for (const CollisionMesh& cm : scene.collision_meshes) {
@@ -661,6 +676,36 @@ Status SceneRuntime::pose_fields(double t_s, bool bind_pose) {
     return {};
 }
 
+std::vector<NodeTransform> SceneRuntime::Playback::local_pose(double t_s) const {
+    // The blend-in: from the bind pose (the groom's, outside the body) into the clip's first frame, so
+    // that play and reset start the hair where it was grown and the body moves into it smoothly.
+    std::vector<NodeTransform> local = rest_pose(scene_mesh->imported);
+    const ClipTimeMode mode = loop ? ClipTimeMode::Loop : ClipTimeMode::Clamp;
+    if (t_s < kBlendInS) {
+        std::vector<NodeTransform> first = local;
+        clip->sample(start_s, first, mode);
+        const double u = std::max(0.0, t_s) / kBlendInS;
+        return blend_poses(local, first, u * u * (3.0 - 2.0 * u));  // eased: no jolt at either end
+    }
+    clip->sample(clip_time_s(t_s), local, mode);
+    return local;
+}
+
+bool SceneRuntime::collider_at(size_t index, double t_s, glm::mat4& out) {
+    if (!playback_) return false;
+    Playback& p = *playback_;
+    for (const Playback::JointCollider& jc : p.joint_colliders) {
+        if (jc.collider != index) continue;
+        if (p.joint_world_t != t_s) {
+            p.joint_world = world_transforms(p.scene_mesh->imported, p.local_pose(t_s));
+            p.joint_world_t = t_s;
+        }
+        out = glm::mat4(p.to_scene * p.joint_world[size_t(jc.node)] * jc.inverse_rest * glm::inverse(p.to_scene));
+        return true;
+    }
+    return false;
+}
+
 Result<SdfGrid> SceneRuntime::current_field(uint32_t sdf) {
     if (!world_ || sdf >= world_->sdfs.size() || !world_->sdfs[sdf].grid)
         return make_error(ErrorCode::InvalidArgument, "scene runtime: there is no field " + std::to_string(sdf));
@@ -705,18 +750,7 @@ Status SceneRuntime::pose_at(double t_s) {
     if (!playback_) return {};
     Playback& p = *playback_;
     if (p.posed_t == t_s && !p.posed.empty()) return {};
-    // The blend-in: from the bind pose (the groom's, outside the body) into the clip's first frame, so
-    // that play and reset start the hair where it was grown and the body moves into it smoothly.
-    std::vector<NodeTransform> local = rest_pose(p.scene_mesh->imported);
-    const ClipTimeMode mode = p.loop ? ClipTimeMode::Loop : ClipTimeMode::Clamp;
-    if (t_s < Playback::kBlendInS) {
-        std::vector<NodeTransform> first = local;
-        p.clip->sample(p.start_s, first, mode);
-        const double u = t_s / Playback::kBlendInS;
-        local = blend_poses(local, first, u * u * (3.0 - 2.0 * u));  // eased: no jolt at either end
-    } else {
-        p.clip->sample(p.clip_time_s(t_s), local, mode);
-    }
+    const std::vector<NodeTransform> local = p.local_pose(t_s);
     p.joints = joint_matrices(*p.skin, world_transforms(p.scene_mesh->imported, local), p.to_scene);
     TRESSEL_TRY(skin_mesh(p.scene_mesh->mesh, p.bind, p.joints, p.posed, &p.posed_normals));
     p.posed_t = t_s;

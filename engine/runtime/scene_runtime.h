@@ -240,6 +240,18 @@ private:
         bool loop = true;                   // motion.animation_loop
         // The clip time shown at simulation time t_s (after the blend-in).
         double clip_time_s(double t_s) const { return start_s + speed * std::max(0.0, t_s - kBlendInS); }
+        // The nodes' local transforms at simulation time t_s: the blend-in from the rest pose, then the clip.
+        std::vector<NodeTransform> local_pose(double t_s) const;
+        // Colliders on a joint (Collider::attach_joint): scene index, node, inverse of the node's rest world
+        // transform; the nodes' world transforms at joint_world_t.
+        struct JointCollider {
+            size_t collider = 0;
+            int node = 0;
+            glm::dmat4 inverse_rest{1.0};
+        };
+        std::vector<JointCollider> joint_colliders;
+        std::vector<glm::dmat4> joint_world;
+        double joint_world_t = -1.0;
         // Collision fields of the animated mesh, rebuilt from its pose before every frame on one grid that
         // covers every pose of the clip (CPU build); `bind` is the field of the bind pose, for the sag-free
         // solve (the rest state is the bind pose's).
@@ -270,6 +282,7 @@ private:
     std::optional<SkinGpuPipeline> skin_pipeline_;
     Status pose_at(double t_s);
     void drive_roots(SimWorld& world, double t_s);
+    bool collider_at(size_t index, double t_s, glm::mat4& out);  // SimWorld::collider_driver
     // The animated mesh's fields posed at t_s (or at the bind pose), given to the world and the GPU step.
     Status pose_fields(double t_s, bool bind_pose = false);
     Status solve_rest_state_now();

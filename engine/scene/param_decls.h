@@ -82,6 +82,7 @@ inline constexpr std::array kCollider{
     num("radius", "m", 1.0e-5, 100.0, "radius in metres"),
     num("friction", "1", 0.0, 1.0, "0 = hair slides freely, 1 = hair sticks"),
     text("attach_to", "name of the mesh whose motion the collider follows; \"\" = fixed in the world"),
+    text("attach_joint", "skeletal animation: the joint of attach_to's skin the collider follows (p0, p1 given in the bind pose); \"\" = the mesh's motion"),
 };
 
 inline constexpr std::array kHairGroup{

@@ -62,6 +62,7 @@ void describe(V& v, S& s) {
     v.field("radius", s.radius_m);
     v.field("friction", s.friction);
     v.field("attach_to", s.attach_to);
+    v.field("attach_joint", s.attach_joint);
 }
 
 template <class V, class S> requires Is<S, ScalpRegion>

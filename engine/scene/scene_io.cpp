@@ -263,9 +263,12 @@ Status validate_references(const Scene& s) {
 
     TRESSEL_TRY(check_names(s.colliders, [](const Collider& c) -> const std::string& { return c.name; },
                             [](size_t i) { return indexed("colliders", i) + ".name"; }, "collider"));
-    for (size_t i = 0; i < s.colliders.size(); ++i)
+    for (size_t i = 0; i < s.colliders.size(); ++i) {
         if (!s.colliders[i].attach_to.empty())
             TRESSEL_TRY(check_reference(indexed("colliders", i) + ".attach_to", s.colliders[i].attach_to, meshes, "mesh"));
+        if (!s.colliders[i].attach_joint.empty() && s.colliders[i].attach_to.empty())
+            return invalid(indexed("colliders", i) + ".attach_joint", "needs attach_to: the mesh whose skin has the joint");
+    }
 
     TRESSEL_TRY(check_names(s.hair_groups, [](const HairGroup& g) -> const std::string& { return g.name; },
                             [](size_t i) { return indexed("hair_groups", i) + ".name"; }, "hair group"));

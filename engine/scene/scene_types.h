@@ -55,6 +55,7 @@ struct Collider {
     double radius_m = 0.05;
     double friction = 0.3;        // 0 = frictionless sliding, 1 = hair sticks
     std::string attach_to;        // mesh name whose motion it follows; "" = world
+    std::string attach_joint;     // skeletal animation: joint (node) of attach_to's skin it follows; "" = the mesh's motion
     bool operator==(const Collider&) const = default;
 };
 

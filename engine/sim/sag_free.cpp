@@ -138,6 +138,7 @@ Result<SagFreeReport> solve_sag_free(SimWorld& world, const SagFreeOptions& opti
     const SimClock saved_clock = world.clock;
     const bool saved_step_follows = world.step_follows;
     const auto saved_driver = world.root_driver;
+    const auto saved_collider_driver = world.collider_driver;
     auto restore = [&]() -> Status {
         for (size_t gi : solved) {
             std::vector<glm::vec4> rest = std::move(world.groups[gi].rest_positions_os);
@@ -153,12 +154,14 @@ Result<SagFreeReport> solve_sag_free(SimWorld& world, const SagFreeOptions& opti
         world.clock = saved_clock;
         world.step_follows = saved_step_follows;
         world.root_driver = saved_driver;
+        world.collider_driver = saved_collider_driver;
         if (stepper.targets_changed) TRESSEL_TRY(stepper.targets_changed(world));
         if (stepper.state_changed) TRESSEL_TRY(stepper.state_changed(world));
         return {};
     };
     world.motion = Motion{};
     world.root_driver = nullptr;  // the rest state is the scalp's bind pose: no skinned roots either
+    world.collider_driver = nullptr;  // nor colliders on joints
     world.environment.wind.speed_mps = 0.0;
     world.step_follows = false;  // the rest state is the guides'
     // Under gravity and contact: hair volume pushes the hair out of the groom on play, as it is meant to,

@@ -323,8 +323,15 @@ StepFrame begin_step(SimWorld& world) {
         s.frame.world_to_rest = glm::inverse(s.transform);
         s.frame.step_motion = s.transform * glm::inverse(before);
     }
-    for (SimColliderState& c : world.colliders)
-        set_collider_gpu(c, rigid_now(world, c.moves, t_now), rigid_now(world, c.moves, t_prev));
+    for (size_t ci = 0; ci < world.colliders.size(); ++ci) {
+        SimColliderState& c = world.colliders[ci];
+        glm::mat4 now = rigid_now(world, c.moves, t_now), before = rigid_now(world, c.moves, t_prev);
+        if (world.collider_driver) {
+            glm::mat4 n, b;
+            if (world.collider_driver(ci, t_now, n) && world.collider_driver(ci, t_prev, b)) now = n, before = b;
+        }
+        set_collider_gpu(c, now, before);
+    }
 
     if (world.root_driver && sub == 0) world.root_driver(world, t_now + double(substeps - 1) * world.step_dt_s());
     StepFrame frame;

@@ -149,6 +149,9 @@ struct SimWorld {
     // groups' root targets for that frame (set_root_transforms). reset_to_rest calls it at t = 0 and puts
     // the roots there at once. Unset: roots follow the motion (rigid).
     std::function<void(SimWorld&, double t_frame_end_s)> root_driver;
+    // Colliders attached to a skeleton's joint (Collider::attach_joint): when set and it returns true, the
+    // transform of collider `index` at time t (rest -> world) instead of the motion's.
+    std::function<bool(size_t index, double t_s, glm::mat4& out)> collider_driver;
 
     double step_dt_s() const { return 1.0 / (environment.sim_rate_hz * double(environment.substeps)); }
     double frame_dt_s() const { return 1.0 / environment.sim_rate_hz; }

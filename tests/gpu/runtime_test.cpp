@@ -566,6 +566,55 @@ TEST_F(RuntimeTest, AnimatedBodysFieldFollowsItAndKeepsTheHairOut) {
   }
 }
 
+// A collider on a joint (Collider::attach_joint): a sphere at CesiumMan's left hand follows the hand joint
+// over his walk, its centre where the joint carries it from the rest pose; a joint that the skin does not
+// have is an error naming it, and attach_joint without attach_to is refused by validation.
+TEST_F(RuntimeTest, ColliderOnAJointFollowsTheJoint) {
+    auto rt = make();
+    ASSERT_TRUE(rt);
+    Scene s = walking_man_scene();
+    s.hair_groups[0].growth.guides = 40;
+    auto file = import_mesh_file(test::testdata("gltf/CesiumMan.glb"));
+    ASSERT_TRUE(file.ok());
+    int node = -1;
+    for (size_t n = 0; n < file->nodes.size(); ++n)
+        if (file->nodes[n].name == "Skeleton_arm_joint_L__4_") node = int(n);
+    ASSERT_GE(node, 0);
+    const std::vector<glm::dmat4> rest = world_transforms(*file, rest_pose(*file));
+    Collider hand;
+    hand.name = "hand";
+    hand.p0_m = glm::dvec3(rest[size_t(node)][3]);
+    hand.radius_m = 0.05;
+    hand.attach_to = "man";
+    hand.attach_joint = "Skeleton_arm_joint_L__4_";
+    s.colliders.push_back(hand);
+    s.hair_groups[0].simulation.colliders = {"hand"};
+    ASSERT_TRUE(rt->apply(s).ok());
+    ClipSampler clip(*file, file->animations[0]);
+    double worst = 0.0, moved = 0.0;
+    for (int frame = 1; frame <= 40; ++frame) {
+        ASSERT_TRUE(rt->step(1).ok());
+        const double t = rt->world()->time_s();
+        const glm::dmat4 T = world_transforms(*file, played_pose(*file, clip, t))[size_t(node)] * glm::inverse(rest[size_t(node)]);
+        const glm::vec3 want = glm::vec3(T * glm::dvec4(hand.p0_m, 1.0));
+        const glm::vec3 got = glm::vec3(rt->world()->colliders[0].gpu.p0_m);
+        worst = std::max(worst, double(glm::length(got - want)));
+        moved = std::max(moved, double(glm::length(got - glm::vec3(hand.p0_m))));
+    }
+    std::printf("a sphere on CesiumMan's left hand over 40 frames: within %.3g m of the joint's carry, moved up to %.3g m\n", worst, moved);
+    EXPECT_LE(worst, 1e-5);
+    EXPECT_GT(moved, 0.05);
+
+    Scene wrong = s;
+    wrong.colliders[0].attach_joint = "no_such_joint";
+    auto st = rt->apply(wrong);
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.error().message.find("no joint 'no_such_joint'"), std::string::npos) << st.error().message;
+    Scene unattached = s;
+    unattached.colliders[0].attach_to.clear();
+    EXPECT_FALSE(validate_scene(unattached).ok());
+}
+
 TEST(RuntimeWithoutDevice, GrowsTheHairOnly) {
     auto rt = SceneRuntime::create(nullptr, {});
     ASSERT_TRUE(rt.ok());
