@@ -104,6 +104,7 @@ Scene random_scene(uint32_t seed) {
         s.collision_meshes[i].mesh = "mesh" + n;
         s.colliders[i].name = "collider" + n;
         s.colliders[i].attach_to = i ? "mesh0" : "";
+        if (!i) s.colliders[i].attach_joint.clear();  // a joint needs the mesh whose skin has it
         HairGroup& g = s.hair_groups[i];
         g.name = "group" + n;
         g.scalp.mesh = "mesh" + n;
@@ -111,7 +112,6 @@ Scene random_scene(uint32_t seed) {
         g.simulation.sdf = {"mesh1", "mesh0"};
         g.simulation.colliders = {"collider" + n};
     }
-    if (s.motion.type == MotionType::Animation) s.motion.type = MotionType::Procedural;  // refused until implemented
     s.motion.mesh = "mesh1";
     s.view.slice_mesh = "mesh0";
     return s;
