@@ -23,6 +23,9 @@ const char* const kExportUsage =
     "  preset  TressFX settings (names and units of TressFX 4.1) as JSON; see docs/tressfx-export.md\n"
     "With several groups, tfx and hair write one file per group: <stem>_<group><ext>.\n"
     "--guides  guide strands only (the default)     --all  guides and follow hairs\n"
+    "          With tfx, --all writes the follow hairs as ordinary strands, which TressFX then simulates as\n"
+    "          guides; the default (guides, plus --format preset for the settings) lets TressFX make its own\n"
+    "          follow hairs from followHairsPerGuideHair.\n"
     "--frame   0 = the groomed rest pose (the only frame until the simulation is available)\n"
     "--gravity-scale  preset: gravityMagnitude = -gravity.y x S (default 1)\n";
 

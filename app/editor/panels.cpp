@@ -388,7 +388,10 @@ void ExportPanel::draw(EditorContext& ctx) {
     if (ImGui::Button("...")) dialog_.open("Export to", FileDialog::Mode::Save, {}, ctx.scene.origin.dir);
     if (auto chosen = dialog_.draw()) path_ = chosen->string();
     ImGui::Checkbox("include follow hairs", &include_follows_);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("also write the follow hairs, evaluated from the guides");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("also write the follow hairs, evaluated from the guides (off by default). TressFX (tfx): they become\n"
+                          "ordinary strands that TressFX simulates as guides; leave it off and let TressFX make its own\n"
+                          "follows from the settings export (preset)");
     if (ImGui::Button("Export")) {
         std::filesystem::path p(path_);
         if (p.is_relative()) p = ctx.scene.origin.dir / p;
