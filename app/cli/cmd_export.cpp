@@ -25,7 +25,7 @@ const char* const kExportUsage =
     "--guides  guide strands only (the default)     --all  guides and follow hairs\n"
     "          With tfx, --all writes the follow hairs as ordinary strands, which TressFX then simulates as\n"
     "          guides; the default (guides, plus --format preset for the settings) lets TressFX make its own\n"
-    "          follow hairs from followHairsPerGuideHair.\n"
+    "          follow hairs from numFollowHairsPerGuideHair.\n"
     "--frame   0 = the groomed rest pose (the only frame until the simulation is available)\n"
     "--gravity-scale  preset: gravityMagnitude = -gravity.y x S (default 1)\n";
 
