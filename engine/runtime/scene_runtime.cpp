@@ -424,7 +424,12 @@ Status SceneRuntime::sync(const Scene& scene) {
         return {};
     }
     if (!same_sim_structure(scene, scene_)) {
-        TRESSEL_TRY(build_simulation(scene));
+        if (Status st = build_simulation(scene); !st) {
+            // The edit's simulation could not be built (a clip or joint the file does not have): the scene
+            // as it was runs again, from rest.
+            (void)build_simulation(scene_);
+            return st;
+        }
         report_.simulation = true;
         return {};
     }

@@ -611,6 +611,8 @@ TEST_F(RuntimeTest, ColliderOnAJointFollowsTheJoint) {
     auto st = rt->apply(wrong);
     ASSERT_FALSE(st.ok());
     EXPECT_NE(st.error().message.find("no joint 'no_such_joint'"), std::string::npos) << st.error().message;
+    EXPECT_TRUE(rt->scene() == s) << "the scene as it was keeps running";
+    EXPECT_TRUE(rt->step(1).ok());
     Scene unattached = s;
     unattached.colliders[0].attach_to.clear();
     EXPECT_FALSE(validate_scene(unattached).ok());
