@@ -64,6 +64,10 @@ public:
     // Renderer::add_mesh; the same index.
     Result<uint32_t> add_mesh(const Mesh& mesh_ws, MeshStyle style, glm::vec3 color);
     void clear_meshes() { meshes_.clear(); }
+    gpu::Buffer* mesh_vertices(uint32_t index) { return index < meshes_.size() ? &meshes_[index].vertices : nullptr; }
+    void set_mesh_bounds(uint32_t index, glm::vec3 min_m, glm::vec3 max_m) {
+        if (index < meshes_.size()) meshes_[index].min_m = min_m, meshes_[index].max_m = max_m;
+    }
     Status set_grid(glm::vec3 centre_m, double half_extent_m, double spacing_m);
     Result<uint32_t> add_hair(const HairDesc& desc);
     // The group `index` returned by add_hair (asserted).

@@ -129,6 +129,10 @@ Result<uint32_t> Renderer::add_mesh(const Mesh& mesh_ws, MeshStyle style, glm::v
 
 void Renderer::clear_meshes() { scene_->clear_meshes(); }
 
+gpu::Buffer* Renderer::mesh_vertices(uint32_t index) { return scene_->mesh_vertices(index); }
+
+void Renderer::set_mesh_bounds(uint32_t index, glm::vec3 min_m, glm::vec3 max_m) { scene_->set_mesh_bounds(index, min_m, max_m); }
+
 Status Renderer::set_grid(glm::vec3 centre_m, double half_extent_m, double spacing_m) {
     return scene_->set_grid(centre_m, half_extent_m, spacing_m);
 }

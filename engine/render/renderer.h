@@ -156,6 +156,10 @@ public:
     // Meshes in world space (metres). Returns the mesh's index.
     Result<uint32_t> add_mesh(const Mesh& mesh_ws, MeshStyle style, glm::vec3 color = glm::vec3(0.0f));
     void clear_meshes();
+    // The vertex buffer of mesh `index` (MeshVertex per vertex), for a pass that moves it on the device (a
+    // skinned body); nullptr when there is no such mesh. Its world bounds are set_mesh_bounds'.
+    gpu::Buffer* mesh_vertices(uint32_t index);
+    void set_mesh_bounds(uint32_t index, glm::vec3 min_m, glm::vec3 max_m);
     // The ground grid at height y_m, covering [-half_extent_m, half_extent_m] around centre (x, z).
     Status set_grid(glm::vec3 centre_m, double half_extent_m, double spacing_m);
 

@@ -329,6 +329,10 @@ void SceneRuntime::expand_hair_bounds() {
 
 Status SceneRuntime::populate_meshes(const Scene& scene, double t_s) {
     if (!renderer_) return {};
+    if (playback_) {  // the draws of the animated mesh are made again below
+        playback_->draws.clear();
+        if (playback_->skinned) TRESSEL_TRY(playback_->skinned->set_vertex_output(nullptr));
+    }
     renderer_->clear_meshes();
     if (!content_) return {};
     const bool moving = scene.motion.type != MotionType::None;
@@ -351,14 +355,22 @@ Status SceneRuntime::populate_meshes(const Scene& scene, double t_s) {
             transform_mesh(moved, m);
             draw = &moved;
         }
+        const bool animated = playback_ && sm.name == playback_->mesh;
         if (!ref || ref->visible) {
             auto id = renderer_->add_mesh(*draw, render::MeshStyle::Opaque);
             if (!id) return id.error();
+            if (animated) playback_->draws.push_back(*id);
         }
         if (collision) {
             auto id = renderer_->add_mesh(*draw, render::MeshStyle::CollisionOverlay);
             if (!id) return id.error();
+            if (animated) playback_->draws.push_back(*id);
         }
+    }
+    // The GPU path skins the drawn mesh in place every frame (the first draw; the others copy it).
+    if (playback_ && playback_->skinned && !playback_->draws.empty()) {
+        TRESSEL_TRY(playback_->skinned->set_vertex_output(renderer_->mesh_vertices(playback_->draws.front())));
+        for (uint32_t id : playback_->draws) renderer_->set_mesh_bounds(id, playback_->clip_min, playback_->clip_max);
     }
     for (const Collider& c : scene.colliders) {
         auto id = renderer_->add_mesh(render::make_collider_mesh(c), render::MeshStyle::Collider);
@@ -536,18 +548,21 @@ Status SceneRuntime::build_playback(const Scene& scene) {
         p->joint_colliders.push_back({ci, node, glm::inverse(rest_world[size_t(node)])});
     }
     playback_ = std::move(p);
-    // Its collision fields: one grid over the poses the clip takes (sampled 24 times) and the bind pose.
+    // The bounds of every pose the clip takes (sampled 24 times) and the bind pose: the grid of its fields,
+    // and the drawn mesh's bounds when the device moves it.
+    glm::dvec3 bmin(std::numeric_limits<double>::infinity()), bmax(-std::numeric_limits<double>::infinity());
+    for (const glm::vec3& q : mesh.positions) bmin = glm::min(bmin, glm::dvec3(q)), bmax = glm::max(bmax, glm::dvec3(q));
+    for (int i = 0; i <= 24; ++i) {
+        TRESSEL_TRY(pose_at(Playback::kBlendInS + playback_->clip->duration_s() * double(i) / 24.0));
+        for (const glm::vec3& q : playback_->posed) bmin = glm::min(bmin, glm::dvec3(q)), bmax = glm::max(bmax, glm::dvec3(q));
+    }
+    playback_->clip_min = glm::vec3(bmin);
+    playback_->clip_max = glm::vec3(bmax);
     for (const CollisionMesh& cm : scene.collision_meshes) {
         if (cm.mesh != playback_->mesh || !world_) continue;
         uint32_t k = 0;
         while (k < world_->sdfs.size() && world_->sdfs[k].mesh != cm.mesh) ++k;
         if (k == world_->sdfs.size()) continue;
-        glm::dvec3 bmin(std::numeric_limits<double>::infinity()), bmax(-std::numeric_limits<double>::infinity());
-        for (const glm::vec3& q : mesh.positions) bmin = glm::min(bmin, glm::dvec3(q)), bmax = glm::max(bmax, glm::dvec3(q));
-        for (int i = 0; i <= 24; ++i) {
-            TRESSEL_TRY(pose_at(Playback::kBlendInS + playback_->clip->duration_s() * double(i) / 24.0));
-            for (const glm::vec3& q : playback_->posed) bmin = glm::min(bmin, glm::dvec3(q)), bmax = glm::max(bmax, glm::dvec3(q));
-        }
         Diagnostics diag;
         auto grid = compute_grid(bmin, bmax, cm.cells_x, cm.padding, diag);
         if (!grid) return make_error(grid.error().code, who + ": the field of '" + cm.mesh + "': " + grid.error().message);
@@ -635,12 +650,17 @@ Status SceneRuntime::pose_fields(double t_s, bool bind_pose) {
         // world's CPU grid stays the bind pose's (nothing on the host reads a posed field while the GPU
         // steps). At the start (a new world or a reset) the roots are placed at their targets.
         if (p.gpu_posed_t == t_s) return {};
-        TRESSEL_TRY(pose_at(t_s));
+        p.joints = joint_matrices(*p.skin, world_transforms(p.scene_mesh->imported, p.local_pose(t_s)), p.to_scene);
         TRESSEL_TRY(p.skinned->set_joints(p.joints));
         const bool start = world_->clock.steps == 0;
         Status copied;
         TRESSEL_TRY(device_->run_sync([&](gpu::CommandBuffer& cmd) {
             p.skinned->record(cmd, *skin_pipeline_);
+            if (renderer_ && p.draws.size() > 1) {  // the collision overlay draws the same skinned vertices
+                for (size_t i = 1; i < p.draws.size(); ++i)
+                    cmd.copy(*renderer_->mesh_vertices(p.draws.front()), *renderer_->mesh_vertices(p.draws[i]));
+                cmd.transfer_barrier();
+            }
             for (const auto& [gi, roots] : p.device_roots) roots->record(cmd, *skin_pipeline_);
             if (start) sim_->record_snap_device_roots(cmd);
             for (Playback::Field& f : p.fields) {
@@ -966,7 +986,8 @@ Status SceneRuntime::step(uint32_t frames, gpu::CommandBuffer* cmd, gpu::Timesta
         }
         copy_pending_ = true;
         expand_hair_bounds();
-        if (renderer_) TRESSEL_TRY(populate_meshes(scene_, world_->time_s()));
+        // The GPU path skinned the drawn mesh with the fields; the CPU path draws its CPU skinning.
+        if (renderer_ && !playback_->skinned) TRESSEL_TRY(populate_meshes(scene_, world_->time_s()));
         return update_slice(scene_);
     }
     const uint32_t substeps = uint32_t(std::max(1, world_->environment.substeps));

@@ -273,6 +273,8 @@ private:
         std::vector<std::pair<size_t, std::unique_ptr<SkinnedRootsGpu>>> device_roots;
         std::vector<bool> device_rooted;            // per simulation group
         double gpu_posed_t = -1.0;                  // the time the GPU path last posed the body at
+        std::vector<uint32_t> draws;                // the renderer's meshes drawing the animated mesh
+        glm::vec3 clip_min{0.0f}, clip_max{0.0f};   // bounds of every pose of the clip
     };
     std::unique_ptr<Playback> playback_;
     Status build_playback(const Scene& scene);

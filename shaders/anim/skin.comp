@@ -12,6 +12,7 @@ layout(std430, set = 0, binding = kSkinWeights) readonly buffer Weights { vec4 w
 layout(std430, set = 0, binding = kSkinMatrices) readonly buffer Matrices { mat4 matrices[]; };
 layout(std430, set = 0, binding = kSkinOutPositions) writeonly buffer OutPos { vec4 out_pos[]; };
 layout(std430, set = 0, binding = kSkinOutNormals) writeonly buffer OutNrm { vec4 out_nrm[]; };
+layout(std430, set = 0, binding = kSkinOutVertices) writeonly buffer OutVertices { vec4 out_vertices[]; };
 layout(push_constant) uniform Push { SkinPush pc; };
 
 mat4 joint_matrix(uint j, float w) {
@@ -25,6 +26,12 @@ void main() {
     uvec4 j = joint_idx[v];
     vec4 w = weights[v];
     mat4 m = skin_matrix(joint_matrix(j.x, w.x), joint_matrix(j.y, w.y), joint_matrix(j.z, w.z), joint_matrix(j.w, w.w), w);
-    out_pos[v] = vec4(skin_point(m, bind_pos[v].xyz), 1.0);
-    if (pc.has_normals != 0u) out_nrm[v] = vec4(skin_normal(m, bind_nrm[v].xyz), 0.0);
+    vec4 p = vec4(skin_point(m, bind_pos[v].xyz), 1.0);
+    vec4 n = pc.has_normals != 0u ? vec4(skin_normal(m, bind_nrm[v].xyz), 0.0) : vec4(0.0, 1.0, 0.0, 0.0);
+    out_pos[v] = p;
+    if (pc.has_normals != 0u) out_nrm[v] = n;
+    if (pc.has_vertices != 0u) {  // the renderer's MeshVertex: position, then normal
+        out_vertices[2u * v] = p;
+        out_vertices[2u * v + 1u] = n;
+    }
 }

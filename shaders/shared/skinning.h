@@ -32,13 +32,14 @@ TRESSEL_CONST(uint, kSkinWeights, 3u);         // vec4 per vertex
 TRESSEL_CONST(uint, kSkinMatrices, 4u);        // mat4 per joint: engine-space skinning matrices
 TRESSEL_CONST(uint, kSkinOutPositions, 5u);    // vec4 per vertex (w = 1)
 TRESSEL_CONST(uint, kSkinOutNormals, 6u);      // vec4 per vertex (w = 0)
-TRESSEL_CONST(uint, kSkinBindingCount, 7u);
+TRESSEL_CONST(uint, kSkinOutVertices, 7u);     // optional: the renderer's MeshVertex per vertex (position w 1, normal w 0)
+TRESSEL_CONST(uint, kSkinBindingCount, 8u);
 
 struct SkinPush {
     uint vertices;
     uint joints;        // matrices bound; a joint index at or beyond it with a non-zero weight counts as identity
     uint has_normals;
-    uint pad;
+    uint has_vertices;  // also write kSkinOutVertices (the drawn mesh)
 };
 TRESSEL_CHECK_SIZE(SkinPush, 16)
 

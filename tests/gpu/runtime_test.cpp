@@ -436,7 +436,19 @@ TEST_F(RuntimeTest, AnimatedScalpCarriesTheRootsAndIsDrawnPosed) {
     EXPECT_LT(worst, 1e-5);
     for (const glm::vec4& p : sg.positions) ASSERT_TRUE(std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z));
 
-    // Drawn posed: a frame of the walking man with his hair.
+    // Drawn posed: the renderer's vertices of the body are the skinning pass's, written on the device
+    // (no mesh upload per frame), at the reference pose within 1e-5 m.
+    {
+        gpu::Buffer* drawn = rt->renderer()->mesh_vertices(0);
+        ASSERT_NE(drawn, nullptr);
+        std::vector<glm::vec4> v(2 * posed.size());
+        ASSERT_TRUE(device().download(*drawn, v.data(), v.size() * sizeof(glm::vec4)).ok());
+        double drawn_worst = 0.0;
+        for (size_t i = 0; i < posed.size(); ++i) drawn_worst = std::max(drawn_worst, double(glm::length(glm::vec3(v[2 * i]) - posed[i])));
+        std::printf("the drawn body's vertices within %.3g m of the reference pose\n", drawn_worst);
+        EXPECT_LT(drawn_worst, 1e-5);
+    }
+    // A frame of the walking man with his hair.
     ASSERT_TRUE(rt->resize(360, 480).ok());
     render::FrameDesc frame = rt->frame_desc(true);
     auto rgba = rt->render_to_rgba(frame);

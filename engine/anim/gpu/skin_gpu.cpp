@@ -86,7 +86,21 @@ Result<SkinnedMeshGpu> SkinnedMeshGpu::create(gpu::Device& device, const SkinGpu
     m.set_.bind_buffer(kSkinMatrices, m.matrices_);
     m.set_.bind_buffer(kSkinOutPositions, m.out_pos_);
     m.set_.bind_buffer(kSkinOutNormals, m.out_nrm_);
+    m.set_.bind_buffer(kSkinOutVertices, m.out_pos_);  // unused until set_vertex_output
     return m;
+}
+
+Status SkinnedMeshGpu::set_vertex_output(const gpu::Buffer* vertices) {
+    if (!vertices) {
+        has_vertices_ = false;
+        set_.bind_buffer(kSkinOutVertices, out_pos_);
+        return {};
+    }
+    if (vertices->size() < VkDeviceSize(vertices_) * 2 * sizeof(glm::vec4))
+        return make_error(ErrorCode::InvalidArgument, "skinning: the drawn mesh's vertex buffer holds fewer vertices than the mesh");
+    set_.bind_buffer(kSkinOutVertices, *vertices);
+    has_vertices_ = true;
+    return {};
 }
 
 Status SkinnedMeshGpu::set_joints(std::span<const glm::mat4> joints) {
@@ -99,7 +113,7 @@ Status SkinnedMeshGpu::set_joints(std::span<const glm::mat4> joints) {
 
 void SkinnedMeshGpu::record(gpu::CommandBuffer& cmd, const SkinGpuPipeline& pipeline) {
     cmd.bind(pipeline.pipeline(), set_);
-    cmd.push(pipeline.pipeline(), SkinPush{vertices_, joints_, has_normals_ ? 1u : 0u, 0u});
+    cmd.push(pipeline.pipeline(), SkinPush{vertices_, joints_, has_normals_ ? 1u : 0u, has_vertices_ ? 1u : 0u});
     const gpu::DispatchSize d = gpu::dispatch_size(*device_, vertices_, kSkinWorkgroupSize);
     cmd.dispatch(d.x, d.y, d.z);
     cmd.compute_barrier();

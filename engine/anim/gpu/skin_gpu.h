@@ -36,6 +36,9 @@ public:
     Status set_joints(std::span<const glm::mat4> joints);
     // Records the skinning dispatch and a compute barrier after it.
     void record(gpu::CommandBuffer& cmd, const SkinGpuPipeline& pipeline);
+    // Also write the skinned mesh into `vertices` (the renderer's MeshVertex buffer of this mesh: position w
+    // 1, normal w 0, one per vertex), or stop (nullptr). Not while a recorded skinning is pending.
+    Status set_vertex_output(const gpu::Buffer* vertices);
 
     uint32_t vertex_count() const { return vertices_; }
     const gpu::Buffer& positions() const { return out_pos_; }  // vec4 per vertex, w = 1
@@ -46,6 +49,7 @@ private:
     gpu::Device* device_ = nullptr;
     uint32_t vertices_ = 0, joints_ = 0;
     bool has_normals_ = false;
+    bool has_vertices_ = false;
     gpu::Buffer bind_pos_, bind_nrm_, joint_idx_, weights_, matrices_, out_pos_, out_nrm_;
     gpu::DescriptorSet set_;
 };
