@@ -69,41 +69,12 @@ std::vector<ScalpAttachment> attach_to_nearest(const Mesh& mesh, std::span<const
     return out;
 }
 
-HairGroup make_group(const std::string& name, int guides, int vertices, double length_m, int per_guide) {
-    HairGroup g;
-    g.name = name;
-    g.scalp.mesh = "body";
-    g.growth.placement = Placement::Random;
-    g.growth.guides = guides;
-    g.growth.vertices_per_strand = vertices;
-    g.growth.length_m = length_m;
-    g.growth.length_variation = 0.2;
-    g.follow.mode = FollowMode::TressFX;
-    g.follow.per_guide = per_guide;
-    g.follow.root_radius_m = 0.004;
-    g.simulation.gpu_vertices_per_strand = vertices;
-    g.simulation.sdf = {"body"};
-    return g;
-}
-
 Result<nlohmann::json> bench_ratboy(gpu::Device& device, const std::filesystem::path& data, int frames, bool band_only) {
-    Scene s;
-    MeshRef body;
-    body.name = "body";
-    body.path = (data / "tressfx/Ratboy_body.tfxmesh").string();
-    s.meshes.push_back(body);
-    CollisionMesh cm;
-    cm.mesh = "body";
-    cm.cells_x = 50;  // TressFX's own setting for the body
-    cm.margin_m = 0.002;
-    s.collision_meshes.push_back(cm);
-    HairGroup mohawk = make_group("mohawk", 0, 32, 0.2, 2);
-    mohawk.growth.placement = Placement::File;
-    mohawk.growth.guide_file = (data / "tressfx/Ratboy_mohawk.tfx").string();
-    s.hair_groups.push_back(mohawk);
-    s.hair_groups.push_back(make_group("fur", 37747, 8, 0.03, 1));
+    Scene s = ratboy_bench_scene(data);
+    s.motion = Motion{};      // the body moves by its skin
     s.environment.substeps = 1;  // a frame is one step: every part below runs once per simulation step
     for (HairGroup& g : s.hair_groups) g.simulation.sag_free = false;
+    const CollisionMesh& cm = s.collision_meshes.front();
 
     runtime::RuntimeOptions options;
     options.simulation = runtime::SimBackend::None;

@@ -52,6 +52,16 @@ Scene base_scene(const std::filesystem::path& data) {
 
 }  // namespace
 
+Scene ratboy_bench_scene(const std::filesystem::path& data) {
+    Scene s = base_scene(data);
+    HairGroup mohawk = make_group("mohawk", 0, 32, 0.2, FollowMode::TressFX, 2);
+    mohawk.growth.placement = Placement::File;
+    mohawk.growth.guide_file = (data / "tressfx/Ratboy_mohawk.tfx").string();
+    s.hair_groups.push_back(mohawk);
+    s.hair_groups.push_back(make_group("fur", 37747, 8, 0.03, FollowMode::TressFX, 1));
+    return s;
+}
+
 int bench_sim(const Args& args, nlohmann::json& out) {
     auto steps = args.get_int("frames", 100);
     if (!steps || *steps < 1 || *steps > 100000) return fail("--frames must be 1..100000", 2);
@@ -68,15 +78,7 @@ int bench_sim(const Args& args, nlohmann::json& out) {
         Scene scene;
     };
     std::vector<Case> cases;
-    {
-        Scene s = base_scene(data);
-        HairGroup mohawk = make_group("mohawk", 0, 32, 0.2, FollowMode::TressFX, 2);
-        mohawk.growth.placement = Placement::File;
-        mohawk.growth.guide_file = (data / "tressfx/Ratboy_mohawk.tfx").string();
-        s.hair_groups.push_back(mohawk);
-        s.hair_groups.push_back(make_group("fur", 37747, 8, 0.03, FollowMode::TressFX, 1));
-        cases.push_back({"ratboy", s});
-    }
+    cases.push_back({"ratboy", ratboy_bench_scene(data)});
     const bool phases = args.has("phases");
     if (phases && !device.info().shader_clock)
         return fail("--phases needs a GPU with shader clock reads (VK_KHR_shader_clock); " + device.info().name + " has none");

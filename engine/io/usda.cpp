@@ -118,19 +118,26 @@ Status write_curves(std::string& out, const UsdCurves& c, const std::string& pri
     out += in + "uniform token wrap = \"" + c.wrap + "\"\n";
     out += in + "int[] curveVertexCounts = [";
     for (size_t i = 0; i < c.vertex_counts.size(); ++i) out += (i ? ", " : "") + std::to_string(c.vertex_counts[i]);
-    out += "]\n" + in + "point3f[] points = [";
-    for (size_t i = 0; i < c.points.size(); ++i) {
-        const glm::vec3& p = c.points[i];
-        if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return invalid("point " + std::to_string(i) + " is not finite");
-        out += i ? ", (" : "(";
-        put_float(out, p.x);
-        out += ", ";
-        put_float(out, p.y);
-        out += ", ";
-        put_float(out, p.z);
-        out += ')';
-    }
-    out += "]\n";
+    // "[(x, y, z), ...]"; the index of the first point that is not finite, or npos.
+    auto put_points = [&out](const std::vector<glm::vec3>& pts) -> size_t {
+        out += '[';
+        for (size_t i = 0; i < pts.size(); ++i) {
+            const glm::vec3& p = pts[i];
+            if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return i;
+            out += i ? ", (" : "(";
+            put_float(out, p.x);
+            out += ", ";
+            put_float(out, p.y);
+            out += ", ";
+            put_float(out, p.z);
+            out += ')';
+        }
+        out += ']';
+        return std::string::npos;
+    };
+    out += "]\n" + in + "point3f[] points = ";
+    if (const size_t bad = put_points(c.points); bad != std::string::npos) return invalid("point " + std::to_string(bad) + " is not finite");
+    out += "\n";
     if (c.point_samples.size() != c.sample_times.size()) return invalid("one time per sample of points");
     if (!c.point_samples.empty()) {
         out += in + "point3f[] points.timeSamples = {\n";
@@ -143,20 +150,10 @@ Status write_curves(std::string& out, const UsdCurves& c, const std::string& pri
                 return invalid("sample times must be finite and increasing");
             out += in + "    ";
             put_double(out, c.sample_times[s]);
-            out += ": [";
-            for (size_t i = 0; i < pts.size(); ++i) {
-                const glm::vec3& p = pts[i];
-                if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
-                    return invalid("point " + std::to_string(i) + " at time " + std::to_string(c.sample_times[s]) + " is not finite");
-                out += i ? ", (" : "(";
-                put_float(out, p.x);
-                out += ", ";
-                put_float(out, p.y);
-                out += ", ";
-                put_float(out, p.z);
-                out += ')';
-            }
-            out += "],\n";
+            out += ": ";
+            if (const size_t bad = put_points(pts); bad != std::string::npos)
+                return invalid("point " + std::to_string(bad) + " at time " + std::to_string(c.sample_times[s]) + " is not finite");
+            out += ",\n";
         }
         out += in + "}\n";
     }

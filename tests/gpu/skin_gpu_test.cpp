@@ -13,6 +13,28 @@ namespace {
 
 class SkinGpuTest : public test::GpuTest {};
 
+// CesiumMan's skinned body, its skin and its bind pose (anim::unbind_mesh), as the tests below use them.
+struct CesiumMan {
+    ImportedScene scene;
+    const Mesh* body = nullptr;
+    const Skin* skin = nullptr;
+    SkinBind bind;
+    bool ok = false;
+    CesiumMan() {
+        auto f = import_mesh_file(test::testdata("gltf") / "CesiumMan.glb");
+        if (!f.ok()) return;
+        scene = std::move(*f);
+        for (const Mesh& m : scene.meshes)
+            if (m.skin >= 0) body = &m;
+        if (!body) return;
+        skin = &scene.skins[size_t(body->skin)];
+        auto b = unbind_mesh(*body, joint_matrices(*skin, world_transforms(scene, rest_pose(scene))));
+        if (!b.ok()) return;
+        bind = std::move(*b);
+        ok = true;
+    }
+};
+
 TEST_F(SkinGpuTest, MatchesTheCpuReferenceOnTheShippedCharacters) {
     auto pipe = SkinGpuPipeline::create(device());
     ASSERT_TRUE(pipe.ok()) << pipe.error().describe();
@@ -72,15 +94,12 @@ TEST_F(SkinGpuTest, SkinnedFieldRebuiltOnTheGpuMatchesTheCpuBuildOfThePose) {
     ASSERT_TRUE(pipe.ok()) << pipe.error().describe();
     auto sdf_pipes = SdfGpuPipelines::create(device());
     ASSERT_TRUE(sdf_pipes.ok()) << sdf_pipes.error().describe();
-    auto scene = import_mesh_file(test::testdata("gltf") / "CesiumMan.glb");
-    ASSERT_TRUE(scene.ok());
-    const Mesh* body = nullptr;
-    for (const Mesh& m : scene->meshes)
-        if (m.skin >= 0) body = &m;
-    ASSERT_NE(body, nullptr);
-    const Skin& skin = scene->skins[size_t(body->skin)];
-    auto bind = unbind_mesh(*body, joint_matrices(skin, world_transforms(*scene, rest_pose(*scene))));
-    ASSERT_TRUE(bind.ok());
+    CesiumMan man;
+    ASSERT_TRUE(man.ok);
+    const ImportedScene* scene = &man.scene;
+    const Mesh* body = man.body;
+    const Skin& skin = *man.skin;
+    const SkinBind* bind = &man.bind;
     auto skinned = SkinnedMeshGpu::create(device(), *pipe, *body, *bind, uint32_t(skin.joints.size()));
     ASSERT_TRUE(skinned.ok()) << skinned.error().describe();
     ClipSampler clip(*scene, scene->animations.at(0));
@@ -189,15 +208,12 @@ TEST_F(SkinGpuTest, SkinnedFieldRebuiltOnTheGpuMatchesTheCpuBuildOfThePose) {
 TEST_F(SkinGpuTest, RootTargetsMatchTheCpuReference) {
     auto pipe = SkinGpuPipeline::create(device());
     ASSERT_TRUE(pipe.ok());
-    auto scene = import_mesh_file(test::testdata("gltf") / "CesiumMan.glb");
-    ASSERT_TRUE(scene.ok());
-    const Mesh* body = nullptr;
-    for (const Mesh& m : scene->meshes)
-        if (m.skin >= 0) body = &m;
-    ASSERT_NE(body, nullptr);
-    const Skin& skin = scene->skins[size_t(body->skin)];
-    auto bind = unbind_mesh(*body, joint_matrices(skin, world_transforms(*scene, rest_pose(*scene))));
-    ASSERT_TRUE(bind.ok());
+    CesiumMan man;
+    ASSERT_TRUE(man.ok);
+    const ImportedScene* scene = &man.scene;
+    const Mesh* body = man.body;
+    const Skin& skin = *man.skin;
+    const SkinBind* bind = &man.bind;
     auto skinned = SkinnedMeshGpu::create(device(), *pipe, *body, *bind, uint32_t(skin.joints.size()));
     ASSERT_TRUE(skinned.ok());
     const size_t triangles = body->indices.size() / 3;

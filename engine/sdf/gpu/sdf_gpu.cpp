@@ -263,17 +263,23 @@ bool record_sdf_build(gpu::CommandBuffer& cmd, const SdfGpuPipelines& P, SdfGpuF
     push.triangles = tris;
 
     const gpu_shared::SdfGridParams g = gd.gpu_params(f.plan.band_cells);
-    if (f.plan.band_only) {  // band, parity, then one pass over the cells (sdf/finalize_band.comp)
+    auto band = [&] {
         push.count = tris;
         r.begin("sdf band");
         r.dispatch_groups(P.band, f.set_ab, push, tris, P.tuning.band_triangles);
         r.end();
+    };
+    auto ray_parity = [&] {
         r.begin("sdf ray parity");
         push.count = 3 * tris;
         r.dispatch(P.parity_triangle, f.set_ab, push);
         push.count = sp::parity_line_count(g);
         r.dispatch(P.parity_prefix, f.set_ab, push);
         r.end();
+    };
+    if (f.plan.band_only) {  // band, parity, then one pass over the cells (sdf/finalize_band.comp)
+        band();
+        ray_parity();
         push.mode = sign_mode(f.plan.cell_sign);
         push.count = cells;
         r.begin("sdf finalize band");
@@ -282,10 +288,7 @@ bool record_sdf_build(gpu::CommandBuffer& cmd, const SdfGpuPipelines& P, SdfGpuF
         return true;
     }
     if (!second_half) {
-        push.count = tris;
-        r.begin("sdf band");
-        r.dispatch_groups(P.band, f.set_ab, push, tris, P.tuning.band_triangles);
-        r.end();
+        band();
 
         push.count = sp::coarse_cell_count(g);
         r.begin("sdf coarse seed");
@@ -304,14 +307,7 @@ bool record_sdf_build(gpu::CommandBuffer& cmd, const SdfGpuPipelines& P, SdfGpuF
         f.result_in_a = in_a;
         r.end();
 
-        if (f.plan.cell_sign == sp::CellSign::Parity || f.plan.cell_sign == sp::CellSign::PseudonormalBandParityElsewhere) {
-            r.begin("sdf ray parity");
-            push.count = 3 * tris;
-            r.dispatch(P.parity_triangle, f.set_ab, push);
-            push.count = sp::parity_line_count(g);
-            r.dispatch(P.parity_prefix, f.set_ab, push);
-            r.end();
-        }
+        if (f.plan.cell_sign == sp::CellSign::Parity || f.plan.cell_sign == sp::CellSign::PseudonormalBandParityElsewhere) ray_parity();
         if (winding && f.winding_plan.stride == 0) return false;  // the caller decides the stride first
     }
     const gpu::DescriptorSet& final_set = f.result_in_a ? f.set_ab : f.set_ba;
