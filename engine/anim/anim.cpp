@@ -302,20 +302,26 @@ Status skin_mesh(const Mesh& mesh, const SkinBind& bind, std::span<const glm::ma
     return {};
 }
 
+Result<glm::uvec3> root_corners(const Mesh& bind, const ScalpAttachment& a, size_t index) {
+    const size_t triangles = bind.indices.size() / 3;
+    if (a.triangle >= triangles)
+        return make_error(ErrorCode::InvalidArgument, "mesh '" + bind.name + "': root " + std::to_string(index) + " is on triangle " +
+                                                          std::to_string(a.triangle) + " of " + std::to_string(triangles));
+    const size_t t = 3 * size_t(a.triangle);
+    return glm::uvec3(bind.indices[t], bind.indices[t + 1], bind.indices[t + 2]);
+}
+
 Status root_transforms(const Mesh& bind, std::span<const glm::vec3> skinned, std::span<const ScalpAttachment> roots,
                        std::vector<glm::mat4>& out) {
     if (skinned.size() != bind.positions.size())
         return make_error(ErrorCode::InvalidArgument, "mesh '" + bind.name + "': " + std::to_string(skinned.size()) + " skinned positions for " +
                                                           std::to_string(bind.positions.size()) + " vertices");
-    const size_t triangles = bind.indices.size() / 3;
     out.resize(roots.size());
     for (size_t r = 0; r < roots.size(); ++r) {
         const ScalpAttachment& a = roots[r];
-        if (a.triangle >= triangles)
-            return make_error(ErrorCode::InvalidArgument, "mesh '" + bind.name + "': root " + std::to_string(r) + " is on triangle " +
-                                                              std::to_string(a.triangle) + " of " + std::to_string(triangles));
-        const uint32_t i0 = bind.indices[3 * size_t(a.triangle)], i1 = bind.indices[3 * size_t(a.triangle) + 1],
-                       i2 = bind.indices[3 * size_t(a.triangle) + 2];
+        auto c = root_corners(bind, a, r);
+        if (!c) return c.error();
+        const uint32_t i0 = c->x, i1 = c->y, i2 = c->z;
         const glm::mat4 rest = gpu_shared::skin_triangle_frame(bind.positions[i0], bind.positions[i1], bind.positions[i2], a.barycentric);
         const glm::mat4 now = gpu_shared::skin_triangle_frame(skinned[i0], skinned[i1], skinned[i2], a.barycentric);
         out[r] = glm::mat4(glm::dmat4(now) * glm::inverse(glm::dmat4(rest)));

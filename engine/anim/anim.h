@@ -99,6 +99,10 @@ Result<SkinBind> unbind_mesh(const Mesh& mesh, std::span<const glm::mat4> rest_j
 Status skin_mesh(const Mesh& mesh, const SkinBind& bind, std::span<const glm::mat4> joints, std::vector<glm::vec3>& positions,
                  std::vector<glm::vec3>* normals = nullptr);
 
+// The three corner vertices of root `index`'s scalp triangle; InvalidArgument naming the root when its
+// triangle is not in the mesh.
+Result<glm::uvec3> root_corners(const Mesh& bind, const ScalpAttachment& root, size_t index);
+
 // Per root: the rigid transform carrying it from the scalp's bind pose (`bind`, the mesh the groom was grown
 // on) to the skinned pose (`skinned`, one position per bind vertex): its triangle's frame at its
 // barycentric point now, times the inverse of that frame in the bind pose (skin_triangle_frame). What

@@ -363,6 +363,17 @@ Scene walking_man_scene() {
     return s;
 }
 
+// CesiumMan's body as a collision mesh: `cells_x` cells, padding 0.2, margin 5 mm.
+CollisionMesh walking_man_field(int cells_x, bool band_only = false) {
+    CollisionMesh cm;
+    cm.mesh = "man";
+    cm.cells_x = cells_x;
+    cm.padding = 0.2;
+    cm.margin_m = 0.005;
+    cm.animated_band_only = band_only;
+    return cm;
+}
+
 // The reference the runtime is checked against: the same file skinned here by engine/anim, from the mesh
 // the runtime imported, posed as the runtime plays it (played_pose).
 struct WalkingManReference {
@@ -484,11 +495,7 @@ TEST_F(RuntimeTest, AnimatedBodysFieldFollowsItAndKeepsTheHairOut) {
     auto rt = make(backend);
     ASSERT_TRUE(rt);
     Scene s = walking_man_scene();
-    CollisionMesh cm;
-    cm.mesh = "man";
-    cm.cells_x = 40;
-    cm.padding = 0.2;
-    cm.margin_m = 0.005;
+    const CollisionMesh cm = walking_man_field(40);
     s.collision_meshes.push_back(cm);
     HairGroup& g = s.hair_groups[0];
     g.scalp.region = {RegionType::Cap, {0.0, 1.0, 0.0}, 10.0};  // the top of the head (wider caps reach the face and the shoulders)
@@ -637,13 +644,7 @@ TEST_F(RuntimeTest, BlendInFromRestNeverLaunchesTheHair) {
     auto rt = make();
     ASSERT_TRUE(rt);
     Scene s = walking_man_scene();
-    CollisionMesh cm;
-    cm.mesh = "man";
-    cm.cells_x = 32;
-    cm.padding = 0.2;
-    cm.margin_m = 0.005;
-    cm.animated_band_only = true;
-    s.collision_meshes.push_back(cm);
+    s.collision_meshes.push_back(walking_man_field(32, true));
     HairGroup& g = s.hair_groups[0];
     g.scalp.region = {RegionType::Cap, {0.0, 1.0, 0.0}, 10.0};
     g.growth.guides = 60;

@@ -6,6 +6,7 @@
 #include "anim/gpu/skin_gpu.h"
 #include "sdf/gpu/sdf_gpu.h"
 #include "gpu_test.h"
+#include "spread_roots.h"
 #include "test_paths.h"
 
 namespace tressel {
@@ -32,6 +33,9 @@ struct CesiumMan {
         if (!b.ok()) return;
         bind = std::move(*b);
         ok = true;
+    }
+    Result<SkinnedMeshGpu> skinned(gpu::Device& device, const SkinGpuPipeline& pipe) const {
+        return SkinnedMeshGpu::create(device, pipe, *body, bind, uint32_t(skin->joints.size()));
     }
 };
 
@@ -99,8 +103,7 @@ TEST_F(SkinGpuTest, SkinnedFieldRebuiltOnTheGpuMatchesTheCpuBuildOfThePose) {
     const ImportedScene* scene = &man.scene;
     const Mesh* body = man.body;
     const Skin& skin = *man.skin;
-    const SkinBind* bind = &man.bind;
-    auto skinned = SkinnedMeshGpu::create(device(), *pipe, *body, *bind, uint32_t(skin.joints.size()));
+    auto skinned = man.skinned(device(), *pipe);
     ASSERT_TRUE(skinned.ok()) << skinned.error().describe();
     ClipSampler clip(*scene, scene->animations.at(0));
     auto pose = [&](double t) {
@@ -115,7 +118,7 @@ TEST_F(SkinGpuTest, SkinnedFieldRebuiltOnTheGpuMatchesTheCpuBuildOfThePose) {
     std::vector<std::vector<glm::vec3>> posed;
     for (double t : times) {
         posed.emplace_back();
-        ASSERT_TRUE(skin_mesh(*body, *bind, pose(t), posed.back()).ok());
+        ASSERT_TRUE(skin_mesh(*body, man.bind, pose(t), posed.back()).ok());
         for (const glm::vec3& p : posed.back()) lo = glm::min(lo, glm::dvec3(p)), hi = glm::max(hi, glm::dvec3(p));
     }
     Diagnostics diag;
@@ -213,18 +216,9 @@ TEST_F(SkinGpuTest, RootTargetsMatchTheCpuReference) {
     const ImportedScene* scene = &man.scene;
     const Mesh* body = man.body;
     const Skin& skin = *man.skin;
-    const SkinBind* bind = &man.bind;
-    auto skinned = SkinnedMeshGpu::create(device(), *pipe, *body, *bind, uint32_t(skin.joints.size()));
+    auto skinned = man.skinned(device(), *pipe);
     ASSERT_TRUE(skinned.ok());
-    const size_t triangles = body->indices.size() / 3;
-    std::vector<ScalpAttachment> roots;
-    for (size_t r = 0; r < 300; ++r) {
-        ScalpAttachment a;
-        a.triangle = uint32_t((r * 7919u) % triangles);
-        const float u = float((r * 37u) % 100u) / 100.0f, v = float((r * 61u) % 100u) / 100.0f * (1.0f - u);
-        a.barycentric = glm::vec3(1.0f - u - v, u, v);
-        roots.push_back(a);
-    }
+    const std::vector<ScalpAttachment> roots = test::spread_roots(*body, 300);
     auto gpu_roots = SkinnedRootsGpu::create(device(), *pipe, *body, roots, skinned->positions(), skinned->vertex_count());
     ASSERT_TRUE(gpu_roots.ok()) << gpu_roots.error().describe();
     // The same pass over the CPU-skinned positions: the roots pass alone, without the skinning's rounding.
@@ -239,7 +233,7 @@ TEST_F(SkinGpuTest, RootTargetsMatchTheCpuReference) {
         clip.sample(clip.duration_s() * (0.1 + 0.2 * k), local);
         const auto joints = joint_matrices(skin, world_transforms(*scene, local));
         std::vector<glm::vec3> posed;
-        ASSERT_TRUE(skin_mesh(*body, *bind, joints, posed).ok());
+        ASSERT_TRUE(skin_mesh(*body, man.bind, joints, posed).ok());
         std::vector<glm::mat4> cpu;
         ASSERT_TRUE(root_transforms(*body, posed, roots, cpu).ok());
         std::vector<glm::vec4> source(posed.size());

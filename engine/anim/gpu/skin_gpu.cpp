@@ -124,17 +124,14 @@ Result<SkinnedRootsGpu> SkinnedRootsGpu::create(gpu::Device& device, const SkinG
                                                 uint32_t skinned_vertices) {
     if (skinned_vertices < bind.positions.size() || skinned.size() < VkDeviceSize(bind.positions.size()) * sizeof(glm::vec4))
         return make_error(ErrorCode::InvalidArgument, "mesh '" + bind.name + "': the skinned positions hold fewer vertices than the mesh");
-    const size_t triangles = bind.indices.size() / 3;
     std::vector<glm::uvec4> tri(std::max<size_t>(roots.size(), 1), glm::uvec4(0u));
     std::vector<glm::vec4> bary(tri.size(), glm::vec4(0.0f));
     std::vector<glm::mat4> inverse(tri.size(), glm::mat4(1.0f));
     for (size_t r = 0; r < roots.size(); ++r) {
         const ScalpAttachment& a = roots[r];
-        if (a.triangle >= triangles)
-            return make_error(ErrorCode::InvalidArgument, "mesh '" + bind.name + "': root " + std::to_string(r) + " is on triangle " +
-                                                              std::to_string(a.triangle) + " of " + std::to_string(triangles));
-        const uint32_t i0 = bind.indices[3 * size_t(a.triangle)], i1 = bind.indices[3 * size_t(a.triangle) + 1],
-                       i2 = bind.indices[3 * size_t(a.triangle) + 2];
+        auto c = root_corners(bind, a, r);
+        if (!c) return c.error();
+        const uint32_t i0 = c->x, i1 = c->y, i2 = c->z;
         tri[r] = glm::uvec4(i0, i1, i2, 0u);
         bary[r] = glm::vec4(a.barycentric, 0.0f);
         const glm::mat4 rest = skin_triangle_frame(bind.positions[i0], bind.positions[i1], bind.positions[i2], a.barycentric);

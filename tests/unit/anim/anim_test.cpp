@@ -11,6 +11,7 @@
 #include "anim/anim.h"
 #include "sim/sim.h"
 #include "sim_test_util.h"
+#include "spread_roots.h"
 #include "test_paths.h"
 
 namespace tressel {
@@ -302,15 +303,9 @@ TEST(AnimRoots, RootsStayOnTheSkinnedScalpOverCesiumMansWalk) {
     const Skin& skin = scene->skins[size_t(body->skin)];
     auto bind = unbind_mesh(*body, joint_matrices(skin, world_transforms(*scene, rest_pose(*scene))));
     ASSERT_TRUE(bind.ok());
-    const size_t triangles = body->indices.size() / 3;
-    std::vector<ScalpAttachment> roots;
+    const std::vector<ScalpAttachment> roots = test::spread_roots(*body, 300);
     std::vector<glm::vec3> root_points, normals;
-    for (size_t r = 0; r < 300; ++r) {
-        ScalpAttachment a;
-        a.triangle = uint32_t((r * 7919u) % triangles);
-        const float u = float((r * 37u) % 100u) / 100.0f, v = float((r * 61u) % 100u) / 100.0f * (1.0f - u);
-        a.barycentric = glm::vec3(1.0f - u - v, u, v);
-        roots.push_back(a);
+    for (const ScalpAttachment& a : roots) {
         const glm::vec3 p0 = body->positions[body->indices[3 * a.triangle]], p1 = body->positions[body->indices[3 * a.triangle + 1]],
                         p2 = body->positions[body->indices[3 * a.triangle + 2]];
         root_points.push_back(p0 * a.barycentric.x + p1 * a.barycentric.y + p2 * a.barycentric.z);
@@ -369,7 +364,7 @@ TEST(AnimRoots, RootsStayOnTheSkinnedScalpOverCesiumMansWalk) {
     EXPECT_LT(worst_rigid, 1e-5);
     EXPECT_LT(worst_pinned, 1e-5);
 
-    std::vector<ScalpAttachment> bad = {ScalpAttachment{uint32_t(triangles), glm::vec3(1, 0, 0)}};
+    std::vector<ScalpAttachment> bad = {ScalpAttachment{uint32_t(body->indices.size() / 3), glm::vec3(1, 0, 0)}};
     EXPECT_FALSE(root_transforms(*body, skinned, bad, transforms).ok());
     EXPECT_FALSE(root_transforms(*body, std::span<const glm::vec3>(skinned.data(), 3), roots, transforms).ok());
 }
