@@ -98,6 +98,9 @@ Result<ImportedScene> import_mesh_file(const std::filesystem::path& path, const 
     if (!parsed.ok()) return parsed.error();
     ImportedScene scene = std::move(parsed.value());
     scene.format = ext;
+    if (!unify_skins(scene))
+        scene.diagnostics.warn(path.string(), "the file's parts could not be given one skin (a part belongs to no node, or there are over 65,535 "
+                                              "joints): only a mesh whose parts share one skin can be animated");
     TRESSEL_TRY(cancelled_check(progress, path));
     if (progress) progress->set(0.7f, "converting mesh");
 

@@ -6,6 +6,9 @@
 #include <cstring>
 #include <numeric>
 
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/quaternion.hpp>
+
 #include "io/mesh_import.h"
 
 namespace tressel {
@@ -266,6 +269,125 @@ Mesh merge_meshes(const ImportedScene& scene, std::string name) {
     if (total == 0) normals = uvs = colors = skin = false;
     out.skin = skin ? skin_index : -1;
     return out;
+}
+
+}  // namespace tressel
+
+namespace tressel {
+
+namespace {
+
+glm::dmat4 node_local(const Node& n) {
+    return glm::translate(glm::dmat4(1.0), n.translation) * glm::mat4_cast(n.rotation) * glm::scale(glm::dmat4(1.0), n.scale);
+}
+
+// Rest world transforms of every node from their TRS (parents first, whatever the order; a cycle, which the
+// importers refuse, would stop at the node count).
+std::vector<glm::dmat4> rest_world(const std::vector<Node>& nodes) {
+    std::vector<glm::dmat4> world(nodes.size(), glm::dmat4(1.0));
+    std::vector<char> done(nodes.size(), 0);
+    for (size_t i = 0; i < nodes.size(); ++i) {
+        std::vector<size_t> chain;
+        for (size_t k = i; k < nodes.size() && !done[k] && chain.size() <= nodes.size(); k = size_t(nodes[k].parent)) {
+            chain.push_back(k);
+            if (nodes[k].parent < 0) break;
+        }
+        for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+            const int p = nodes[*it].parent;
+            world[*it] = (p >= 0 && size_t(p) < nodes.size() ? world[size_t(p)] : glm::dmat4(1.0)) * node_local(nodes[*it]);
+            done[*it] = 1;
+        }
+    }
+    return world;
+}
+
+bool same_matrix(const glm::mat4& a, const glm::mat4& b) {
+    for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r)
+            if (std::abs(a[c][r] - b[c][r]) > 1e-6f * std::max(1.0f, std::abs(a[c][r]))) return false;
+    return true;
+}
+
+}  // namespace
+
+bool unify_skins(ImportedScene& scene) {
+    const size_t node_count = scene.nodes.size();
+    std::vector<char> moved(node_count, 0);  // nodes a clip translates, rotates or scales
+    bool any_moved = false;
+    for (const Animation& a : scene.animations)
+        for (const AnimationChannel& c : a.channels)
+            if (c.path != AnimPath::Weights && c.node >= 0 && size_t(c.node) < node_count) moved[size_t(c.node)] = 1, any_moved = true;
+    bool any_skinned = false, shared = true;
+    int first = -2;
+    for (const Mesh& m : scene.meshes) {
+        const bool skinned = m.skin >= 0 && size_t(m.skin) < scene.skins.size() && !m.joints.empty();
+        any_skinned |= skinned;
+        const int s = skinned ? m.skin : -1;
+        shared &= first == -2 || first == s;
+        first = s;
+    }
+    if (scene.meshes.empty() || (!any_skinned && !any_moved) || (shared && first >= 0)) return true;
+
+    Skin out;
+    out.name = "all parts";
+    // Each (node, inverse bind) once.
+    auto joint_of = [&](int node, const glm::mat4& inverse_bind) -> size_t {
+        for (size_t j = 0; j < out.joints.size(); ++j)
+            if (out.joints[j] == node && same_matrix(out.inverse_bind[j], inverse_bind)) return j;
+        out.joints.push_back(node);
+        out.inverse_bind.push_back(inverse_bind);
+        return out.joints.size() - 1;
+    };
+    std::vector<std::vector<uint32_t>> remap(scene.skins.size());
+    std::vector<int> joint_skin(node_count, -1), joint_index(node_count, -1);  // a skin and joint each node is, if any
+    for (size_t s = 0; s < scene.skins.size(); ++s) {
+        const Skin& skin = scene.skins[s];
+        if (out.skeleton < 0) out.skeleton = skin.skeleton;
+        for (size_t j = 0; j < skin.joints.size(); ++j) {
+            const glm::mat4 ib = j < skin.inverse_bind.size() ? skin.inverse_bind[j] : glm::mat4(1.0f);
+            remap[s].push_back(uint32_t(joint_of(skin.joints[j], ib)));
+            const int node = skin.joints[j];
+            if (node >= 0 && size_t(node) < node_count && joint_skin[size_t(node)] < 0) {
+                joint_skin[size_t(node)] = int(s);
+                joint_index[size_t(node)] = int(remap[s].back());
+            }
+        }
+    }
+    std::vector<int> mesh_node(scene.meshes.size(), -1);
+    for (size_t n = 0; n < node_count; ++n)
+        if (scene.nodes[n].mesh >= 0 && size_t(scene.nodes[n].mesh) < scene.meshes.size()) mesh_node[size_t(scene.nodes[n].mesh)] = int(n);
+    const std::vector<glm::dmat4> world = rest_world(scene.nodes);
+    std::vector<uint32_t> rigid_joint(scene.meshes.size(), 0);
+    for (size_t mi = 0; mi < scene.meshes.size(); ++mi) {
+        const Mesh& m = scene.meshes[mi];
+        if (m.skin >= 0 && size_t(m.skin) < scene.skins.size() && !m.joints.empty()) continue;
+        // The nearest node at or above the part that is a joint or that a clip moves; the topmost when none.
+        int follow = mesh_node[mi];
+        for (int k = follow, steps = 0; k >= 0 && size_t(k) < node_count && steps <= int(node_count); k = scene.nodes[size_t(k)].parent, ++steps) {
+            follow = k;
+            if (joint_index[size_t(k)] >= 0 || moved[size_t(k)]) break;
+        }
+        if (follow < 0) return false;  // a part no node holds: nothing to follow
+        // A joint is taken over as it is: the mesh is unbound through that joint's rest matrix, so its rest
+        // placement cancels whatever inverse bind matrix the skin gives the joint.
+        rigid_joint[mi] = joint_index[size_t(follow)] >= 0 ? uint32_t(joint_index[size_t(follow)])
+                                                           : uint32_t(joint_of(follow, glm::mat4(glm::inverse(world[size_t(follow)]))));
+    }
+    if (out.joints.size() > 65535) return false;
+    const int index = int(scene.skins.size());
+    for (size_t mi = 0; mi < scene.meshes.size(); ++mi) {
+        Mesh& m = scene.meshes[mi];
+        if (m.skin >= 0 && size_t(m.skin) < scene.skins.size() && !m.joints.empty()) {
+            for (auto& j : m.joints)
+                for (int k = 0; k < 4; ++k) j[k] = j[k] < remap[size_t(m.skin)].size() ? uint16_t(remap[size_t(m.skin)][j[k]]) : uint16_t(0);
+        } else {
+            m.joints.assign(m.positions.size(), glm::u16vec4(uint16_t(rigid_joint[mi]), 0, 0, 0));
+            m.weights.assign(m.positions.size(), glm::vec4(1.0f, 0.0f, 0.0f, 0.0f));
+        }
+        m.skin = index;
+    }
+    scene.skins.push_back(std::move(out));
+    return true;
 }
 
 }  // namespace tressel

@@ -9,6 +9,10 @@
 #include "io/mesh.h"
 
 namespace tressel {
+struct ImportedScene;
+}
+
+namespace tressel {
 
 // Angle-weighted vertex normals (Thürmer & Wüthrich 1998): each triangle adds its unit normal times the
 // corner angle to its three corners. Accumulated per distinct position, so vertices split at UV or
@@ -27,5 +31,16 @@ size_t remove_unreferenced_vertices(Mesh& mesh);
 // arrays empty or one per position, every position / normal / uv finite. `where` (a file name) starts
 // each message.
 Status validate_mesh(const Mesh& mesh, const std::string& where);
+
+// One skin for every mesh of a file whose parts move: when some mesh is skinned or a clip moves a node, and
+// the meshes do not all already share one skin, a skin covering them all is appended to `scene.skins` and
+// every mesh is rewritten to it (`Mesh::skin`, `joints`). Each skin's joints are taken over (a node with the
+// same inverse bind matrix in several skins, as RobotExpressive's four hands share their skeleton, becomes
+// one joint); a rigid part (a node's mesh with no skin) follows with weight 1 the nearest node at or above
+// it that is a joint or that a clip moves (taken over as that joint, or added with the inverse of its rest
+// transform), so a character of separate parts skins as one mesh, and merge_meshes keeps its skin.
+// Returns false, with the meshes left as they were, when a part belongs to no node or the joints would not
+// fit 16-bit indices.
+bool unify_skins(ImportedScene& scene);
 
 }  // namespace tressel

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 
 #include <glm/glm.hpp>
 
@@ -77,6 +78,50 @@ TEST(CliExport, EveryFormatOnTheDefaultScene) {
     EXPECT_EQ((*p)["format"], "tressel-tressfx-settings");
     EXPECT_EQ((*p)["groups"][0]["simulation"]["numVerticesPerStrand"], 16);
     EXPECT_GT((*p)["groups"][0]["collision"][0]["collisionMargin"].get<double>(), 0.0);
+}
+
+// Hair on skinned characters exports their skeleton: the .tfxbone names the joints and each strand's
+// strongest bone is the head's, and the .tfxmesh of the body carries the same names with its weights.
+// CesiumMan (the shipped walking scene: one skin) and RobotExpressive (19 parts: four hand skins and 15
+// rigid parts under its joints, played as one skin), whose hair used to export as one "root" bone.
+TEST(CliExport, SkinnedCharactersExportTheirSkeleton) {
+    const auto dir = scratch_dir("cli_export_skinned");
+    auto robot = read_json_file(source("presets/scenes/walking.json"));
+    ASSERT_TRUE(robot.ok());
+    (*robot)["meshes"][0]["path"] = testdata("gltf/RobotExpressive.glb").string();
+    (*robot)["hair_groups"][0]["scalp"]["region"] = {{"type", "cap"}, {"axis", {0, 1, 0}}, {"angle_deg", 12}};
+    (*robot)["hair_groups"][0]["growth"]["guides"] = 200;
+    (*robot)["hair_groups"][0]["follow"]["count"] = 0;
+    (*robot)["motion"]["animation"] = "Running";
+    ASSERT_TRUE(write_file_atomic(dir / "robot.json", robot->dump(1)).ok());
+    struct Case {
+        std::string scene, head;
+        size_t bones;
+    };
+    for (const Case& c : {Case{source("presets/scenes/walking.json").string(), "Skeleton_neck_joint_2", 19},
+                          Case{(dir / "robot.json").string(), "Head", 43}}) {
+        const std::string base = (dir / std::filesystem::path(c.scene).stem()).string();
+        auto r = run_process(cli() + " export " + quote(c.scene) + " --format tfx --out " + quote(base + ".tfx"));
+        ASSERT_EQ(r.exit_code, 0) << c.scene << "\n" << r.err;
+        auto bones = read_tfxbone_file(base + ".tfxbone");
+        ASSERT_TRUE(bones.ok()) << bones.error().describe();
+        EXPECT_EQ(bones->bone_names.size(), c.bones) << c.scene;
+        std::map<std::string, size_t> strongest;
+        for (const TfxStrandSkin& s : bones->strands) ++strongest[bones->bone_names.at(size_t(s.bones[0]))];
+        size_t most = 0;
+        std::string top;
+        for (const auto& [name, n] : strongest)
+            if (n > most) most = n, top = name;
+        EXPECT_EQ(top, c.head) << c.scene;
+        EXPECT_GT(most, bones->strands.size() / 2) << c.scene;
+        auto body = read_tfxmesh(base + "_man.tfxmesh");
+        ASSERT_TRUE(body.ok()) << body.error().describe();
+        EXPECT_EQ(body->bone_names, bones->bone_names) << c.scene << ": one name mapping for both files";
+        std::set<uint16_t> used;
+        for (size_t v = 0; v < body->mesh.joints.size(); ++v)
+            if (body->mesh.weights[v][0] > 0.0f) used.insert(body->mesh.joints[v][0]);
+        EXPECT_GT(used.size(), c.bones / 2) << c.scene << ": the body's vertices follow its joints";
+    }
 }
 
 // What `groom --out` writes for one group: guides and follow hairs as points per strand (metres).

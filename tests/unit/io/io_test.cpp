@@ -229,16 +229,47 @@ TEST(ImportReal, GltfRiggedFigureAndRobot) {
     EXPECT_EQ(fig.skins[0].joints.size(), 19u);
     EXPECT_EQ(fig.animations.size(), 1u);
 
+    // 19 parts: four hands skinned by four skins of one skeleton (the same 43 joints and inverse bind
+    // matrices), fifteen rigid parts under its joints. One skin is added for them all, and the merged mesh
+    // keeps it.
     auto robot = load("gltf/RobotExpressive.glb");
     EXPECT_EQ(robot.animations.size(), 14u);
-    ASSERT_EQ(robot.skins.size(), 4u);
-    for (const auto& s : robot.skins) EXPECT_EQ(s.joints.size(), 43u);
-    size_t triangles = 0;
-    for (const auto& m : robot.meshes) triangles += m.triangle_count();
+    ASSERT_EQ(robot.skins.size(), 5u);
+    for (size_t s = 0; s < 5; ++s) EXPECT_EQ(robot.skins[s].joints.size(), 43u) << "skin " << s;
+    size_t triangles = 0, rigid = 0;
+    for (const auto& m : robot.meshes) {
+        triangles += m.triangle_count();
+        EXPECT_EQ(m.skin, 4) << m.name;
+        ASSERT_EQ(m.joints.size(), m.positions.size()) << m.name;
+    }
     EXPECT_EQ(robot.meshes.size(), 19u);
+    for (size_t n = 0; n < robot.nodes.size(); ++n) {
+        const Node& node = robot.nodes[n];
+        if (node.mesh < 0 || node.skin >= 0) continue;
+        ++rigid;
+        // A rigid part follows the joint it hangs from: ArmL (under UpperArmL) all on that joint.
+        const Mesh& part = robot.meshes[size_t(node.mesh)];
+        const std::string joint = robot.nodes[size_t(robot.skins[4].joints[part.joints[0][0]])].name;
+        if (part.name == "ArmL") {
+            EXPECT_EQ(joint, "UpperArmL");
+        }
+        if (part.name == "Torso_2") {
+            EXPECT_EQ(joint, "Body");  // through "Torso", which no clip moves
+        }
+        for (size_t v = 0; v < part.joints.size(); ++v) {
+            ASSERT_EQ(part.joints[v][0], part.joints[0][0]) << part.name;
+            ASSERT_EQ(part.weights[v], glm::vec4(1, 0, 0, 0)) << part.name;
+        }
+    }
+    EXPECT_EQ(rigid, 15u);
     Mesh merged = merge_meshes(robot, "robot");
     EXPECT_EQ(merged.triangle_count(), triangles);
+    EXPECT_EQ(merged.skin, 4);
+    EXPECT_EQ(merged.joints.size(), merged.positions.size());
     EXPECT_TRUE(validate_mesh(merged, "robot").ok());
+    // A file whose meshes share one skin keeps it as it is.
+    EXPECT_EQ(fig.meshes.size(), 1u);
+    EXPECT_EQ(fig.meshes[0].skin, 0);
 }
 
 // ---- conversions ----
