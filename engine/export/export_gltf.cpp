@@ -93,9 +93,11 @@ Status add_mesh(Builder& b, const Mesh& m, size_t index) {
     if (m.uvs.size() == m.positions.size()) {
         bool ok = true;
         for (const auto& uv : m.uvs) ok = ok && std::isfinite(uv.x) && std::isfinite(uv.y);
+        std::vector<glm::vec2> uv(m.uvs.size());  // glTF counts v from the image's top, the engine from its bottom
+        for (size_t i = 0; i < uv.size(); ++i) uv[i] = glm::vec2(m.uvs[i].x, 1.0f - m.uvs[i].y);
         if (ok)
-            prim.attributes["TEXCOORD_0"] = b.accessor(m.uvs.data(), m.uvs.size() * sizeof(glm::vec2), kArrayBuffer,
-                                                       TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2, m.uvs.size());
+            prim.attributes["TEXCOORD_0"] = b.accessor(uv.data(), uv.size() * sizeof(glm::vec2), kArrayBuffer, TINYGLTF_COMPONENT_TYPE_FLOAT,
+                                                       TINYGLTF_TYPE_VEC2, uv.size());
     }
     prim.indices = b.accessor(m.indices.data(), m.indices.size() * 4, kElementArrayBuffer, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT,
                               TINYGLTF_TYPE_SCALAR, m.indices.size());

@@ -384,7 +384,9 @@ Result<ImportedScene> import_gltf(const SourceFile& file, bool binary, FileFrame
                 }
                 mesh.positions.emplace_back(p);
                 if (has_normals) mesh.normals.emplace_back(nn);
-                if (has_uvs) mesh.uvs.emplace_back(uv[2 * v], uv[2 * v + 1]);
+                // glTF counts v from the image's top; the engine, as OBJ, FBX and Assimp do, from its bottom, so that
+                // one mask image lines up with a model whatever file it came in.
+                if (has_uvs) mesh.uvs.emplace_back(uv[2 * v], 1.0f - uv[2 * v + 1]);
                 if (has_colors)
                     mesh.colors.emplace_back(col[size_t(col_comps) * v], col[size_t(col_comps) * v + 1], col[size_t(col_comps) * v + 2],
                                              col_comps == 4 ? col[4 * v + 3] : 1.0f);
