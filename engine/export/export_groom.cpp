@@ -132,12 +132,28 @@ Status write_tfx_group(Writer& w, const ExportDesc& desc, const ExportGroup& g, 
     std::vector<uint32_t> tris(all.strand_count());
     std::vector<glm::vec3> bary(all.strand_count());
     for (size_t i = 0; i < all.strand_count(); ++i) tris[i] = all.roots[i].triangle, bary[i] = all.roots[i].barycentric;
-    TfxBoneFromScalp in;
-    in.scalp = g.scalp;
-    in.joint_names = g.joint_names;
-    in.root_triangles = tris;
-    in.root_barycentrics = bary;
-    auto bones = tfxbone_from_scalp(in, w.report.diagnostics);
+    Result<TfxBoneData> bones = make_error(ErrorCode::InvalidArgument, "no skin");
+    const std::optional<TfxBoneData>& file_skin = g.groom->file_skin;
+    if (file_skin && file_skin->strands.size() == c.guides.strand_count()) {
+        // Guides read from a .tfx keep the skin of their .tfxbone; a follow hair takes its primary guide's.
+        TfxBoneData skin = *file_skin;
+        for (size_t f = 0; f < c.follows.strand_count(); ++f) {
+            const uint32_t guide = g.groom->follows.descriptors.at(f).guides.x;
+            TfxStrandSkin k = file_skin->strands.at(guide);
+            k.strand = int32_t(c.guides.strand_count() + f);
+            skin.strands.push_back(k);
+        }
+        w.report.diagnostics.info("hair group '" + c.name + "'", "the skin of the guides' own .tfxbone (" + std::to_string(skin.bone_names.size()) +
+                                                                   " bones) was written as read, not taken again from the scalp");
+        bones = std::move(skin);
+    } else {
+        TfxBoneFromScalp in;
+        in.scalp = g.scalp;
+        in.joint_names = g.joint_names;
+        in.root_triangles = tris;
+        in.root_barycentrics = bary;
+        bones = tfxbone_from_scalp(in, w.report.diagnostics);
+    }
     if (!bones) return bones.error();
     const auto bone_path = std::filesystem::path(out).replace_extension(".tfxbone");
     TRESSEL_TRY(w.file(bone_path, write_tfxbone_file(bone_path, *bones)));
@@ -255,7 +271,12 @@ Result<ExportCurves> prepare_export_curves(const ExportGroup& g, bool include_fo
         c.follow_root_uvs = root_uvs(*g.scalp, c.follows.roots);
     }
     fill_shading(c.guides, g.group->shading);
-    c.guide_root_uvs = root_uvs(*g.scalp, c.guides.roots);
+    // Guides read from a .tfx keep its root UVs; the follows take the scalp's, or else their guide's.
+    const std::vector<glm::vec2>& file_uvs = g.groom->file_root_uvs;
+    const bool from_file = !file_uvs.empty() && file_uvs.size() == c.guides.strand_count();
+    c.guide_root_uvs = from_file ? file_uvs : root_uvs(*g.scalp, c.guides.roots);
+    if (from_file && c.follow_root_uvs.empty())
+        for (size_t f = 0; f < c.follows.strand_count(); ++f) c.follow_root_uvs.push_back(file_uvs.at(g.groom->follows.descriptors.at(f).guides.x));
     if (c.guide_root_uvs.empty())
         diag.warn("hair group '" + c.name + "'", "the scalp mesh has no UVs: strand root UVs are written as 0");
     return c;

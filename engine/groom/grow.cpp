@@ -14,6 +14,7 @@
 #include "groom/shape.h"
 #include "groom/spatial.h"
 #include "io/hair_files.h"
+#include "io/tfxbone.h"
 
 namespace tressel {
 namespace {
@@ -40,7 +41,7 @@ Status guides_from_file(const GroomInputs& in, const RegionInfo& region, GroomRe
     const Growth& g = in.group.growth;
     if (g.guide_file.empty())
         return make_error(ErrorCode::InvalidArgument, "growth.guide_file is empty for placement \"file\"");
-    auto file = read_strand_file(resolve(in.base_dir, g.guide_file));
+    auto file = read_strand_file(resolve(in.base_dir, g.guide_file));  // the .tfxbone beside it is read below
     if (!file.ok()) return make_error(file.error().code, "growth.guide_file: " + file.error().message);
     r.diagnostics.append(file->diagnostics);
     if (file->strand_count() > kMaxGuides)
@@ -56,11 +57,37 @@ Status guides_from_file(const GroomInputs& in, const RegionInfo& region, GroomRe
     size_t dropped = 0;
     double dist_sum = 0.0;
     const double root_width = 2.0 * in.group.shading.fiber_radius_m;
+    // A .tfx's own skin: the .tfxbone of the same name beside it, when it describes every strand.
+    const std::filesystem::path guide_path = resolve(in.base_dir, g.guide_file);
+    std::optional<TfxBoneData> skin;
+    if (file->format == "tfx") {
+        const auto bone_path = std::filesystem::path(guide_path).replace_extension(".tfxbone");
+        std::error_code ec;
+        if (std::filesystem::exists(bone_path, ec)) {
+            auto bones = read_tfxbone_file(bone_path);
+            if (!bones.ok()) {
+                r.diagnostics.warn("growth.guide_file", bones.error().message + "; the export skins these guides from the scalp instead");
+            } else if (bones->strands.size() != file->strand_count()) {
+                r.diagnostics.warn("growth.guide_file", bone_path.filename().string() + " skins " + std::to_string(bones->strands.size()) +
+                                                            " strands but the .tfx has " + std::to_string(file->strand_count()) +
+                                                            "; the export skins these guides from the scalp instead");
+            } else {
+                skin = std::move(*bones);
+            }
+        }
+    }
+    std::vector<TfxStrandSkin> kept_skin;
     for (size_t s = 0; s < file->strand_count(); ++s) {
         const uint32_t a = file->strand_offsets[s], b = file->strand_offsets[s + 1];
         if (b - a < 2) {
             ++dropped;
             continue;
+        }
+        if (file->strand_uvs.size() == file->strand_count()) r.file_root_uvs.push_back(file->strand_uvs[s]);
+        if (skin) {
+            TfxStrandSkin k = skin->strands[s];
+            k.strand = int32_t(out.strand_count());
+            kept_skin.push_back(k);
         }
         for (uint32_t k = a; k < b; ++k) {
             out.points_os_m.push_back(glm::vec3(in.file_to_mesh * glm::vec4(file->points[k], 1.0f)));
@@ -78,6 +105,10 @@ Status guides_from_file(const GroomInputs& in, const RegionInfo& region, GroomRe
         out.flags.push_back(kStrandFromFile | (degenerate[s] ? kStrandDegenerate : 0u));
         dist_sum += cp.distance_m;
         r.stats.root_distance_max_m = std::max(r.stats.root_distance_max_m, double(cp.distance_m));
+    }
+    if (skin) {
+        skin->strands = std::move(kept_skin);
+        r.file_skin = std::move(skin);
     }
     if (dropped > 0)
         r.diagnostics.warn("growth.guide_file", std::to_string(dropped) + " strands with fewer than 2 points were skipped");

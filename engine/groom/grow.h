@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -14,6 +15,7 @@
 #include "groom/groom.h"
 #include "groom/region.h"
 #include "io/mesh.h"
+#include "io/tfxbone.h"
 #include "scene/scene_types.h"
 
 namespace tressel {
@@ -53,6 +55,11 @@ struct GroomResult {
     bool widths_from_fiber_radius = false;
     double widths_fiber_radius_m = 0.0;              // the fibre radius they were computed for
     std::vector<gpu_shared::GuideFrame> guide_frames;  // root frame per guide (follow offsets live in it)
+    // Guides read from a .tfx keep what the file says of them: its root UVs (one per guide, empty when the
+    // file has none) and the skin of the .tfxbone beside it (strand i = guide i), which the TressFX export
+    // writes as read instead of skinning the roots again from the scalp.
+    std::vector<glm::vec2> file_root_uvs;
+    std::optional<TfxBoneData> file_skin;
     FollowHairs follows;
     RegionInfo region;
     GroomStats stats;

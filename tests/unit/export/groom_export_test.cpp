@@ -8,7 +8,9 @@
 #include "groom/follow.h"
 #include "export/export_gltf.h"
 #include "export/export_groom.h"
+#include "core/file_io.h"
 #include "io/hair_files.h"
+#include "io/mesh_import.h"
 #include "io/tfxbone.h"
 #include "io/tfxmesh.h"
 #include "io/usda.h"
@@ -104,6 +106,86 @@ TEST(GroomExport, TfxRoundTripWithBonesAndUvs) {
     ASSERT_TRUE(bones.ok()) << bones.error().describe();
     EXPECT_EQ(bones->bone_names, std::vector<std::string>{"root"}) << "an unskinned scalp gives one root bone";
     EXPECT_EQ(bones->strands.size(), 40u);
+}
+
+// Rat Boy's mohawk read from its .tfx on his skinned body: the export writes the .tfxbone that came with
+// the guides (the same bytes when only guides are written; each follow hair with its guide's skin) and the
+// .tfx's own root UVs, not a skin and UVs taken again from the body (which moved the minor bones of 530 of
+// the 2,228 strands). Without a .tfxbone beside the .tfx the body's skin is used.
+TEST(GroomExport, GuidesFromATfxKeepTheirOwnSkinAndUvs) {
+    auto body_file = import_mesh_file(test::testdata("tressfx/Ratboy_body.tfxmesh"));
+    ASSERT_TRUE(body_file.ok()) << body_file.error().describe();
+    const Mesh body = merge_meshes(*body_file, "body");
+    ASSERT_GE(body.skin, 0);
+    std::vector<std::string> joints;
+    for (int n : body_file->skins[size_t(body.skin)].joints) joints.push_back(body_file->nodes[size_t(n)].name);
+    const auto source = read_file_bytes(test::testdata("tressfx/Ratboy_mohawk.tfxbone"));
+    ASSERT_TRUE(source.ok());
+    auto source_tfx = read_tfx_file(test::testdata("tressfx/Ratboy_mohawk.tfx"));
+    ASSERT_TRUE(source_tfx.ok());
+    ASSERT_EQ(source_tfx->strand_uvs.size(), 2228u);
+    const auto alone = test::scratch_dir("export_tfx_own_skin_alone");
+    std::filesystem::copy_file(test::testdata("tressfx/Ratboy_mohawk.tfx"), alone / "Ratboy_mohawk.tfx");
+    for (const auto& base : {test::testdata("tressfx"), alone}) {
+        const bool has_skin = base != alone;
+        HairGroup group;
+        group.name = "mohawk";
+        group.growth.placement = Placement::File;
+        group.growth.guide_file = "Ratboy_mohawk.tfx";
+        group.follow.mode = FollowMode::TressFX;
+        group.follow.count = 2;
+        group.simulation.gpu_vertices_per_strand = 32;
+        GroomInputs in;
+        in.scalp = &body;
+        in.group = group;
+        in.base_dir = base;
+        auto groom = grow_group(in);
+        ASSERT_TRUE(groom.ok()) << groom.error().describe();
+        ASSERT_EQ(groom->guides.strand_count(), 2228u);
+        EXPECT_EQ(groom->file_skin.has_value(), has_skin);
+        const auto dir = test::scratch_dir(has_skin ? "export_tfx_own_skin" : "export_tfx_body_skin");
+        for (bool follows : {false, true}) {
+            ExportDesc d;
+            d.format = ExportFormat::Tfx;
+            d.out = dir / (follows ? "all.tfx" : "guides.tfx");
+            d.include_follows = follows;
+            d.groups.push_back({&group, &*groom, &body, joints, nullptr});
+            auto r = export_groom(d);
+            ASSERT_TRUE(r.ok()) << r.error().describe();
+            auto tfx = read_tfx_file(d.out);
+            ASSERT_TRUE(tfx.ok());
+            const size_t nf = groom->follows.size();
+            ASSERT_GT(nf, 0u);
+            ASSERT_EQ(tfx->strand_uvs.size(), follows ? 2228u + nf : 2228u);
+            for (size_t s = 0; s < 2228; ++s) ASSERT_EQ(tfx->strand_uvs[s], source_tfx->strand_uvs[s]) << s;
+            auto bones = read_tfxbone_file(std::filesystem::path(d.out).replace_extension(".tfxbone"));
+            ASSERT_TRUE(bones.ok()) << bones.error().describe();
+            auto want = parse_tfxbone(*source, "source");
+            ASSERT_TRUE(want.ok());
+            if (!has_skin) {
+                // Skinned from the body: the same bone names (the body's), but not the file's minor bones.
+                size_t differ = 0;
+                for (size_t s = 0; s < 2228; ++s) differ += bones->strands[s].bones != want->strands[s].bones;
+                EXPECT_GT(differ, 100u);
+                continue;
+            }
+            if (!follows) {
+                auto written = read_file_bytes(std::filesystem::path(d.out).replace_extension(".tfxbone"));
+                ASSERT_TRUE(written.ok());
+                EXPECT_EQ(*written, *source) << "the guides' .tfxbone, byte for byte";
+                continue;
+            }
+            ASSERT_EQ(bones->strands.size(), 2228u + nf);
+            EXPECT_EQ(bones->bone_names, want->bone_names);
+            for (size_t f = 0; f < nf; ++f) {
+                const auto& skin = bones->strands[2228 + f];
+                const auto& guide = want->strands[groom->follows.descriptors[f].guides.x];
+                ASSERT_EQ(skin.bones, guide.bones) << f;
+                ASSERT_EQ(skin.weights, guide.weights) << f;
+                ASSERT_EQ(skin.strand, int32_t(2228 + f));
+            }
+        }
+    }
 }
 
 TEST(GroomExport, TfxWithFollowsAndCollisionMesh) {
