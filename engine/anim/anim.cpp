@@ -1,5 +1,7 @@
 #include "anim/anim.h"
 
+#include "io/tfxbone.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -327,6 +329,36 @@ Status root_transforms(const Mesh& bind, std::span<const glm::vec3> skinned, std
         out[r] = glm::mat4(glm::dmat4(now) * glm::inverse(glm::dmat4(rest)));
     }
     return {};
+}
+
+Result<Skin> retarget_skin(const ImportedScene& mesh_file, const Skin& skin, const ImportedScene& rig) {
+    std::vector<std::string> rig_names;
+    for (const Node& n : rig.nodes) rig_names.push_back(n.name);
+    Diagnostics ignored;
+    const std::vector<std::string> tressfx_names = tressfx_bone_names(rig_names, rig_names.size(), ignored);
+    const std::vector<glm::dmat4> rest = world_transforms(rig, rest_pose(rig));
+    Skin out;
+    out.name = skin.name;
+    std::string missing;
+    size_t missing_count = 0;
+    for (int joint : skin.joints) {
+        const std::string name = joint >= 0 && size_t(joint) < mesh_file.nodes.size() ? mesh_file.nodes[size_t(joint)].name : std::string();
+        int found = -1;
+        for (size_t n = 0; n < rig_names.size() && found < 0; ++n)
+            if (rig_names[n] == name) found = int(n);
+        for (size_t n = 0; n < tressfx_names.size() && found < 0; ++n)
+            if (tressfx_names[n] == name) found = int(n);
+        if (found < 0) {
+            if (missing_count++ < 5) missing += (missing.empty() ? "'" : ", '") + name + "'";
+            continue;
+        }
+        out.joints.push_back(found);
+        out.inverse_bind.push_back(glm::mat4(glm::inverse(rest[size_t(found)])));
+    }
+    if (missing_count)
+        return make_error(ErrorCode::NotFound, "the skeleton has no joint named " + missing + (missing_count > 5 ? ", ..." : "") + " (" +
+                                                   std::to_string(missing_count) + " of " + std::to_string(skin.joints.size()) + " bones)");
+    return out;
 }
 
 }  // namespace tressel

@@ -99,6 +99,13 @@ Result<SkinBind> unbind_mesh(const Mesh& mesh, std::span<const glm::mat4> rest_j
 Status skin_mesh(const Mesh& mesh, const SkinBind& bind, std::span<const glm::mat4> joints, std::vector<glm::vec3>& positions,
                  std::vector<glm::vec3>* normals = nullptr);
 
+// The skin of a mesh that names its bones but has no skeleton (a TressFX .tfxmesh: bone names and weights,
+// no hierarchy, no bind matrices) on the nodes of another file, `rig`: each bone becomes the rig's node of
+// the same name (or of the name TressFX's files would give it: tressfx_bone_names), with the inverse of that
+// node's rest world transform as its inverse bind matrix, so the mesh, modelled in the rig's rest pose as
+// TressFX assumes, skins with the rig's clips. NotFound naming the bones (up to five) the rig lacks.
+Result<Skin> retarget_skin(const ImportedScene& mesh_file, const Skin& skin, const ImportedScene& rig);
+
 // The three corner vertices of root `index`'s scalp triangle; InvalidArgument naming the root when its
 // triangle is not in the mesh.
 Result<glm::uvec3> root_corners(const Mesh& bind, const ScalpAttachment& root, size_t index);

@@ -510,10 +510,27 @@ Status SceneRuntime::build_playback(const Scene& scene) {
     p->mesh = scene.meshes[index].name;
     p->scene_mesh = content_->find_mesh(p->mesh);
     if (!p->scene_mesh) return make_error(ErrorCode::InvalidArgument, who + ": mesh '" + p->mesh + "' is not loaded");
-    const ImportedScene& file = p->scene_mesh->imported;
     const Mesh& mesh = p->scene_mesh->mesh;
-    if (mesh.skin < 0 || size_t(mesh.skin) >= file.skins.size())
-        return make_error(ErrorCode::InvalidArgument, who + ": mesh '" + p->mesh + "' is not skinned by one skin (its parts have none, or several)");
+    const MeshRef& ref = scene.meshes[index];
+    if (mesh.skin < 0 || size_t(mesh.skin) >= p->scene_mesh->imported.skins.size())
+        return make_error(ErrorCode::InvalidArgument, who + ": mesh '" + p->mesh + "' is not skinned (its file gives it no joints)");
+    // The file whose nodes and clips move it: its own, or the one meshes[].skeleton names (a TressFX body
+    // names its bones and has no skeleton).
+    size_t rig_index = index;
+    if (!ref.skeleton.empty()) {
+        for (size_t i = 0; i < scene.meshes.size(); ++i)
+            if (scene.meshes[i].name == ref.skeleton) rig_index = i;
+        const SceneMesh* rig = content_->find_mesh(ref.skeleton);
+        if (!rig || rig_index == index)
+            return make_error(ErrorCode::InvalidArgument, "meshes['" + p->mesh + "'].skeleton: mesh '" + ref.skeleton + "' is not loaded");
+        p->file = &rig->imported;
+        auto skin = retarget_skin(p->scene_mesh->imported, p->scene_mesh->imported.skins[size_t(mesh.skin)], *p->file);
+        if (!skin) return make_error(skin.error().code, "meshes['" + p->mesh + "'].skeleton: " + skin.error().message);
+        p->own_skin = std::move(*skin);
+    } else {
+        p->file = &p->scene_mesh->imported;
+    }
+    const ImportedScene& file = *p->file;
     const Animation* clip = nullptr;
     std::string names;
     for (const Animation& a : file.animations) {
@@ -527,10 +544,10 @@ Status SceneRuntime::build_playback(const Scene& scene) {
     p->start_s = scene.motion.animation_start_s;
     p->speed = scene.motion.animation_speed;
     p->loop = scene.motion.animation_loop;
-    p->skin = &file.skins[size_t(mesh.skin)];
-    auto options = scene_import_options(scene, index);
+    p->skin = ref.skeleton.empty() ? &file.skins[size_t(mesh.skin)] : &p->own_skin;
+    auto options = scene_import_options(scene, rig_index);
     if (!options) return options.error();
-    p->to_scene = transform_matrix(scene.meshes[index].transform) * to_engine_space(options->units, options->up_axis);
+    p->to_scene = transform_matrix(scene.meshes[rig_index].transform) * to_engine_space(options->units, options->up_axis);
     auto bind = unbind_mesh(mesh, joint_matrices(*p->skin, world_transforms(file, rest_pose(file)), p->to_scene));
     if (!bind) return make_error(bind.error().code, who + ": " + bind.error().message);
     p->bind = std::move(*bind);
@@ -650,7 +667,7 @@ Status SceneRuntime::pose_fields(double t_s, bool bind_pose) {
         // world's CPU grid stays the bind pose's (nothing on the host reads a posed field while the GPU
         // steps). At the start (a new world or a reset) the roots are placed at their targets.
         if (p.gpu_posed_t == t_s) return {};
-        p.joints = joint_matrices(*p.skin, world_transforms(p.scene_mesh->imported, p.local_pose(t_s)), p.to_scene);
+        p.joints = joint_matrices(*p.skin, world_transforms(*p.file, p.local_pose(t_s)), p.to_scene);
         TRESSEL_TRY(p.skinned->set_joints(p.joints));
         const bool start = world_->clock.steps == 0;
         Status copied;
@@ -704,7 +721,7 @@ Status SceneRuntime::pose_fields(double t_s, bool bind_pose) {
 std::vector<NodeTransform> SceneRuntime::Playback::local_pose(double t_s) const {
     // The blend-in: from the bind pose (the groom's, outside the body) into the clip's first frame, so
     // that play and reset start the hair where it was grown and the body moves into it smoothly.
-    std::vector<NodeTransform> local = rest_pose(scene_mesh->imported);
+    std::vector<NodeTransform> local = rest_pose(*file);
     const ClipTimeMode mode = loop ? ClipTimeMode::Loop : ClipTimeMode::Clamp;
     if (t_s < kBlendInS) {
         std::vector<NodeTransform> first = local;
@@ -722,7 +739,7 @@ bool SceneRuntime::collider_at(size_t index, double t_s, glm::mat4& out) {
     for (const Playback::JointCollider& jc : p.joint_colliders) {
         if (jc.collider != index) continue;
         if (p.joint_world_t != t_s) {
-            p.joint_world = world_transforms(p.scene_mesh->imported, p.local_pose(t_s));
+            p.joint_world = world_transforms(*p.file, p.local_pose(t_s));
             p.joint_world_t = t_s;
         }
         out = glm::mat4(p.to_scene * p.joint_world[size_t(jc.node)] * jc.inverse_rest * glm::inverse(p.to_scene));
@@ -749,7 +766,7 @@ std::optional<SceneRuntime::PlaybackInfo> SceneRuntime::playback_info() const {
     PlaybackInfo info;
     info.mesh = p.mesh;
     info.clip = p.clip->name();
-    for (const Animation& a : p.scene_mesh->imported.animations) info.clips.push_back(a.name);
+    for (const Animation& a : p.file->animations) info.clips.push_back(a.name);
     info.clip_duration_s = p.clip->duration_s();
     info.clip_time_s = world_ ? p.clip_time_s(world_->time_s()) : p.start_s;
     info.blend_in_s = Playback::kBlendInS;
@@ -776,7 +793,7 @@ Status SceneRuntime::pose_at(double t_s) {
     Playback& p = *playback_;
     if (p.posed_t == t_s && !p.posed.empty()) return {};
     const std::vector<NodeTransform> local = p.local_pose(t_s);
-    p.joints = joint_matrices(*p.skin, world_transforms(p.scene_mesh->imported, local), p.to_scene);
+    p.joints = joint_matrices(*p.skin, world_transforms(*p.file, local), p.to_scene);
     TRESSEL_TRY(skin_mesh(p.scene_mesh->mesh, p.bind, p.joints, p.posed, &p.posed_normals));
     p.posed_t = t_s;
     return {};

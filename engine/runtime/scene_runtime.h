@@ -226,7 +226,9 @@ private:
     struct Playback {
         std::string mesh;                   // the animated scene mesh
         const SceneMesh* scene_mesh = nullptr;
-        const Skin* skin = nullptr;
+        const ImportedScene* file = nullptr;  // whose nodes and clips move it: its own, or its meshes[].skeleton's
+        const Skin* skin = nullptr;           // its file's skin, or own_skin
+        Skin own_skin;                        // its bones found by name in meshes[].skeleton's file
         std::unique_ptr<ClipSampler> clip;
         glm::dmat4 to_scene{1.0};           // the import's unit and axis conversion, then the mesh's transform
         SkinBind bind;

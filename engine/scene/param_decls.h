@@ -57,6 +57,7 @@ inline constexpr std::array kMesh{
     choice("up_axis", "y|z", "up axis of this file; \"\" = the scene's up axis"),
     boolean("weld", "merge vertices with identical positions on import"),
     boolean("visible", "draw the mesh in the viewport"),
+    text("skeleton", "skeletal animation of a mesh that names bones but has no skeleton (a TressFX .tfxmesh): the mesh whose file has joints of those names and the clips, its rest pose being this mesh's pose; \"\" = its own file's"),
 };
 
 inline constexpr std::array kTransform{

@@ -41,6 +41,7 @@ void describe(V& v, S& s) {
     v.object("transform", s.transform);
     v.field("weld", s.weld);
     v.field("visible", s.visible);
+    v.field("skeleton", s.skeleton);
 }
 
 template <class V, class S> requires Is<S, CollisionMesh>

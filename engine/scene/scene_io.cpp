@@ -248,8 +248,14 @@ Status validate_references(const Scene& s) {
 
     TRESSEL_TRY(check_names(s.meshes, [](const MeshRef& m) -> const std::string& { return m.name; },
                             [](size_t i) { return indexed("meshes", i) + ".name"; }, "mesh"));
-    for (size_t i = 0; i < s.meshes.size(); ++i)
+    for (size_t i = 0; i < s.meshes.size(); ++i) {
         if (s.meshes[i].path.empty()) return invalid(indexed("meshes", i) + ".path", "is required: the mesh file to load");
+        if (!s.meshes[i].skeleton.empty()) {
+            TRESSEL_TRY(check_reference(indexed("meshes", i) + ".skeleton", s.meshes[i].skeleton, meshes, "mesh"));
+            if (s.meshes[i].skeleton == s.meshes[i].name)
+                return invalid(indexed("meshes", i) + ".skeleton", "names the mesh itself: \"\" already means its own file's skeleton");
+        }
+    }
 
     for (size_t i = 0; i < s.collision_meshes.size(); ++i) {
         std::string p = indexed("collision_meshes", i) + ".mesh";

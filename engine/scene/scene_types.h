@@ -30,6 +30,9 @@ struct MeshRef {
     Transform transform;
     bool weld = false;            // merge duplicate positions on import
     bool visible = true;
+    // A mesh whose skin names bones but has no skeleton (a TressFX .tfxmesh): the mesh whose file has nodes
+    // of those names, and the clips, that animate it. "" = its own file's.
+    std::string skeleton;
     bool operator==(const MeshRef&) const = default;
 };
 

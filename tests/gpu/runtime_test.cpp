@@ -9,6 +9,7 @@
 
 #include "gpu_test.h"
 #include "io/mesh_import.h"
+#include "io/tfxmesh.h"
 #include "render/hair_data.h"
 #include "core/file_io.h"
 #include "runtime/scene_runtime.h"
@@ -404,6 +405,82 @@ struct WalkingManReference {
         return out;
     }
 };
+
+// A TressFX body has bone names and no skeleton: `meshes[].skeleton` animates it with another file's nodes
+// and clips. CesiumMan written as a .tfxmesh walks on CesiumMan.glb's skeleton: its vertices held by one
+// joint where the glTF's own skinning puts them (within 1e-5 m), and the hair grown on it follows the
+// GPU-skinned body (roots on the posed body within 1e-5 m). Naming a skeleton without its bones is an error
+// that names the bone.
+TEST_F(RuntimeTest, ATressFXBodyWalksOnAnotherFilesSkeleton) {
+    const auto dir = test::scratch_dir("runtime_tfx_body");
+    {
+        auto gltf = import_mesh_file(test::testdata("gltf/CesiumMan.glb"));
+        ASSERT_TRUE(gltf.ok());
+        const Mesh man = merge_meshes(*gltf, "man");
+        std::vector<std::string> names;
+        for (int n : gltf->skins[size_t(man.skin)].joints) names.push_back(gltf->nodes[size_t(n)].name);
+        ASSERT_TRUE(write_tfxmesh(man, names, dir / "body.tfxmesh").ok());
+    }
+    auto rt = make();
+    ASSERT_TRUE(rt);
+    Scene s = walking_man_scene();
+    s.meshes[0].visible = false;
+    MeshRef body;
+    body.name = "body";
+    body.path = (dir / "body.tfxmesh").string();
+    body.skeleton = "man";
+    s.meshes.push_back(body);
+    s.motion.mesh = "body";
+    HairGroup& g = s.hair_groups[0];
+    g.scalp.mesh = "body";
+    g.scalp.region = {RegionType::Cap, {0.0, 1.0, 0.0}, 30.0};
+    g.growth.guides = 60;
+    g.growth.length_m = 0.1;
+    ASSERT_TRUE(rt->apply(s).ok()) << rt->report().summary();
+    ASSERT_TRUE(rt->step(30).ok());
+    ASSERT_TRUE(rt->download().ok());
+    const double t = rt->world()->time_s();
+    auto posed = rt->animated_mesh_now("body");
+    ASSERT_TRUE(posed.has_value());
+    const Mesh& man = rt->content()->find_mesh("man")->mesh;
+    const WalkingManReference ref(man);
+    ASSERT_TRUE(ref.ok);
+    const std::vector<glm::vec3> want = ref.posed(t);
+    ASSERT_EQ(want.size(), posed->positions.size());
+    double worst = 0.0, moved = 0.0;
+    for (size_t v = 0; v < want.size(); ++v) {
+        if (man.weights[v].x < 0.999f) continue;
+        worst = std::max(worst, double(glm::length(want[v] - posed->positions[v])));
+        moved = std::max(moved, double(glm::length(want[v] - man.positions[v])));
+    }
+    const Mesh& bind = rt->content()->find_mesh("body")->mesh;
+    const GroomResult& groom = *rt->content()->grooms[0];
+    const SimGroupState& sg = rt->world()->groups[0];
+    ASSERT_EQ(groom.guides.roots.size(), sg.strand_count);
+    double roots = 0.0;
+    for (uint32_t st = 0; st < sg.strand_count; ++st) {
+        const ScalpAttachment& a = groom.guides.roots[st];
+        const glm::vec3 p = posed->positions[bind.indices[3 * a.triangle]] * a.barycentric.x +
+                            posed->positions[bind.indices[3 * a.triangle + 1]] * a.barycentric.y +
+                            posed->positions[bind.indices[3 * a.triangle + 2]] * a.barycentric.z;
+        roots = std::max(roots, double(glm::length(glm::vec3(sg.positions[size_t(st) * sg.n]) - p)));
+    }
+    std::printf("CesiumMan's .tfxmesh on the glTF's skeleton at %.2f s: one-joint vertices within %.3g m of the glTF's skinning (moved "
+                "%.3g m), %u roots within %.3g m of the posed body\n",
+                t, worst, moved, sg.strand_count, roots);
+    EXPECT_LT(worst, 1e-5);
+    EXPECT_GT(moved, 0.05);
+    EXPECT_LT(roots, 1e-5);
+
+    Scene lacking = s;
+    lacking.meshes[1].skeleton = "nothing";
+    EXPECT_FALSE(validate_scene(lacking).ok()) << "a skeleton naming no mesh";
+    Scene unrigged = s;
+    unrigged.meshes[0].path = test::testdata("gltf/RiggedFigure.glb").string();
+    auto r = rt->apply(unrigged);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("has no joint named"), std::string::npos) << r.error().message;
+}
 
 // Skeletal animation in the runtime (built in code: scene files asking for it are refused until the fields
 // follow the body): CesiumMan walks, his mesh is drawn posed, and the GPU simulation's roots follow his

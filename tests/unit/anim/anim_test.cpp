@@ -12,6 +12,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "anim/anim.h"
+#include "io/tfxmesh.h"
 #include "sim/sim.h"
 #include "sim_test_util.h"
 #include "spread_roots.h"
@@ -352,6 +353,64 @@ TEST(AnimFbx, AnAssimpExportedFbxPlaysLikeItsGltfSource) {
     bool said = false;
     for (const auto& d : broken->diagnostics.items) said |= d.message.find("animations are malformed") != std::string::npos;
     EXPECT_TRUE(said);
+}
+
+// A TressFX body names its bones and has no skeleton: CesiumMan written as a .tfxmesh (bone names and
+// weights only) and skinned on the nodes of CesiumMan.glb found by name. Vertices held by one joint move
+// exactly as the glTF's own skinning moves them (within 1e-5 m at five times of the walk; blended vertices
+// differ by what a .tfxmesh cannot say: it has no bind matrices, so its rest pose is taken as the bind pose).
+// A skeleton lacking a bone is an error naming it.
+TEST(AnimRetarget, ATressFXBodyPlaysWithTheSkeletonOfAnotherFile) {
+    auto gltf = import_mesh_file(test::source("presets/assets/CesiumMan.glb"));
+    ASSERT_TRUE(gltf.ok());
+    const Mesh man = merge_meshes(*gltf, "man");
+    const Skin& own = gltf->skins[size_t(man.skin)];
+    std::vector<std::string> names;
+    for (int n : own.joints) names.push_back(gltf->nodes[size_t(n)].name);
+    const auto dir = test::scratch_dir("anim_retarget");
+    ASSERT_TRUE(write_tfxmesh(man, names, dir / "body.tfxmesh").ok());
+    auto tfx = import_mesh_file(dir / "body.tfxmesh");
+    ASSERT_TRUE(tfx.ok()) << tfx.error().describe();
+    const Mesh body = merge_meshes(*tfx, "body");
+    ASSERT_GE(body.skin, 0);
+    auto skin = retarget_skin(*tfx, tfx->skins[size_t(body.skin)], *gltf);
+    ASSERT_TRUE(skin.ok()) << skin.error().describe();
+    EXPECT_EQ(skin->joints, own.joints) << "each bone on the glTF's node of its name";
+    const auto rest = world_transforms(*gltf, rest_pose(*gltf));
+    auto body_bind = unbind_mesh(body, joint_matrices(*skin, rest));
+    auto man_bind = unbind_mesh(man, joint_matrices(own, rest));
+    ASSERT_TRUE(body_bind.ok() && man_bind.ok());
+    ClipSampler clip(*gltf, gltf->animations[0]);
+    double worst = 0.0, moved = 0.0;
+    size_t rigid = 0;
+    for (int k = 0; k < 5; ++k) {
+        std::vector<NodeTransform> local = rest_pose(*gltf);
+        clip.sample(clip.duration_s() * (0.1 + 0.2 * k), local);
+        const auto world = world_transforms(*gltf, local);
+        std::vector<glm::vec3> a, b;
+        ASSERT_TRUE(skin_mesh(man, *man_bind, joint_matrices(own, world), a).ok());
+        ASSERT_TRUE(skin_mesh(body, *body_bind, joint_matrices(*skin, world), b).ok());
+        ASSERT_EQ(a.size(), b.size());
+        for (size_t v = 0; v < a.size(); ++v) {
+            if (man.weights[v].x < 0.999f) continue;
+            worst = std::max(worst, double(glm::length(a[v] - b[v])));
+            moved = std::max(moved, double(glm::length(a[v] - man.positions[v])));
+            rigid += k == 0;
+        }
+    }
+    std::printf("CesiumMan as a .tfxmesh on the glTF's skeleton: %zu vertices held by one joint within %.3g m of the glTF's skinning "
+                "(moved up to %.3g m)\n",
+                rigid, worst, moved);
+    EXPECT_GT(rigid, 300u);
+    EXPECT_LT(worst, 1e-5);
+    EXPECT_GT(moved, 0.1);
+
+    ImportedScene lacking = *gltf;
+    for (Node& n : lacking.nodes)
+        if (n.name == "Skeleton_neck_joint_2") n.name = "head";
+    auto missing = retarget_skin(*tfx, tfx->skins[size_t(body.skin)], lacking);
+    ASSERT_FALSE(missing.ok());
+    EXPECT_NE(missing.error().message.find("'Skeleton_neck_joint_2'"), std::string::npos) << missing.error().message;
 }
 
 // RobotExpressive is 19 parts: fifteen rigid ones hung under its joints and four skinned hands. Imported

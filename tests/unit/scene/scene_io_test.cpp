@@ -101,6 +101,7 @@ Scene random_scene(uint32_t seed) {
     for (int i = 0; i < 2; ++i) {
         std::string n = std::to_string(i);
         s.meshes[i].name = "mesh" + n;
+        s.meshes[i].skeleton = i ? "mesh0" : "";
         s.collision_meshes[i].mesh = "mesh" + n;
         s.colliders[i].name = "collider" + n;
         s.colliders[i].attach_to = i ? "mesh0" : "";
@@ -391,6 +392,8 @@ TEST(SceneValidation, DanglingReferences) {
          "hair_groups[0].simulation.colliders[1]: no collider named \"chin\""},
         {[](json& d) { d["colliders"][0]["attach_to"] = "torso"; }, "colliders[0].attach_to: no mesh named \"torso\""},
         {[](json& d) { d["motion"] = {{"type", "procedural"}, {"mesh", "torso"}}; }, "motion.mesh: no mesh named \"torso\""},
+        {[](json& d) { d["meshes"][0]["skeleton"] = "rig"; }, "meshes[0].skeleton: no mesh named \"rig\""},
+        {[](json& d) { d["meshes"][0]["skeleton"] = "head"; }, "meshes[0].skeleton: names the mesh itself"},
         {[](json& d) { d["view"]["slice_mesh"] = "torso"; }, "view.slice_mesh: no collision mesh named \"torso\""},
         {[](json& d) { d["hair_groups"][0]["scalp"].erase("mesh"); }, "hair_groups[0].scalp.mesh: is required"},
     };
