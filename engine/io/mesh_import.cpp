@@ -92,6 +92,8 @@ Result<ImportedScene> import_mesh_file(const std::filesystem::path& path, const 
         parsed = detail::import_gltf(file, is_glb, frame, progress);
     } else if (is_tfx) {
         parsed = detail::import_tfxmesh_scene(file);
+    } else if (ext == "ply") {
+        parsed = detail::import_ply(file);
     } else {
         parsed = detail::import_assimp(file, ext, frame, progress);
     }

@@ -1,5 +1,6 @@
-// Mesh import: Assimp for OBJ, FBX, PLY, STL, DAE and the other formats it reads; tinygltf for .gltf and
-// .glb (skins, node hierarchy and animations kept for later skinning). Every importer validates what it
+// Mesh import: own readers for OBJ and PLY (polygons, triangle strips, any list types), Assimp for FBX,
+// STL, DAE and the other formats it reads (FBX skins and clips kept), tinygltf for .gltf and .glb (skins,
+// node hierarchy and animations kept for later skinning). Every importer validates what it
 // reads: a missing, empty, truncated or mangled file is an Error naming the file and the problem, never a
 // crash, and nothing is allocated from a header's claim before checking it against the file size.
 #pragma once

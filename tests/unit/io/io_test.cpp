@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cmath>
@@ -7,6 +8,10 @@
 #include <fstream>
 #include <sstream>
 
+#include <assimp/Exporter.hpp>
+#include <assimp/Importer.hpp>
+#include <assimp/scene.h>
+#include <glm/glm.hpp>
 #include <nlohmann/json.hpp>
 
 #include "core/file_io.h"
@@ -394,6 +399,146 @@ TEST(ImportNegative, SplicedAndMutatedPlyHeadersRejectedAtOnce) {
     EXPECT_EQ(ok->meshes[0].triangle_count(), 1u);
     write_text(dir / "no_end.ply", "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n");
     EXPECT_NE(expect_error(dir / "no_end.ply").message.find("no 'end_header' line"), std::string::npos);
+}
+
+// ---- PLY: what the format allows ----
+
+// A binary PLY of `header` (after its format line) and `body`, in either byte order.
+std::vector<uint8_t> ply_bytes(bool big_endian, const std::string& header, const std::vector<std::pair<char, double>>& body) {
+    std::string h = std::string("ply\nformat ") + (big_endian ? "binary_big_endian" : "binary_little_endian") + " 1.0\n" + header + "end_header\n";
+    std::vector<uint8_t> out(h.begin(), h.end());
+    for (const auto& [type, value] : body) {
+        uint8_t b[8];
+        int n = 0;
+        switch (type) {
+            case 'f': { float f = float(value); std::memcpy(b, &f, 4); n = 4; break; }
+            case 'i': { int32_t i = int32_t(value); std::memcpy(b, &i, 4); n = 4; break; }
+            case 'u': { uint32_t i = uint32_t(value); std::memcpy(b, &i, 4); n = 4; break; }
+            case 's': { int16_t i = int16_t(value); std::memcpy(b, &i, 2); n = 2; break; }
+            case 'c': { int8_t i = int8_t(value); std::memcpy(b, &i, 1); n = 1; break; }
+            case 'B': { uint8_t i = uint8_t(value); std::memcpy(b, &i, 1); n = 1; break; }
+            default: ADD_FAILURE() << "type " << type;
+        }
+        if (big_endian) std::reverse(b, b + n);
+        out.insert(out.end(), b, b + n);
+    }
+    return out;
+}
+
+// Triangle strips (the `tristrips` element of published scans: -1 restarts a strip, every other triangle
+// turned to keep the winding), polygons of any size (fanned), index lists of any integer type, both byte
+// orders: the triangles the format means, not one triangle. Six vertices in a 1 x 2 ladder in z = 0.
+TEST(ImportPly, StripsPolygonsAndEveryListType) {
+    const fs::path dir = test::scratch_dir("io_ply_strips");
+    const std::string verts = "element vertex 6\nproperty float x\nproperty float y\nproperty float z\n";
+    std::vector<std::pair<char, double>> ladder;
+    for (int k = 0; k < 6; ++k) ladder.insert(ladder.end(), {{'f', k % 2}, {'f', k / 2}, {'f', 0.0}});
+    auto normal_z = [](const Mesh& m, size_t t) {
+        const glm::vec3 a = m.positions[m.indices[3 * t]], b = m.positions[m.indices[3 * t + 1]], c = m.positions[m.indices[3 * t + 2]];
+        return glm::cross(b - a, c - a).z;
+    };
+    for (bool big : {false, true}) {
+        // One strip 0 1 2 3, a restart, then 2 3 4 5: four triangles, all facing +z.
+        auto body = ladder;
+        body.push_back({'i', 9});
+        for (int i : {0, 1, 2, 3, -1, 2, 3, 4, 5}) body.push_back({'i', i});
+        const auto strips = ply_bytes(big, verts + "element tristrips 1\nproperty list int int vertex_indices\n", body);
+        ASSERT_TRUE(write_file_atomic(dir / "strips.ply", std::span<const uint8_t>(strips)).ok());
+        auto r = import_mesh_file(dir / "strips.ply");
+        ASSERT_TRUE(r.ok()) << r.error().describe();
+        const Mesh& m = r->meshes.at(0);
+        ASSERT_EQ(m.triangle_count(), 4u) << (big ? "big" : "little") << " endian strips";
+        for (size_t t = 0; t < 4; ++t) EXPECT_GT(normal_z(m, t), 0.0f) << "strip triangle " << t << " keeps the winding";
+        EXPECT_NEAR(analyze_mesh(m).bounds_max.y, 2.0f, 1e-6f);
+
+        // A quad and a triangle as faces, with uchar counts and uint16 / int8 / uint32 indices.
+        for (const char* type : {"ushort", "char", "uint"}) {
+            const char code = std::string(type) == "ushort" ? 's' : std::string(type) == "char" ? 'c' : 'u';
+            auto fb = ladder;
+            fb.push_back({'B', 4});
+            for (int i : {0, 1, 3, 2}) fb.push_back({code, i});
+            fb.push_back({'B', 5});
+            for (int i : {2, 3, 5, 4, 2}) fb.push_back({code, i});  // a pentagon with a repeated corner still fans
+            const auto faces = ply_bytes(big, verts + "element face 2\nproperty list uchar " + type + " vertex_indices\n", fb);
+            ASSERT_TRUE(write_file_atomic(dir / "faces.ply", std::span<const uint8_t>(faces)).ok());
+            auto f = import_mesh_file(dir / "faces.ply");
+            ASSERT_TRUE(f.ok()) << type << ": " << f.error().describe();
+            EXPECT_EQ(f->meshes.at(0).triangle_count(), 5u) << type << ": a quad is 2 triangles, a pentagon 3";
+        }
+    }
+    // Broken strips and faces name what is wrong.
+    auto bad = [&](const std::string& header, std::vector<std::pair<char, double>> tail) {
+        auto body = ladder;
+        body.insert(body.end(), tail.begin(), tail.end());
+        const auto bytes = ply_bytes(false, verts + header, body);
+        EXPECT_TRUE(write_file_atomic(dir / "bad.ply", std::span<const uint8_t>(bytes)).ok());
+        return expect_error(dir / "bad.ply").message;
+    };
+    EXPECT_NE(bad("element tristrips 1\nproperty list int int vertex_indices\n", {{'i', 3}, {'i', 0}, {'i', -2}, {'i', 1}}).find("vertex index -2"),
+              std::string::npos);
+    EXPECT_NE(bad("element face 1\nproperty list uchar int vertex_indices\n", {{'B', 2}, {'i', 0}, {'i', 1}}).find("a face needs at least 3"),
+              std::string::npos);
+    EXPECT_NE(bad("element face 1\nproperty list uchar int vertex_indices\n", {{'B', 3}, {'i', 0}, {'i', 1}, {'i', 6}}).find("uses vertex index 6"),
+              std::string::npos);
+    EXPECT_NE(bad("element face 1\nproperty list uchar float vertex_indices\n", {}).find("must be integers"), std::string::npos);
+    EXPECT_NE(bad("element face 1\nproperty list uchar int vertex_indices\n", {{'B', 3}, {'i', 0}}).find("runs past the end"), std::string::npos);
+}
+
+// PLY files written by another tool: Assimp's exporter, ASCII and binary, from CesiumMan. The reader gives
+// back the triangles, positions, normals and texture coordinates of the mesh Assimp wrote (placed by its
+// node), vertex for vertex (the texture coordinates as Assimp keeps them, v from the image's bottom as the engine counts it;
+// the same as the glTF importer's).
+TEST(ImportPly, FilesWrittenByAssimpReadBackAsWritten) {
+    const fs::path dir = test::scratch_dir("io_ply_assimp");
+    const fs::path source = test::testdata("gltf/CesiumMan.glb");
+    auto gltf = import_mesh_file(source);
+    ASSERT_TRUE(gltf.ok());
+    const Mesh from_gltf = merge_meshes(*gltf, "man");
+    Assimp::Importer importer;
+    const aiScene* scene = importer.ReadFile(source.string(), 0);
+    ASSERT_NE(scene, nullptr) << importer.GetErrorString();
+    ASSERT_EQ(scene->mNumMeshes, 1u);
+    const aiMesh& am = *scene->mMeshes[0];
+    // The exporter writes the mesh placed by its node's world transform.
+    aiMatrix4x4 world;
+    std::vector<const aiNode*> todo{scene->mRootNode};
+    while (!todo.empty()) {
+        const aiNode* n = todo.back();
+        todo.pop_back();
+        for (unsigned c = 0; c < n->mNumChildren; ++c) todo.push_back(n->mChildren[c]);
+        if (n->mNumMeshes == 0 || n->mMeshes[0] != 0) continue;
+        for (const aiNode* k = n; k; k = k->mParent) world = k->mTransformation * world;
+    }
+    aiMatrix3x3 normal_m(world);
+    normal_m.Inverse().Transpose();
+    for (const char* format : {"ply", "plyb"}) {
+        Assimp::Exporter exporter;
+        const fs::path out = dir / (std::string(format) + ".ply");
+        ASSERT_EQ(exporter.Export(scene, format, out.string()), AI_SUCCESS) << exporter.GetErrorString();
+        auto r = import_mesh_file(out);
+        ASSERT_TRUE(r.ok()) << format << ": " << r.error().describe();
+        const Mesh& m = r->meshes.at(0);
+        ASSERT_EQ(m.positions.size(), size_t(am.mNumVertices)) << format;
+        EXPECT_EQ(m.triangle_count(), size_t(am.mNumFaces)) << format;
+        ASSERT_TRUE(m.has_normals() && m.has_uvs()) << format;
+        float worst_p = 0.0f, worst_n = 0.0f, worst_uv = 0.0f, worst_gltf_uv = 0.0f;
+        for (size_t i = 0; i < m.positions.size(); ++i) {
+            const aiVector3D p = world * am.mVertices[i], n = normal_m * am.mNormals[i], &t = am.mTextureCoords[0][i];
+            worst_p = std::max(worst_p, glm::length(m.positions[i] - glm::vec3(p.x, p.y, p.z)));
+            worst_n = std::max(worst_n, glm::length(m.normals[i] - glm::normalize(glm::vec3(n.x, n.y, n.z))));
+            worst_uv = std::max(worst_uv, glm::length(m.uvs[i] - glm::vec2(t.x, t.y)));
+            worst_gltf_uv = std::max(worst_gltf_uv, glm::length(m.uvs[i] - from_gltf.uvs[i]));
+        }
+        for (unsigned f = 0; f < am.mNumFaces; ++f)
+            for (int c = 0; c < 3; ++c) ASSERT_EQ(m.indices[3 * f + size_t(c)], am.mFaces[f].mIndices[c]) << format << " face " << f;
+        std::printf("%s: %zu vertices, %zu triangles; positions within %.3g m, normals %.3g, texture coordinates %.3g of what Assimp wrote "
+                    "(%.3g of the glTF importer's)\n",
+                    format, m.positions.size(), m.triangle_count(), double(worst_p), double(worst_n), double(worst_uv), double(worst_gltf_uv));
+        EXPECT_LT(worst_p, 1e-5f) << format;
+        EXPECT_LT(worst_n, 1e-5f) << format;
+        EXPECT_LT(worst_uv, 1e-5f) << format;
+        EXPECT_LT(worst_gltf_uv, 1e-5f) << format;
+    }
 }
 
 // ---- robustness: hand-made bad files ----
