@@ -31,8 +31,15 @@ float UvImage::sample(glm::vec2 uv, int channel) const {
 Result<UvImage> load_uv_image(const std::filesystem::path& path) {
     auto bytes = read_file_bytes(path, 512ull << 20);
     if (!bytes.ok()) return bytes.error();
+    return decode_uv_image(*bytes, path.string());
+}
+
+Result<UvImage> decode_uv_image(std::span<const uint8_t> bytes_in, const std::string& name) {
+    const std::filesystem::path path(name);
+    const std::span<const uint8_t>* bytes = &bytes_in;
     // stb_image would offset the empty buffer's null pointer (undefined behaviour) before failing.
     if (bytes->empty()) return make_error(ErrorCode::Parse, path.string() + ": the file is empty (expected a PNG, JPEG, TGA or BMP image)");
+    if (bytes->size() > size_t(INT32_MAX)) return make_error(ErrorCode::LimitExceeded, path.string() + ": the image file is over 2 GiB");
     int w = 0, h = 0, comp = 0;
     if (!stbi_info_from_memory(bytes->data(), int(bytes->size()), &w, &h, &comp))
         return make_error(ErrorCode::Parse, path.string() + ": not an image stb_image can read (" +

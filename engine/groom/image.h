@@ -3,6 +3,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <span>
+#include <string>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -24,5 +26,7 @@ struct UvImage {
 // Loads a PNG (or any format stb_image reads) as RGBA8. NotFound / Io / Parse errors name the file;
 // images over 16384 x 16384 are LimitExceeded.
 Result<UvImage> load_uv_image(const std::filesystem::path& path);
+// The same from bytes in memory; `name` names the file in messages.
+Result<UvImage> decode_uv_image(std::span<const uint8_t> bytes, const std::string& name);
 
 }  // namespace tressel

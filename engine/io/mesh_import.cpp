@@ -79,11 +79,25 @@ Result<ImportedScene> import_mesh_file(const std::filesystem::path& path, const 
     if (progress) progress->set(0.0f, "reading mesh");
     auto bytes = read_file_bytes(path, options.max_file_bytes);
     if (!bytes.ok()) return bytes.error();
-    if (bytes->empty()) return make_error(ErrorCode::Parse, path.string() + ": the file is empty");
+    return import_mesh_bytes(*bytes, path, options);
+}
+
+Result<ImportedScene> import_mesh_bytes(std::span<const uint8_t> bytes, const std::filesystem::path& path, const ImportOptions& options) {
+    Progress* progress = options.progress;
+    const std::string ext = lower_extension(path);
+    const bool is_obj = ext == "obj", is_gltf = ext == "gltf", is_glb = ext == "glb", is_tfx = ext == "tfxmesh";
+    if (!is_obj && !is_gltf && !is_glb && !is_tfx && !assimp_extension(ext)) {
+        return make_error(ErrorCode::Unsupported, path.string() + ": unknown mesh file extension '" + path.extension().string() +
+                                                      "' (expected obj, fbx, ply, stl, dae, gltf, glb, tfxmesh, ...)");
+    }
+    if (bytes.size() > options.max_file_bytes)
+        return make_error(ErrorCode::LimitExceeded, path.string() + ": " + std::to_string(bytes.size()) + " bytes, over the limit of " +
+                                                        std::to_string(options.max_file_bytes));
+    if (bytes.empty()) return make_error(ErrorCode::Parse, path.string() + ": the file is empty");
     TRESSEL_TRY(cancelled_check(progress, path));
     if (progress) progress->set(0.1f, "parsing mesh");
 
-    detail::SourceFile file{path, std::span<const uint8_t>(bytes->data(), bytes->size())};
+    detail::SourceFile file{path, bytes};
     detail::FileFrame frame{metres_per_unit(options.units), options.up_axis};
     Result<ImportedScene> parsed = make_error(ErrorCode::Unsupported, "unreachable");
     if (is_obj) {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,8 @@ struct ImportedScene {
 
 // Picks the importer by extension (case-insensitive).
 Result<ImportedScene> import_mesh_file(const std::filesystem::path& path, const ImportOptions& options = {});
+// The same from bytes already in memory; `path` names the file in messages and gives the extension.
+Result<ImportedScene> import_mesh_bytes(std::span<const uint8_t> bytes, const std::filesystem::path& path, const ImportOptions& options = {});
 
 // All meshes of an import concatenated into one (indices rebased), for a scalp or collision mesh.
 Mesh merge_meshes(const ImportedScene& scene, std::string name);

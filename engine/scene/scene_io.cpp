@@ -346,8 +346,13 @@ constexpr uint64_t kMaxJsonBytes = 64ull << 20;  // scene and preset files are k
 Result<json> read_json_file(const fs::path& file) {
     auto text = read_file_text(file, kMaxJsonBytes);
     if (!text.ok()) return text.error();
-    const std::string& t = *text;
-    if (t.find_first_not_of(" \t\r\n") == std::string::npos)
+    return parse_json_text(*text, file);
+}
+
+Result<json> parse_json_text(std::string_view t, const fs::path& file) {
+    if (t.size() > kMaxJsonBytes)
+        return make_error(ErrorCode::LimitExceeded, file.string() + ": " + std::to_string(t.size()) + " bytes, over the limit of " + std::to_string(kMaxJsonBytes));
+    if (t.find_first_not_of(" \t\r\n") == std::string_view::npos)
         return make_error(ErrorCode::Parse, file.string() + ": the file is empty (expected a JSON object)");
     try {
         return json::parse(t);

@@ -14,6 +14,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -57,5 +58,7 @@ Status validate_scene(const Scene& scene);
 
 // Reads and parses any JSON file (scene or preset) with the same file errors as load_scene.
 Result<nlohmann::json> read_json_file(const std::filesystem::path& file);
+// The same from text in memory; `file` names it in messages.
+Result<nlohmann::json> parse_json_text(std::string_view text, const std::filesystem::path& file);
 
 }  // namespace tressel
