@@ -110,7 +110,6 @@ Animation read_animation(const aiAnimation& a, size_t index, const std::unordere
 }  // namespace
 
 Result<ImportedScene> import_assimp(const SourceFile& file, const std::string& ext, FileFrame& frame, Progress*) {
-    if (ext == "stl") TRESSEL_TRY(check_stl(file));
 
     ImportedScene scene;
     Assimp::Importer importer;

@@ -1,6 +1,6 @@
-// Pre-flight checks for containers whose headers Assimp or tinygltf would trust: binary STL facet counts,
-// GLB lengths. Each walks the file without allocating anything sized by the file, and fails with the first
-// inconsistency. (PLY has its own reader: ply_import.cpp.)
+// Pre-flight check for a container whose header tinygltf would trust: GLB lengths, walked without
+// allocating anything sized by the file, failing with the first inconsistency. (PLY and STL have their own
+// readers: ply_import.cpp, stl_import.cpp.)
 #include <cstring>
 
 #include "io/import_detail.h"
@@ -12,22 +12,6 @@ namespace {
 uint32_t read_u32le(const uint8_t* p) { return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24; }
 
 }  // namespace
-
-Status check_stl(const SourceFile& file) {
-    const auto& b = file.bytes;
-    const bool ascii = b.size() >= 5 && std::memcmp(b.data(), "solid", 5) == 0;
-    if (b.size() >= 84) {
-        const uint64_t facets = read_u32le(b.data() + 80);
-        const uint64_t expected = 84 + 50 * facets;
-        if (expected == b.size()) return {};
-        if (!ascii)
-            return make_error(ErrorCode::Parse, file.name() + ": binary STL announces " + std::to_string(facets) + " facets (" +
-                                                    std::to_string(expected) + " bytes) but the file has " + std::to_string(b.size()) + " bytes");
-    } else if (!ascii) {
-        return make_error(ErrorCode::Parse, file.name() + ": too short for a binary STL (" + std::to_string(b.size()) + " bytes)");
-    }
-    return {};
-}
 
 Status check_glb_container(const SourceFile& file) {
     const auto& b = file.bytes;

@@ -32,11 +32,11 @@ Result<ImportedScene> import_gltf(const SourceFile& file, bool binary, FileFrame
 Result<ImportedScene> import_assimp(const SourceFile& file, const std::string& ext, FileFrame& frame, Progress* progress);
 Result<ImportedScene> import_tfxmesh_scene(const SourceFile& file);
 Result<ImportedScene> import_ply(const SourceFile& file);
+Result<ImportedScene> import_stl(const SourceFile& file);
 
 // Pre-flight checks of headers that a parser library would trust: every count and length is checked
 // against the bytes that are really there before the library sees the file.
 Status check_glb_container(const SourceFile& file);
-Status check_stl(const SourceFile& file);
 
 // "a.obj:12: " style prefix.
 inline std::string at_line(const SourceFile& file, size_t line) { return file.name() + ":" + std::to_string(line) + ": "; }

@@ -108,6 +108,8 @@ Result<ImportedScene> import_mesh_bytes(std::span<const uint8_t> bytes, const st
         parsed = detail::import_tfxmesh_scene(file);
     } else if (ext == "ply") {
         parsed = detail::import_ply(file);
+    } else if (ext == "stl") {
+        parsed = detail::import_stl(file);
     } else {
         parsed = detail::import_assimp(file, ext, frame, progress);
     }

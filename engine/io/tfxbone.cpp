@@ -71,6 +71,9 @@ Result<TfxBoneData> parse_tfxbone(std::span<const uint8_t> bytes, const std::str
         }
         if (std::string why = check_skin(s, d.bone_names.size()); !why.empty())
             return bad(name, "strand record " + std::to_string(i) + ": " + why);
+        // -1 (written by some exporters for an unused slot) is read as bone 0, so that every index the
+        // data holds names a bone.
+        for (int k = 0; k < 4; ++k) s.bones[k] = std::max(s.bones[k], 0);
     }
     return d;
 }

@@ -541,6 +541,58 @@ TEST(ImportPly, FilesWrittenByAssimpReadBackAsWritten) {
     }
 }
 
+// STL written by Assimp's exporter (ASCII and binary) from CesiumMan: every triangle's corners where Assimp
+// put them (the mesh placed by its node), positions welded; broken files name the line or the sizes.
+TEST(ImportStl, FilesWrittenByAssimpAndBrokenOnes) {
+    const fs::path dir = test::scratch_dir("io_stl");
+    const fs::path source = test::testdata("gltf/CesiumMan.glb");
+    Assimp::Importer importer;
+    const aiScene* scene = importer.ReadFile(source.string(), 0);
+    ASSERT_NE(scene, nullptr) << importer.GetErrorString();
+    const aiMesh& am = *scene->mMeshes[0];
+    aiMatrix4x4 world;
+    std::vector<const aiNode*> todo{scene->mRootNode};
+    while (!todo.empty()) {
+        const aiNode* n = todo.back();
+        todo.pop_back();
+        for (unsigned c = 0; c < n->mNumChildren; ++c) todo.push_back(n->mChildren[c]);
+        if (n->mNumMeshes == 0 || n->mMeshes[0] != 0) continue;
+        for (const aiNode* k = n; k; k = k->mParent) world = k->mTransformation * world;
+    }
+    for (const char* format : {"stl", "stlb"}) {
+        Assimp::Exporter exporter;
+        const fs::path out = dir / (std::string(format) + ".stl");
+        ASSERT_EQ(exporter.Export(scene, format, out.string()), AI_SUCCESS) << exporter.GetErrorString();
+        auto r = import_mesh_file(out);
+        ASSERT_TRUE(r.ok()) << format << ": " << r.error().describe();
+        const Mesh& m = r->meshes.at(0);
+        ASSERT_EQ(m.triangle_count(), size_t(am.mNumFaces)) << format;
+        float worst = 0.0f;
+        for (unsigned f = 0; f < am.mNumFaces; ++f)
+            for (int c = 0; c < 3; ++c) {
+                const aiVector3D p = world * am.mVertices[am.mFaces[f].mIndices[c]];
+                worst = std::max(worst, glm::length(m.positions[m.indices[3 * f + size_t(c)]] - glm::vec3(p.x, p.y, p.z)));
+            }
+        const MeshReport rep = analyze_mesh(m);
+        std::printf("%s: %zu triangles, corners within %.3g m of Assimp's; %zu vertices after welding (%zu unique positions)\n", format,
+                    m.triangle_count(), double(worst), m.positions.size(), rep.unique_positions);
+        EXPECT_LT(worst, 1e-5f) << format;
+        EXPECT_EQ(m.positions.size(), rep.unique_positions) << format << ": equal positions are one vertex";
+        EXPECT_TRUE(m.has_normals()) << "normals computed";
+    }
+    write_text(dir / "cut.stl", "solid x\n facet normal 0 0 1\n  outer loop\n   vertex 0 0 0\n   vertex 1 0 0\n");
+    EXPECT_NE(expect_error(dir / "cut.stl").message.find("cut.stl:6: the STL ends where 'vertex' was expected"), std::string::npos)
+        << expect_error(dir / "cut.stl").message;
+    write_text(dir / "nan.stl", "solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex nan 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid\n");
+    EXPECT_NE(expect_error(dir / "nan.stl").message.find("nan.stl:5: 'nan' is not a finite number"), std::string::npos)
+        << expect_error(dir / "nan.stl").message;
+    std::string binary(80, ' ');
+    binary += std::string("\x05\x00\x00\x00", 4) + std::string(50, '\0');
+    ASSERT_TRUE(write_file_atomic(dir / "short.stl", binary).ok());
+    EXPECT_NE(expect_error(dir / "short.stl").message.find("announces 5 facets (334 bytes) but the file has 134 bytes"), std::string::npos)
+        << expect_error(dir / "short.stl").message;
+}
+
 // ---- robustness: hand-made bad files ----
 
 TEST(ImportNegative, FileSystemCases) {
