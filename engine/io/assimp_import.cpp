@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <stdexcept>
 #include <unordered_map>
 
 #include <assimp/Importer.hpp>
@@ -13,6 +14,18 @@
 #include <assimp/scene.h>
 
 #include "io/import_detail.h"
+
+// Assimp checks its own invariants with ai_assert, which Debian's build keeps and which aborts the process
+// (a malformed DAE reached one in its Collada reader: the whole editor gone with the user's work). This
+// definition takes the place of the library's (exported from every binary that links tressel_io, see
+// engine/io/CMakeLists.txt) and throws instead; Assimp's importer catches exceptions from its readers and
+// returns "no scene" with the message, which import_assimp reports as a parse error naming the file.
+namespace Assimp {
+void aiAssertViolation(const char* failed, const char* file, int line) {
+    throw std::runtime_error(std::string("Assimp's own check failed (") + (failed ? failed : "?") + " at " + (file ? file : "?") + ":" +
+                             std::to_string(line) + ")");
+}
+}  // namespace Assimp
 
 namespace tressel::detail {
 
