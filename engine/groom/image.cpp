@@ -47,6 +47,13 @@ Result<UvImage> decode_uv_image(std::span<const uint8_t> bytes_in, const std::st
     if (w <= 0 || h <= 0 || w > 16384 || h > 16384)
         return make_error(ErrorCode::LimitExceeded, path.string() + ": image size " + std::to_string(w) + " x " +
                                                         std::to_string(h) + " is outside 1..16384");
+    // No format this reads compresses beyond about 1,000 : 1 (deflate's limit), so an image that claims far
+    // more pixels than its bytes can encode is refused before a decoder allocates them (an 18-byte TGA
+    // claiming millions of pixels took seconds and hundreds of megabytes).
+    const uint64_t decoded = uint64_t(w) * uint64_t(h) * 4;
+    if (decoded > (16ull << 20) + 1100ull * bytes->size())
+        return make_error(ErrorCode::Parse, path.string() + ": the image claims " + std::to_string(w) + " x " + std::to_string(h) +
+                                                " pixels, more than its " + std::to_string(bytes->size()) + " bytes can hold (corrupt file?)");
     stbi_uc* data = stbi_load_from_memory(bytes->data(), int(bytes->size()), &w, &h, &comp, 4);
     if (!data)
         return make_error(ErrorCode::Parse, path.string() + ": decoding failed (" +
