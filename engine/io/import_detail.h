@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "core/result.h"
 #include "io/mesh_import.h"
@@ -37,6 +38,38 @@ Result<ImportedScene> import_stl(const SourceFile& file);
 // Pre-flight checks of headers that a parser library would trust: every count and length is checked
 // against the bytes that are really there before the library sees the file.
 Status check_glb_container(const SourceFile& file);
+
+// A file of one mesh: the mesh and the node holding it.
+inline ImportedScene single_mesh_scene(Mesh mesh, ImportedScene scene = {}) {
+    Node node;
+    node.name = mesh.name;
+    node.mesh = 0;
+    scene.nodes.push_back(node);
+    scene.meshes.push_back(std::move(mesh));
+    return scene;
+}
+
+// Whitespace-separated tokens of a text body, counting lines (for messages).
+struct TextTokens {
+    std::string_view text;
+    size_t pos = 0, line = 1;
+    static bool space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+    bool next(std::string_view& tok) {
+        while (pos < text.size() && space(text[pos])) {
+            if (text[pos] == '\n') ++line;
+            ++pos;
+        }
+        if (pos >= text.size()) return false;
+        size_t q = pos;
+        while (q < text.size() && !space(text[q])) ++q;
+        tok = text.substr(pos, q - pos);
+        pos = q;
+        return true;
+    }
+    void skip_line() {
+        while (pos < text.size() && text[pos] != '\n') ++pos;
+    }
+};
 
 // "a.obj:12: " style prefix.
 inline std::string at_line(const SourceFile& file, size_t line) { return file.name() + ":" + std::to_string(line) + ": "; }

@@ -66,16 +66,18 @@ void normalize_weights(Mesh& mesh) {
     }
 }
 
+Status check_extension(const std::filesystem::path& path) {
+    const std::string ext = lower_extension(path);
+    if (ext == "obj" || ext == "gltf" || ext == "glb" || ext == "tfxmesh" || assimp_extension(ext)) return {};
+    return make_error(ErrorCode::Unsupported, path.string() + ": unknown mesh file extension '" + path.extension().string() +
+                                                  "' (expected obj, fbx, ply, stl, dae, gltf, glb, tfxmesh, ...)");
+}
+
 }  // namespace
 
 Result<ImportedScene> import_mesh_file(const std::filesystem::path& path, const ImportOptions& options) {
     Progress* progress = options.progress;
-    const std::string ext = lower_extension(path);
-    const bool is_obj = ext == "obj", is_gltf = ext == "gltf", is_glb = ext == "glb", is_tfx = ext == "tfxmesh";
-    if (!is_obj && !is_gltf && !is_glb && !is_tfx && !assimp_extension(ext)) {
-        return make_error(ErrorCode::Unsupported, path.string() + ": unknown mesh file extension '" + path.extension().string() +
-                                                      "' (expected obj, fbx, ply, stl, dae, gltf, glb, tfxmesh, ...)");
-    }
+    TRESSEL_TRY(check_extension(path));  // before reading what may be a large file of another kind
     if (progress) progress->set(0.0f, "reading mesh");
     auto bytes = read_file_bytes(path, options.max_file_bytes);
     if (!bytes.ok()) return bytes.error();
@@ -86,10 +88,7 @@ Result<ImportedScene> import_mesh_bytes(std::span<const uint8_t> bytes, const st
     Progress* progress = options.progress;
     const std::string ext = lower_extension(path);
     const bool is_obj = ext == "obj", is_gltf = ext == "gltf", is_glb = ext == "glb", is_tfx = ext == "tfxmesh";
-    if (!is_obj && !is_gltf && !is_glb && !is_tfx && !assimp_extension(ext)) {
-        return make_error(ErrorCode::Unsupported, path.string() + ": unknown mesh file extension '" + path.extension().string() +
-                                                      "' (expected obj, fbx, ply, stl, dae, gltf, glb, tfxmesh, ...)");
-    }
+    TRESSEL_TRY(check_extension(path));
     if (bytes.size() > options.max_file_bytes)
         return make_error(ErrorCode::LimitExceeded, path.string() + ": " + std::to_string(bytes.size()) + " bytes, over the limit of " +
                                                         std::to_string(options.max_file_bytes));

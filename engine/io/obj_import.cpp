@@ -213,12 +213,7 @@ Result<ImportedScene> import_obj(const SourceFile& file, FileFrame&, Progress* p
     }
     if (lines_elems + point_elems > 0)
         scene.diagnostics.info(file.name(), "line and point elements were skipped (" + std::to_string(lines_elems + point_elems) + ")");
-    Node node;
-    node.name = mesh.name;
-    node.mesh = 0;
-    scene.nodes.push_back(node);
-    scene.meshes.push_back(std::move(mesh));
-    return scene;
+    return single_mesh_scene(std::move(mesh), std::move(scene));
 }
 
 }  // namespace tressel::detail

@@ -203,20 +203,10 @@ Status walk_body(const SourceFile& file, const PlyHeader& h, Visit&& visit) {
             min_bytes += e.count * per;
         }
         if (min_bytes > remaining) return bad("PLY header announces more elements than the " + std::to_string(remaining) + "-byte body can hold");
-        size_t p = h.body;
-        size_t line = h.lines + 1;
-        auto next = [&](std::string_view& tok) -> bool {
-            while (p < text.size() && (text[p] == ' ' || text[p] == '\t' || text[p] == '\r' || text[p] == '\n')) {
-                if (text[p] == '\n') ++line;
-                ++p;
-            }
-            if (p >= text.size()) return false;
-            size_t q = p;
-            while (q < text.size() && !(text[q] == ' ' || text[q] == '\t' || text[q] == '\r' || text[q] == '\n')) ++q;
-            tok = text.substr(p, q - p);
-            p = q;
-            return true;
-        };
+        TextTokens tokens{text, h.body, h.lines + 1};
+        const size_t& p = tokens.pos;
+        const size_t& line = tokens.line;
+        auto next = [&](std::string_view& tok) { return tokens.next(tok); };
         auto number = [&](std::string_view tok, double& v) {
             auto r = std::from_chars(tok.data(), tok.data() + tok.size(), v);
             return r.ec == std::errc() && r.ptr == tok.data() + tok.size() && std::isfinite(v);
@@ -401,12 +391,7 @@ Result<ImportedScene> import_ply(const SourceFile& file) {
             scene.diagnostics.info(file.name(), "PLY element '" + e.name + "' (" + std::to_string(e.count) + ") is not used");
     if (degenerate_strip_triangles)
         scene.diagnostics.info(file.name(), std::to_string(degenerate_strip_triangles) + " triangles of the strips with a repeated corner were skipped");
-    Node node;
-    node.name = mesh.name;
-    node.mesh = 0;
-    scene.nodes.push_back(node);
-    scene.meshes.push_back(std::move(mesh));
-    return scene;
+    return single_mesh_scene(std::move(mesh), std::move(scene));
 }
 
 }  // namespace tressel::detail

@@ -72,22 +72,10 @@ Result<ImportedScene> import_stl(const SourceFile& file) {
         }
     } else {
         const std::string_view text(reinterpret_cast<const char*>(b.data()), b.size());
-        size_t pos = 0, line = 1;
-        auto next = [&](std::string_view& tok) -> bool {
-            while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t' || text[pos] == '\r' || text[pos] == '\n')) {
-                if (text[pos] == '\n') ++line;
-                ++pos;
-            }
-            if (pos >= text.size()) return false;
-            size_t q = pos;
-            while (q < text.size() && !(text[q] == ' ' || text[q] == '\t' || text[q] == '\r' || text[q] == '\n')) ++q;
-            tok = text.substr(pos, q - pos);
-            pos = q;
-            return true;
-        };
-        auto rest_of_line = [&] {
-            while (pos < text.size() && text[pos] != '\n') ++pos;
-        };
+        TextTokens tokens{text};
+        const size_t& line = tokens.line;
+        auto next = [&](std::string_view& tok) { return tokens.next(tok); };
+        auto rest_of_line = [&] { tokens.skip_line(); };
         auto lbad = [&](const std::string& what) { return make_error(ErrorCode::Parse, at_line(file, line) + what); };
         auto expect = [&](std::string_view word) -> Status {
             std::string_view tok;
@@ -130,13 +118,7 @@ Result<ImportedScene> import_stl(const SourceFile& file) {
         }
         if (solids == 0) return bad("the ASCII STL has no solid");
     }
-    ImportedScene scene;
-    Node node;
-    node.name = mesh.name;
-    node.mesh = 0;
-    scene.nodes.push_back(node);
-    scene.meshes.push_back(std::move(mesh));
-    return scene;
+    return single_mesh_scene(std::move(mesh));
 }
 
 }  // namespace tressel::detail

@@ -484,6 +484,20 @@ TEST(ImportPly, StripsPolygonsAndEveryListType) {
     EXPECT_NE(bad("element face 1\nproperty list uchar int vertex_indices\n", {{'B', 3}, {'i', 0}}).find("runs past the end"), std::string::npos);
 }
 
+// The world transform of the node holding an Assimp scene's first mesh (what its exporters bake in).
+aiMatrix4x4 first_mesh_world(const aiScene& scene) {
+    aiMatrix4x4 world;
+    std::vector<const aiNode*> todo{scene.mRootNode};
+    while (!todo.empty()) {
+        const aiNode* n = todo.back();
+        todo.pop_back();
+        for (unsigned c = 0; c < n->mNumChildren; ++c) todo.push_back(n->mChildren[c]);
+        if (n->mNumMeshes == 0 || n->mMeshes[0] != 0) continue;
+        for (const aiNode* k = n; k; k = k->mParent) world = k->mTransformation * world;
+    }
+    return world;
+}
+
 // PLY files written by another tool: Assimp's exporter, ASCII and binary, from CesiumMan. The reader gives
 // back the triangles, positions, normals and texture coordinates of the mesh Assimp wrote (placed by its
 // node), vertex for vertex (the texture coordinates as Assimp keeps them, v from the image's bottom as the engine counts it;
@@ -499,16 +513,7 @@ TEST(ImportPly, FilesWrittenByAssimpReadBackAsWritten) {
     ASSERT_NE(scene, nullptr) << importer.GetErrorString();
     ASSERT_EQ(scene->mNumMeshes, 1u);
     const aiMesh& am = *scene->mMeshes[0];
-    // The exporter writes the mesh placed by its node's world transform.
-    aiMatrix4x4 world;
-    std::vector<const aiNode*> todo{scene->mRootNode};
-    while (!todo.empty()) {
-        const aiNode* n = todo.back();
-        todo.pop_back();
-        for (unsigned c = 0; c < n->mNumChildren; ++c) todo.push_back(n->mChildren[c]);
-        if (n->mNumMeshes == 0 || n->mMeshes[0] != 0) continue;
-        for (const aiNode* k = n; k; k = k->mParent) world = k->mTransformation * world;
-    }
+    const aiMatrix4x4 world = first_mesh_world(*scene);  // the exporter writes the mesh placed by its node
     aiMatrix3x3 normal_m(world);
     normal_m.Inverse().Transpose();
     for (const char* format : {"ply", "plyb"}) {
@@ -550,15 +555,7 @@ TEST(ImportStl, FilesWrittenByAssimpAndBrokenOnes) {
     const aiScene* scene = importer.ReadFile(source.string(), 0);
     ASSERT_NE(scene, nullptr) << importer.GetErrorString();
     const aiMesh& am = *scene->mMeshes[0];
-    aiMatrix4x4 world;
-    std::vector<const aiNode*> todo{scene->mRootNode};
-    while (!todo.empty()) {
-        const aiNode* n = todo.back();
-        todo.pop_back();
-        for (unsigned c = 0; c < n->mNumChildren; ++c) todo.push_back(n->mChildren[c]);
-        if (n->mNumMeshes == 0 || n->mMeshes[0] != 0) continue;
-        for (const aiNode* k = n; k; k = k->mParent) world = k->mTransformation * world;
-    }
+    const aiMatrix4x4 world = first_mesh_world(*scene);
     for (const char* format : {"stl", "stlb"}) {
         Assimp::Exporter exporter;
         const fs::path out = dir / (std::string(format) + ".stl");
