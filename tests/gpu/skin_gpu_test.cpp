@@ -2,6 +2,7 @@
 // RiggedFigure and RobotExpressive at five times of each of their clips, positions within 1e-5 m.
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "anim/gpu/skin_gpu.h"
 #include "sdf/gpu/sdf_gpu.h"
@@ -11,8 +12,6 @@
 
 namespace tressel {
 namespace {
-
-class SkinGpuTest : public test::GpuTest {};
 
 // CesiumMan's skinned body, its skin and its bind pose (anim::unbind_mesh), as the tests below use them.
 struct CesiumMan {
@@ -36,6 +35,32 @@ struct CesiumMan {
     }
     Result<SkinnedMeshGpu> skinned(gpu::Device& device, const SkinGpuPipeline& pipe) const {
         return SkinnedMeshGpu::create(device, pipe, *body, bind, uint32_t(skin->joints.size()));
+    }
+};
+
+// What the tests on CesiumMan's walk start from: the skinning pipeline and his body skinned on the device.
+struct WalkOnDevice {
+    std::optional<SkinGpuPipeline> pipe;
+    CesiumMan man;
+    std::optional<SkinnedMeshGpu> skinned;
+    const ImportedScene* scene = nullptr;
+    const Mesh* body = nullptr;
+    const Skin* skin = nullptr;
+};
+
+class SkinGpuTest : public test::GpuTest {
+protected:
+    void start_walk(WalkOnDevice& w) {
+        auto pipe = SkinGpuPipeline::create(device());
+        ASSERT_TRUE(pipe.ok()) << pipe.error().describe();
+        w.pipe.emplace(std::move(*pipe));
+        ASSERT_TRUE(w.man.ok);
+        w.scene = &w.man.scene;
+        w.body = w.man.body;
+        w.skin = w.man.skin;
+        auto skinned = w.man.skinned(device(), *w.pipe);
+        ASSERT_TRUE(skinned.ok()) << skinned.error().describe();
+        w.skinned.emplace(std::move(*skinned));
     }
 };
 
@@ -94,49 +119,42 @@ TEST_F(SkinGpuTest, MatchesTheCpuReferenceOnTheShippedCharacters) {
 // grid: band cells within 1e-5 of a cell and the same sign everywhere; from the CPU-skinned positions the
 // far field as the GPU build of a still mesh, from the GPU-skinned ones within 0.15 cell.
 TEST_F(SkinGpuTest, SkinnedFieldRebuiltOnTheGpuMatchesTheCpuBuildOfThePose) {
-    auto pipe = SkinGpuPipeline::create(device());
-    ASSERT_TRUE(pipe.ok()) << pipe.error().describe();
+    WalkOnDevice w;
+    ASSERT_NO_FATAL_FAILURE(start_walk(w));
     auto sdf_pipes = SdfGpuPipelines::create(device());
     ASSERT_TRUE(sdf_pipes.ok()) << sdf_pipes.error().describe();
-    CesiumMan man;
-    ASSERT_TRUE(man.ok);
-    const ImportedScene* scene = &man.scene;
-    const Mesh* body = man.body;
-    const Skin& skin = *man.skin;
-    auto skinned = man.skinned(device(), *pipe);
-    ASSERT_TRUE(skinned.ok()) << skinned.error().describe();
-    ClipSampler clip(*scene, scene->animations.at(0));
+    ClipSampler clip(*w.scene, w.scene->animations.at(0));
     auto pose = [&](double t) {
-        std::vector<NodeTransform> local = rest_pose(*scene);
+        std::vector<NodeTransform> local = rest_pose(*w.scene);
         clip.sample(t, local);
-        return joint_matrices(skin, world_transforms(*scene, local));
+        return joint_matrices(*w.skin, world_transforms(*w.scene, local));
     };
     // One grid over the bind pose and the poses compared.
     const double times[] = {0.1, 0.45, 0.8, 1.5};
     glm::dvec3 lo(1e30), hi(-1e30);
-    for (const glm::vec3& p : body->positions) lo = glm::min(lo, glm::dvec3(p)), hi = glm::max(hi, glm::dvec3(p));
+    for (const glm::vec3& p : w.body->positions) lo = glm::min(lo, glm::dvec3(p)), hi = glm::max(hi, glm::dvec3(p));
     std::vector<std::vector<glm::vec3>> posed;
     for (double t : times) {
         posed.emplace_back();
-        ASSERT_TRUE(skin_mesh(*body, man.bind, pose(t), posed.back()).ok());
+        ASSERT_TRUE(skin_mesh(*w.body, w.man.bind, pose(t), posed.back()).ok());
         for (const glm::vec3& p : posed.back()) lo = glm::min(lo, glm::dvec3(p)), hi = glm::max(hi, glm::dvec3(p));
     }
     Diagnostics diag;
     auto grid = compute_grid(lo, hi, 40, 0.1, diag);
     ASSERT_TRUE(grid.ok());
     SdfBuildDesc desc;
-    desc.mesh = body;
+    desc.mesh = w.body;
     desc.cells_x = 40;
     desc.fixed_grid = *grid;
     auto field = build_sdf_gpu(device(), *sdf_pipes, desc, diag);
     ASSERT_TRUE(field.ok()) << field.error().describe();
     auto bind_field = read_back_sdf(device(), *field);
     ASSERT_TRUE(bind_field.ok());
-    auto refit = prepare_sdf_refit(device(), *sdf_pipes, *field, skinned->positions(), skinned->vertex_count());
+    auto refit = prepare_sdf_refit(device(), *sdf_pipes, *field, w.skinned->positions(), w.skinned->vertex_count());
     ASSERT_TRUE(refit.ok()) << refit.error().describe();
     // The CPU-skinned poses as a device buffer too: refitting from them isolates the refit and the build
     // from the skinning's rounding.
-    std::vector<glm::vec4> cpu_source(body->positions.size());
+    std::vector<glm::vec4> cpu_source(w.body->positions.size());
     auto cpu_positions = device().create_buffer({VkDeviceSize(cpu_source.size() * sizeof(glm::vec4))});
     ASSERT_TRUE(cpu_positions.ok());
     auto cpu_refit = prepare_sdf_refit(device(), *sdf_pipes, *field, *cpu_positions, uint32_t(cpu_source.size()));
@@ -163,7 +181,7 @@ TEST_F(SkinGpuTest, SkinnedFieldRebuiltOnTheGpuMatchesTheCpuBuildOfThePose) {
     };
     const bool ieee = device().info().is_cpu();
     for (size_t i = 0; i < std::size(times); ++i) {
-        Mesh posed_mesh = *body;
+        Mesh posed_mesh = *w.body;
         posed_mesh.positions = posed[i];
         SdfBuildDesc cpu_desc = desc;
         cpu_desc.mesh = &posed_mesh;
@@ -171,11 +189,11 @@ TEST_F(SkinGpuTest, SkinnedFieldRebuiltOnTheGpuMatchesTheCpuBuildOfThePose) {
         ASSERT_TRUE(cpu.ok()) << cpu.error().describe();
         for (size_t v = 0; v < cpu_source.size(); ++v) cpu_source[v] = glm::vec4(posed[i][v], 1.0f);
         ASSERT_TRUE(device().upload(*cpu_positions, cpu_source.data(), cpu_source.size() * sizeof(glm::vec4)).ok());
-        ASSERT_TRUE(skinned->set_joints(pose(times[i])).ok());
+        ASSERT_TRUE(w.skinned->set_joints(pose(times[i])).ok());
         for (bool gpu_skinned : {false, true}) {
             ASSERT_TRUE(device()
                             .run_sync([&](gpu::CommandBuffer& cmd) {
-                                if (gpu_skinned) skinned->record(cmd, *pipe);
+                                if (gpu_skinned) w.skinned->record(cmd, *w.pipe);
                                 record_sdf_refit(cmd, *sdf_pipes, *field, gpu_skinned ? *refit : *cpu_refit, nullptr);
                                 EXPECT_TRUE(record_sdf_build(cmd, *sdf_pipes, *field, nullptr));
                             })
@@ -209,41 +227,34 @@ TEST_F(SkinGpuTest, SkinnedFieldRebuiltOnTheGpuMatchesTheCpuBuildOfThePose) {
 // (anim::root_transforms of the CPU-skinned mesh): 300 roots spread over CesiumMan, five times of the walk,
 // every matrix element within 1e-5 (positions in metres, axes unitless).
 TEST_F(SkinGpuTest, RootTargetsMatchTheCpuReference) {
-    auto pipe = SkinGpuPipeline::create(device());
-    ASSERT_TRUE(pipe.ok());
-    CesiumMan man;
-    ASSERT_TRUE(man.ok);
-    const ImportedScene* scene = &man.scene;
-    const Mesh* body = man.body;
-    const Skin& skin = *man.skin;
-    auto skinned = man.skinned(device(), *pipe);
-    ASSERT_TRUE(skinned.ok());
-    const std::vector<ScalpAttachment> roots = test::spread_roots(*body, 300);
-    auto gpu_roots = SkinnedRootsGpu::create(device(), *pipe, *body, roots, skinned->positions(), skinned->vertex_count());
+    WalkOnDevice w;
+    ASSERT_NO_FATAL_FAILURE(start_walk(w));
+    const std::vector<ScalpAttachment> roots = test::spread_roots(*w.body, 300);
+    auto gpu_roots = SkinnedRootsGpu::create(device(), *w.pipe, *w.body, roots, w.skinned->positions(), w.skinned->vertex_count());
     ASSERT_TRUE(gpu_roots.ok()) << gpu_roots.error().describe();
     // The same pass over the CPU-skinned positions: the roots pass alone, without the skinning's rounding.
-    auto cpu_positions = device().create_buffer({VkDeviceSize(body->positions.size() * sizeof(glm::vec4))});
+    auto cpu_positions = device().create_buffer({VkDeviceSize(w.body->positions.size() * sizeof(glm::vec4))});
     ASSERT_TRUE(cpu_positions.ok());
-    auto cpu_fed = SkinnedRootsGpu::create(device(), *pipe, *body, roots, *cpu_positions, uint32_t(body->positions.size()));
+    auto cpu_fed = SkinnedRootsGpu::create(device(), *w.pipe, *w.body, roots, *cpu_positions, uint32_t(w.body->positions.size()));
     ASSERT_TRUE(cpu_fed.ok());
-    ClipSampler clip(*scene, scene->animations.at(0));
+    ClipSampler clip(*w.scene, w.scene->animations.at(0));
     double worst_element = 0.0, worst_point = 0.0, moved = 0.0;
     for (int k = 0; k < 5; ++k) {
-        std::vector<NodeTransform> local = rest_pose(*scene);
+        std::vector<NodeTransform> local = rest_pose(*w.scene);
         clip.sample(clip.duration_s() * (0.1 + 0.2 * k), local);
-        const auto joints = joint_matrices(skin, world_transforms(*scene, local));
+        const auto joints = joint_matrices(*w.skin, world_transforms(*w.scene, local));
         std::vector<glm::vec3> posed;
-        ASSERT_TRUE(skin_mesh(*body, man.bind, joints, posed).ok());
+        ASSERT_TRUE(skin_mesh(*w.body, w.man.bind, joints, posed).ok());
         std::vector<glm::mat4> cpu;
-        ASSERT_TRUE(root_transforms(*body, posed, roots, cpu).ok());
+        ASSERT_TRUE(root_transforms(*w.body, posed, roots, cpu).ok());
         std::vector<glm::vec4> source(posed.size());
         for (size_t v = 0; v < posed.size(); ++v) source[v] = glm::vec4(posed[v], 1.0f);
         ASSERT_TRUE(device().upload(*cpu_positions, source.data(), source.size() * sizeof(glm::vec4)).ok());
-        ASSERT_TRUE(skinned->set_joints(joints).ok());
+        ASSERT_TRUE(w.skinned->set_joints(joints).ok());
         ASSERT_TRUE(device().run_sync([&](gpu::CommandBuffer& cmd) {
-                                skinned->record(cmd, *pipe);
-                                gpu_roots->record(cmd, *pipe);
-                                cpu_fed->record(cmd, *pipe);
+                                w.skinned->record(cmd, *w.pipe);
+                                gpu_roots->record(cmd, *w.pipe);
+                                cpu_fed->record(cmd, *w.pipe);
                             }).ok());
         std::vector<glm::mat4> gpu(roots.size()), fed(roots.size());
         ASSERT_TRUE(device().download(gpu_roots->targets(), gpu.data(), gpu.size() * sizeof(glm::mat4)).ok());
@@ -252,9 +263,9 @@ TEST_F(SkinGpuTest, RootTargetsMatchTheCpuReference) {
             for (int c = 0; c < 4; ++c)
                 for (int e = 0; e < 4; ++e) worst_element = std::max(worst_element, double(std::abs(fed[r][c][e] - cpu[r][c][e])));
             const ScalpAttachment& a = roots[r];
-            const glm::vec3 p = body->positions[body->indices[3 * a.triangle]] * a.barycentric.x +
-                                body->positions[body->indices[3 * a.triangle + 1]] * a.barycentric.y +
-                                body->positions[body->indices[3 * a.triangle + 2]] * a.barycentric.z;
+            const glm::vec3 p = w.body->positions[w.body->indices[3 * a.triangle]] * a.barycentric.x +
+                                w.body->positions[w.body->indices[3 * a.triangle + 1]] * a.barycentric.y +
+                                w.body->positions[w.body->indices[3 * a.triangle + 2]] * a.barycentric.z;
             const glm::vec3 want = glm::vec3(cpu[r] * glm::vec4(p, 1.0f));
             worst_point = std::max(worst_point, double(glm::length(glm::vec3(gpu[r] * glm::vec4(p, 1.0f)) - want)));
             moved = std::max(moved, double(glm::length(want - p)));

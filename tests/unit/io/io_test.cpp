@@ -498,29 +498,39 @@ aiMatrix4x4 first_mesh_world(const aiScene& scene) {
     return world;
 }
 
+// CesiumMan as Assimp reads him, with what its exporters write of his mesh: the mesh placed by its node.
+struct AssimpCesiumMan {
+    Assimp::Importer importer;
+    const aiScene* scene = importer.ReadFile(test::testdata("gltf/CesiumMan.glb").string(), 0);
+    const aiMesh* mesh = scene && scene->mNumMeshes == 1 ? scene->mMeshes[0] : nullptr;
+    const aiMatrix4x4 world = scene ? first_mesh_world(*scene) : aiMatrix4x4();
+
+    // Written by Assimp's exporter in `format` to `out`, then imported by the project.
+    Result<ImportedScene> exported(const char* format, const fs::path& out) const {
+        Assimp::Exporter exporter;
+        if (exporter.Export(scene, format, out.string()) != AI_SUCCESS)
+            return make_error(ErrorCode::Io, std::string(format) + ": " + exporter.GetErrorString());
+        return import_mesh_file(out);
+    }
+};
+
 // PLY files written by another tool: Assimp's exporter, ASCII and binary, from CesiumMan. The reader gives
 // back the triangles, positions, normals and texture coordinates of the mesh Assimp wrote (placed by its
 // node), vertex for vertex (the texture coordinates as Assimp keeps them, v from the image's bottom as the engine counts it;
 // the same as the glTF importer's).
 TEST(ImportPly, FilesWrittenByAssimpReadBackAsWritten) {
     const fs::path dir = test::scratch_dir("io_ply_assimp");
-    const fs::path source = test::testdata("gltf/CesiumMan.glb");
-    auto gltf = import_mesh_file(source);
+    auto gltf = import_mesh_file(test::testdata("gltf/CesiumMan.glb"));
     ASSERT_TRUE(gltf.ok());
     const Mesh from_gltf = merge_meshes(*gltf, "man");
-    Assimp::Importer importer;
-    const aiScene* scene = importer.ReadFile(source.string(), 0);
-    ASSERT_NE(scene, nullptr) << importer.GetErrorString();
-    ASSERT_EQ(scene->mNumMeshes, 1u);
-    const aiMesh& am = *scene->mMeshes[0];
-    const aiMatrix4x4 world = first_mesh_world(*scene);  // the exporter writes the mesh placed by its node
+    const AssimpCesiumMan man;
+    ASSERT_NE(man.mesh, nullptr) << man.importer.GetErrorString();
+    const aiMesh& am = *man.mesh;
+    const aiMatrix4x4& world = man.world;
     aiMatrix3x3 normal_m(world);
     normal_m.Inverse().Transpose();
     for (const char* format : {"ply", "plyb"}) {
-        Assimp::Exporter exporter;
-        const fs::path out = dir / (std::string(format) + ".ply");
-        ASSERT_EQ(exporter.Export(scene, format, out.string()), AI_SUCCESS) << exporter.GetErrorString();
-        auto r = import_mesh_file(out);
+        auto r = man.exported(format, dir / (std::string(format) + ".ply"));
         ASSERT_TRUE(r.ok()) << format << ": " << r.error().describe();
         const Mesh& m = r->meshes.at(0);
         ASSERT_EQ(m.positions.size(), size_t(am.mNumVertices)) << format;
@@ -550,17 +560,12 @@ TEST(ImportPly, FilesWrittenByAssimpReadBackAsWritten) {
 // put them (the mesh placed by its node), positions welded; broken files name the line or the sizes.
 TEST(ImportStl, FilesWrittenByAssimpAndBrokenOnes) {
     const fs::path dir = test::scratch_dir("io_stl");
-    const fs::path source = test::testdata("gltf/CesiumMan.glb");
-    Assimp::Importer importer;
-    const aiScene* scene = importer.ReadFile(source.string(), 0);
-    ASSERT_NE(scene, nullptr) << importer.GetErrorString();
-    const aiMesh& am = *scene->mMeshes[0];
-    const aiMatrix4x4 world = first_mesh_world(*scene);
+    const AssimpCesiumMan man;
+    ASSERT_NE(man.mesh, nullptr) << man.importer.GetErrorString();
+    const aiMesh& am = *man.mesh;
+    const aiMatrix4x4& world = man.world;
     for (const char* format : {"stl", "stlb"}) {
-        Assimp::Exporter exporter;
-        const fs::path out = dir / (std::string(format) + ".stl");
-        ASSERT_EQ(exporter.Export(scene, format, out.string()), AI_SUCCESS) << exporter.GetErrorString();
-        auto r = import_mesh_file(out);
+        auto r = man.exported(format, dir / (std::string(format) + ".stl"));
         ASSERT_TRUE(r.ok()) << format << ": " << r.error().describe();
         const Mesh& m = r->meshes.at(0);
         ASSERT_EQ(m.triangle_count(), size_t(am.mNumFaces)) << format;
