@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "core/install_paths.h"
 
 namespace tressel::cli {
 namespace {
@@ -25,13 +26,15 @@ void print_help() {
     std::printf(
         "tressel-cli - headless tools of Tressel, the strand-hair authoring tool\n\n"
         "usage: tressel-cli <command> [arguments]\n"
-        "       tressel-cli <command> --help\n\n"
+        "       tressel-cli <command> --help\n"
+        "       tressel-cli --version\n\n"
         "commands:\n");
     for (const Command& c : kCommands) std::printf("  %-10s %s\n", c.name, c.summary);
     std::printf(
         "\nenvironment:\n"
         "  TRESSEL_DEVICE      GPU to use: discrete, integrated, cpu, an index, or part of its name\n"
-        "  TRESSEL_VALIDATION  1 enables the Vulkan validation layers\n");
+        "  TRESSEL_VALIDATION  1 enables the Vulkan validation layers\n"
+        "  TRESSEL_PRESETS     the shipped presets' directory (default: found beside the installed tool)\n");
 }
 
 }  // namespace
@@ -48,6 +51,10 @@ int main(int argc, char** argv) {
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
         print_help();
         return argc < 2 ? 2 : 0;
+    }
+    if (!std::strcmp(argv[1], "--version")) {
+        tressel::print_version("tressel-cli");
+        return 0;
     }
     std::vector<std::string> args(argv + 2, argv + argc);
     for (const Command& c : kCommands) {

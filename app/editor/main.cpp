@@ -5,13 +5,15 @@
 #include <filesystem>
 #include <string>
 
+#include "core/install_paths.h"
 #include "editor_app.h"
 
 namespace {
 
-// The default scene: in the source tree the editor was built from.
+// The default scene: the shipped presets' (installed, or in the source tree the editor was built from).
 std::filesystem::path default_scene() {
-    return std::filesystem::path(TRESSEL_SOURCE_PRESETS) / "scenes" / "default.json";
+    const std::filesystem::path dir = tressel::presets_dir();
+    return dir.empty() ? std::filesystem::path("presets/scenes/default.json") : dir / "scenes" / "default.json";
 }
 
 void usage() {
@@ -25,7 +27,8 @@ void usage() {
         "  --no-scene             start with an empty scene\n"
         "  --size WxH             window size in pixels (default 1600x900)\n"
         "  --device NAME          GPU to use: discrete, integrated, cpu, an index, or part of its name\n"
-        "  --validation           enable the Vulkan validation layers\n");
+        "  --validation           enable the Vulkan validation layers\n"
+        "  --version              print the version and exit\n");
 }
 
 }  // namespace
@@ -38,6 +41,9 @@ int main(int argc, char** argv) {
         bool has_value = i + 1 < argc;
         if (a == "--help" || a == "-h") {
             usage();
+            return 0;
+        } else if (a == "--version") {
+            tressel::print_version("tressel");
             return 0;
         } else if (a == "--frames" && has_value) {
             options.max_frames = std::strtoull(argv[++i], nullptr, 10);
