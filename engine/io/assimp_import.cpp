@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <stdexcept>
+#include <string_view>
 #include <unordered_map>
 
 #include <assimp/Importer.hpp>
@@ -123,6 +124,9 @@ Animation read_animation(const aiAnimation& a, size_t index, const std::unordere
 }  // namespace
 
 Result<ImportedScene> import_assimp(const SourceFile& file, const std::string& ext, FileFrame& frame, Progress*) {
+    // COLLADA by name or by content (Assimp also picks its reader by a file's first bytes).
+    const std::string_view head(reinterpret_cast<const char*>(file.bytes.data()), std::min<size_t>(file.bytes.size(), 1024));
+    if (ext == "dae" || head.find("<COLLADA") != std::string_view::npos) TRESSEL_TRY(check_collada_text(file));
 
     ImportedScene scene;
     Assimp::Importer importer;

@@ -38,6 +38,8 @@ Result<ImportedScene> import_stl(const SourceFile& file);
 // Pre-flight checks of headers that a parser library would trust: every count and length is checked
 // against the bytes that are really there before the library sees the file.
 Status check_glb_container(const SourceFile& file);
+// COLLADA text: number lists hold only numbers, and no count exceeds the file's size.
+Status check_collada_text(const SourceFile& file);
 
 // A file of one mesh: the mesh and the node holding it.
 inline ImportedScene single_mesh_scene(Mesh mesh, ImportedScene scene = {}) {
