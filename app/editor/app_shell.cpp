@@ -55,6 +55,20 @@ Status AppShell::init(const ShellOptions& options) {
         if (!shell->close_now_ && shell->on_close && !shell->on_close()) glfwSetWindowShouldClose(w, 0);
     });
 
+    options_ = options;
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    imgui_ready_ = true;
+    ImGui::GetIO().IniFilename = nullptr;  // the layout comes from code, not from a file beside the binary
+    ImGui::StyleColorsDark();
+    ImGui::GetStyle().WindowRounding = 0.0f;
+    ImGui_ImplGlfw_InitForVulkan(window_, true);
+    return init_gpu();
+}
+
+// The device and everything made on it: created at start, and again after a lost device (restart_gpu).
+Status AppShell::init_gpu() {
+    const ShellOptions& options = options_;
     gpu::DeviceDesc desc;
     desc.preference = options.device;
     if (options.validation) desc.validation = true;
@@ -98,13 +112,6 @@ Status AppShell::init(const ShellOptions& options) {
         slot.sim_timestamps.emplace(std::move(*sts));
     }
 
-    IMGUI_CHECKVERSION();
-    ImGui::CreateContext();
-    imgui_ready_ = true;
-    ImGui::GetIO().IniFilename = nullptr;  // the layout comes from code, not from a file beside the binary
-    ImGui::StyleColorsDark();
-    ImGui::GetStyle().WindowRounding = 0.0f;
-    ImGui_ImplGlfw_InitForVulkan(window_, true);
     ImGui_ImplVulkan_InitInfo ii{};
     ii.Instance = device_->instance();
     ii.PhysicalDevice = device_->physical_device();
@@ -123,13 +130,10 @@ Status AppShell::init(const ShellOptions& options) {
     return {};
 }
 
-AppShell::~AppShell() {
+void AppShell::destroy_gpu() {
     if (device_) (void)device_->wait_idle();
     if (imgui_vulkan_ready_) ImGui_ImplVulkan_Shutdown();
-    if (imgui_ready_) {
-        ImGui_ImplGlfw_Shutdown();
-        ImGui::DestroyContext();
-    }
+    imgui_vulkan_ready_ = false;
     // The owning handles go before the device, and the device (with the window's surface) before the window.
     for (FrameSlot& slot : slots_) slot = FrameSlot{};
     imgui_pool_ = {};
@@ -137,6 +141,21 @@ AppShell::~AppShell() {
     ui_pass_ = {};
     swapchain_.destroy();
     device_.reset();
+    frame_index_ = 0;
+    last_serial_ = 0;
+}
+
+Status AppShell::restart_gpu() {
+    destroy_gpu();
+    return init_gpu();
+}
+
+AppShell::~AppShell() {
+    destroy_gpu();
+    if (imgui_ready_) {
+        ImGui_ImplGlfw_Shutdown();
+        ImGui::DestroyContext();
+    }
     if (window_) glfwDestroyWindow(window_);
     if (glfw_ready_) glfwTerminate();
 }

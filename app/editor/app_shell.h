@@ -81,9 +81,16 @@ public:
                         Status* screenshot_status = nullptr);
     bool supports_screenshots() const { return swapchain_.supports_readback(); }
 
+    // After a lost device (or a frame that failed half-way): destroys the device and everything made on it
+    // and creates them again, keeping the window and the UI's state. Whatever the caller made on the old
+    // device (the runtime, the viewport presenter) must be gone first; device() is a new object after.
+    Status restart_gpu();
+
 private:
     AppShell() = default;
     Status init(const ShellOptions& options);
+    Status init_gpu();
+    void destroy_gpu();
     Status create_swapchain();
 
     struct FrameSlot {
@@ -104,6 +111,7 @@ private:
     std::array<FrameSlot, 2> slots_;
     uint64_t frame_index_ = 0, last_serial_ = 0;
     uint32_t sim_timestamp_capacity_ = 1024;
+    ShellOptions options_;
     bool imgui_ready_ = false, imgui_vulkan_ready_ = false, close_now_ = false;
 };
 

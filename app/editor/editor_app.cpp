@@ -4,6 +4,9 @@
 #include <cstdio>
 #include <thread>
 
+#include <malloc.h>
+#include <unistd.h>
+
 #include <GLFW/glfw3.h>  // key codes of the ImGui GLFW backend's key map
 #include <imgui.h>
 
@@ -80,7 +83,22 @@ Status EditorApp::init() {
     };
     gpu::Device& device = shell_->device();
     ctx_.add_log(Severity::Info, "gpu", device.info().name + " (" + gpu::to_string(device.info().type) + ")");
+    TRESSEL_TRY(create_gpu_parts());
 
+    const bool recovery_present = ctx_.has_recovery();
+    if (options_.recover) {
+        TRESSEL_TRY(recover());
+    } else {
+        new_scene();  // an empty scene to add a mesh to, and the one that stays when the file fails to open
+        if (!options_.scene.empty()) open_path(options_.scene);
+        if (recovery_present && !script_ && options_.max_frames == 0) offer_recovery_ = true;
+    }
+    last_autosave_s_ = now_s(ctx_);
+    return {};
+}
+
+Status EditorApp::create_gpu_parts() {
+    gpu::Device& device = shell_->device();
     // The CPU Vulkan driver rasterises on the CPU: one sample and a smaller shadow map keep the editor
     // interactive there; GPUs get 4x MSAA.
     runtime::RuntimeOptions ro;
@@ -93,17 +111,53 @@ Status EditorApp::init() {
     auto presenter = ViewportPresenter::create(device, shell_->ui_pass());
     if (!presenter) return presenter.error();
     presenter_ = std::move(*presenter);
-
-    const bool recovery_present = ctx_.has_recovery();
-    if (options_.recover) {
-        TRESSEL_TRY(recover());
-    } else {
-        new_scene();  // an empty scene to add a mesh to, and the one that stays when the file fails to open
-        if (!options_.scene.empty()) open_path(options_.scene);
-        if (recovery_present && !script_ && options_.max_frames == 0) offer_recovery_ = true;
-    }
-    last_autosave_s_ = now_s(ctx_);
+    presented_image_ = nullptr;
+    presented_handle_ = VK_NULL_HANDLE;
     return {};
+}
+
+bool EditorApp::restart_gpu(const std::string& why) {
+    // Give up when restarts do not help (the same failure again within seconds, three times running).
+    const double t = now_s(ctx_);
+    gpu_restarts_ = t - last_gpu_restart_s_ < 10.0 ? gpu_restarts_ + 1 : 1;
+    last_gpu_restart_s_ = t;
+    if (gpu_restarts_ > 3) {
+        ctx_.report_error("the GPU keeps failing (" + why + "); quitting");
+        return false;
+    }
+    // The scene's CPU products (meshes, grooms, fields) outlive the device: only what lives on it is made again.
+    ctx_.jobs.cancel_and_wait();
+    auto content = live_ ? live_->shared_content() : nullptr;
+    if (auto wrote = ctx_.autosave(); !wrote) ctx_.add_log(Severity::Warning, "autosave", wrote.error().message);
+    presenter_.reset();
+    live_.reset();
+    Status s = shell_->restart_gpu();
+    if (s) s = create_gpu_parts();
+    // A copy of the content shares its parts; install only fills in what is missing (nothing, here).
+    if (s && content) s = live_->install(std::make_shared<runtime::SceneContent>(*content));
+    if (!s) {
+        ctx_.report_error("the GPU could not be started again after: " + why + " (" + s.error().message + ")");
+        return false;
+    }
+    sim_frames_this_frame_ = 0;
+    sim_elapsed_this_frame_s_ = 0.0;
+    ctx_.add_log(Severity::Warning, "gpu", "restarted: " + shell_->device().info().name);
+    ctx_.report_error(why + ". Tressel started its GPU work again and rebuilt the viewport from the scene; your scene and its "
+                      "undo history are as they were" + (ctx_.dirty() ? " (unsaved changes are also in the recovery file)." : "."));
+    return true;
+}
+
+Status EditorApp::inject_gpu_fault(const std::string& kind) {
+    using F = gpu::Device::Fault;
+    static const std::pair<const char*, F> kinds[] = {{"buffer_memory", F::BufferMemory}, {"image_memory", F::ImageMemory},
+                                                      {"descriptor_pool", F::DescriptorPool}, {"device_lost", F::DeviceLost}};
+    for (const auto& [name, fault] : kinds)
+        if (kind == name) {
+            shell_->device().inject_fault(fault);
+            return {};
+        }
+    return make_error(ErrorCode::InvalidArgument,
+                      "inject_gpu_fault: unknown fault '" + kind + "' (buffer_memory, image_memory, descriptor_pool, device_lost)");
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -220,8 +274,15 @@ void EditorApp::content_failed(const Scene& scene, const std::string& message, b
         return;
     }
     ctx_.report_error(message);
-    // The edit that could not be built is taken back; the scene stays as it was.
-    if (live_->content()) ctx_.revert_to(live_->content()->scene);
+    // The edit that could not be built is taken back, and only it: a rebuild asked for without an edit
+    // (Regrow, Rebuild SDF) leaves the scene as it is, and edits applied in place since the content was
+    // built (simulation, shading, view) stay. The content's own scene is the last resort.
+    const runtime::SceneContent* content = live_->content();
+    if (!content || !runtime::plan_content(ctx_.scene, content).any()) return;
+    if (!ctx_.history.undo.empty() && !runtime::plan_content(ctx_.history.undo.back(), content).any())
+        ctx_.revert_to(ctx_.history.undo.back());
+    else
+        ctx_.revert_to(content->scene);
 }
 
 void EditorApp::start_content_job(runtime::ContentPlan plan, const std::string& title) {
@@ -399,6 +460,7 @@ void EditorApp::handle_requests() {
             case Action::DumpPositions: dump_positions(r.path); break;
             case Action::Orbit: ctx_.camera.yaw_deg += r.amount; break;
             case Action::SaveStats: save_stats(r.path); break;
+            case Action::Cancel: ctx_.jobs.cancel(); break;
             case Action::Seek: seek(uint64_t(std::max(0.0, std::round(r.amount)))); break;
         }
     }
@@ -423,6 +485,23 @@ void EditorApp::save_stats(const fs::path& path) {
         for (auto& p : st.history.back()) passes[p.name] = p.ms;
     j["gpu_ms"] = passes;
     j["strands"] = st.strands;
+    // Memory, for soak runs: the process's resident set, and what the GPU holds (bytes the device allocated
+    // and its live objects).
+    malloc_trim(0);  // what the allocator keeps of freed memory is not the editor's
+    long pages = 0, resident = 0;
+    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+        if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+        std::fclose(f);
+    }
+    gpu::Device& device = shell_->device();
+    uint64_t gpu_bytes = 0;
+    for (int i = 0; i < 4; ++i) gpu_bytes += device.allocated_bytes(static_cast<gpu::MemoryIntent>(i));
+    j["memory"] = {{"resident_bytes", uint64_t(resident) * uint64_t(sysconf(_SC_PAGESIZE))},
+                   {"gpu_bytes", gpu_bytes},
+                   {"gpu_objects", device.live_objects()},
+                   {"log_entries", ctx_.log.size()}};
+    j["elapsed_s"] = now_s(ctx_);
+    j["validation_errors"] = device.validation_error_count();
     auto written = write_file_atomic(path, std::string_view(j.dump(2) + "\n"));
     if (written) ctx_.add_log(Severity::Info, "stats", "wrote " + path.string());
     else ctx_.report_error("saving the stats: " + written.error().message);
@@ -446,7 +525,10 @@ bool EditorApp::busy() const {
 }
 
 Status EditorApp::set_value(const std::string& path, const nlohmann::json& value) {
-    TRESSEL_TRY(set_scene_value(ctx_, path, value));
+    if (Status s = set_scene_value(ctx_, path, value); !s) {
+        ctx_.add_log(Severity::Warning, "set", "refused " + value.dump() + ": " + s.error().message);
+        return s;
+    }
     ctx_.commit();
     return {};
 }
@@ -835,8 +917,15 @@ int EditorApp::run() {
         if (!ImGui::IsAnyItemActive()) ctx_.commit();
         ImGui::Render();
         if (Status r = render_frame(); !r) {
-            std::fprintf(stderr, "error: %s\n", r.error().message.c_str());
-            return 1;
+            // A frame that failed half-way (its image acquired, its commands not submitted) leaves the
+            // frame's objects in no state to go on with: the GPU side starts again, the document stays.
+            const std::string why = shell_->device().lost() ? "The GPU was lost (" + r.error().message + ")"
+                                                            : "A frame failed on the GPU (" + r.error().message + ")";
+            if (!restart_gpu(why)) {
+                std::fprintf(stderr, "error: %s\n", r.error().message.c_str());
+                exit_code_ = 1;
+                break;
+            }
         }
         ++frames;
         // --frames N: quit after N frames once any pending load has finished (used by tests).

@@ -43,6 +43,12 @@ public:
 
 private:
     Status init();
+    // The runtime and the viewport presenter, made on the shell's device (at start and after a restart).
+    Status create_gpu_parts();
+    // After a lost device or a frame that failed half-way: the device and everything on it made again,
+    // the scene's CPU content installed on it, the document untouched. False when the GPU cannot be
+    // brought back (the caller quits; the recovery file holds the scene).
+    bool restart_gpu(const std::string& why);
 
     // Files
     void open_path(const std::filesystem::path& path);
@@ -75,6 +81,7 @@ private:
     Status set_value(const std::string& path, const nlohmann::json& value) override;
     std::optional<std::string> take_error() override;
     bool has_file() const override { return !ctx_.scene_path.empty(); }
+    Status inject_gpu_fault(const std::string& kind) override;
 
     EditorOptions options_;
     EditorContext ctx_;
@@ -105,6 +112,8 @@ private:
     bool confirm_close_ = false, offer_recovery_ = false, quit_now_ = false;
     std::vector<std::string> dropped_;
     double last_autosave_s_ = 0.0;
+    int gpu_restarts_ = 0;                 // restart_gpu calls within 10 s of each other
+    double last_gpu_restart_s_ = -1e9;
 
     std::optional<ScriptRunner> script_;
     std::optional<std::filesystem::path> screenshot_;

@@ -11,6 +11,9 @@ void EditorContext::add_log(Severity severity, std::string where, std::string me
     LogEntry e{t, Diagnostic{severity, std::move(where), std::move(message)}};
     std::fprintf(stderr, "[%7.2f] %s\n", t, format(e.diagnostic).c_str());
     log.push_back(std::move(e));
+    // The Log panel shows the recent past; a long session must not grow without bound.
+    constexpr size_t kMaxLog = 4000;
+    if (log.size() > kMaxLog) log.erase(log.begin(), log.begin() + (log.size() - kMaxLog / 2));
 }
 
 void EditorContext::add_diagnostics(const Diagnostics& d) {

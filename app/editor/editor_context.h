@@ -41,6 +41,7 @@ enum class Action {
     Orbit,          // amount: degrees of yaw, as a drag in the viewport turns the camera
     Seek,           // amount: the simulation frame to show; earlier than the current one re-simulates from the start
     SaveStats,      // path: what the Stats panel shows, as JSON (scripts measure the editor with it)
+    Cancel,         // the running job's Cancel button
 };
 struct Request {
     Action action;

@@ -12,7 +12,7 @@ Result<std::vector<nlohmann::json>> load_script(const std::filesystem::path& fil
     if (!doc->is_array()) return make_error(ErrorCode::Parse, file.string() + ": a script is a JSON array of steps");
     static const std::set<std::string> actions = {"regrow", "rebuild_sdf", "reset", "undo", "redo", "save", "recover",
                                                   "frame_all", "view_front", "view_side", "view_top", "play", "pause",
-                                                  "step", "new"};
+                                                  "step", "new", "cancel"};
     std::vector<nlohmann::json> steps;
     for (size_t i = 0; i < doc->size(); ++i) {
         const nlohmann::json& s = (*doc)[i];
@@ -22,7 +22,12 @@ Result<std::vector<nlohmann::json>> load_script(const std::filesystem::path& fil
         auto count = [&](const char* k) { return s.contains(k) && s[k].is_number_integer() && s[k].get<long long>() >= 0; };
         bool ok = false;
         if (s.contains("open")) ok = str("open");
-        else if (s.contains("set")) ok = str("set") && s.contains("value");
+        else if (s.contains("set"))
+            ok = str("set") && (s.contains("value") != s.contains("value_special")) &&
+                 (!s.contains("value_special") || (str("value_special") && (s["value_special"] == "nan" || s["value_special"] == "inf" ||
+                                                                           s["value_special"] == "-inf")));
+        else if (s.contains("inject_gpu_fault")) ok = str("inject_gpu_fault");
+        else if (s.contains("stop_after_seconds")) ok = s["stop_after_seconds"].is_number();
         else if (s.contains("play")) ok = count("play");
         else if (s.contains("frames")) ok = count("frames");
         else if (s.contains("seek")) ok = count("seek");
@@ -35,7 +40,8 @@ Result<std::vector<nlohmann::json>> load_script(const std::filesystem::path& fil
         else if (s.contains("export")) ok = str("export") && str("format");
         else if (s.contains("quit")) ok = true;
         else if (s.contains("expect_busy")) ok = s["expect_busy"].is_boolean();
-        if (s.contains("async") && !s["async"].is_boolean()) ok = false;
+        for (const char* flag : {"async", "expect_error", "allow_error", "expect_refused"})
+            if (s.contains(flag) && !s[flag].is_boolean()) ok = false;
         if (!ok) return make_error(ErrorCode::Parse, where + "not a valid step: " + s.dump());
         steps.push_back(s);
     }

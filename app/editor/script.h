@@ -8,7 +8,7 @@
 //   {"stats": "stats.json"}       what the Stats panel shows (fps over the last 30 frames, viewport size and
 //                                 whether it is coarsened while moving, the hair level of detail, GPU ms)
 //   {"action": "regrow" | "rebuild_sdf" | "reset" | "undo" | "redo" | "save" | "recover" | "frame_all" |
-//              "view_front" | "view_side" | "view_top" | "play" | "pause" | "step" | "new"}
+//              "view_front" | "view_side" | "view_top" | "play" | "pause" | "step" | "new" | "cancel"}
 //   {"seek": 10}                  show simulation frame N (the timeline's scrub bar): an earlier frame than
 //                                 the current one is simulated again from the start; waits until it is shown
 //   {"screenshot": "out.png"}     the whole window, read back from the swapchain
@@ -16,7 +16,14 @@
 //   {"export": "out.tfx", "format": "tfx", "follows": false}
 //   {"dump": "positions.f32"}     the simulated positions, float32 xyz (the layout of `tressel-cli bake --dump`)
 //   {"expect_busy": true}         fails unless work (import, regrow, rebuild, export) is running now
+//   {"inject_gpu_fault": "buffer_memory" | "image_memory" | "descriptor_pool" | "device_lost"}
+//                                 the GPU's next call of that kind fails once, as a driver would fail it
+//   {"stop_after_seconds": 600}   quit here (skipping the rest) once the script has run this long: soaks
 //   {"quit": true}
+// Any step may say "expect_error": true (it fails unless the editor reports an error) or "allow_error":
+// true (an error it causes is reported but does not fail the script). A "set" may give "value_special":
+// "nan" | "inf" | "-inf" (what JSON cannot spell) and "expect_refused": true: the value must be refused
+// with a message that names the parameter's JSON path.
 // Each step waits until the work the previous one started has finished, unless that step has
 // "async": true: then the next step begins at once, while the work runs (edits during a rebuild).
 // Relative paths resolve against the current working directory. Any failing step prints its error and

@@ -1,6 +1,7 @@
 #include "script_runner.h"
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 namespace tressel::editor {
@@ -11,6 +12,7 @@ void ScriptRunner::fail(const std::string& message) {
 
 void ScriptRunner::tick(ScriptHost& host) {
     if (failure_ || index_ >= steps_.size()) return;
+    if (!started_) started_ = std::chrono::steady_clock::now();
     if (frames_left_ > 0) {
         if (per_frame_) host.post(*per_frame_);
         if (--frames_left_ > 0) return;
@@ -29,9 +31,10 @@ void ScriptRunner::tick(ScriptHost& host) {
     if (awaiting_) {
         awaiting_ = false;
         auto error = host.take_error();
-        if (error && !expect_error_) return fail(*error);
+        if (error && !expect_error_ && !allow_error_) return fail(*error);
         if (!error && expect_error_) return fail("the step was expected to fail but succeeded");
         expect_error_ = false;
+        allow_error_ = false;
         ++index_;
         if (index_ >= steps_.size()) return;
     }
@@ -42,11 +45,43 @@ void ScriptRunner::begin_step(ScriptHost& host) {
     const nlohmann::json& s = steps_[index_];
     (void)host.take_error();  // a step answers only for what it causes
     awaiting_ = true;
+    expect_error_ = s.value("expect_error", false);
+    allow_error_ = s.value("allow_error", false);
     if (s.contains("open")) {
-        expect_error_ = s.value("expect_error", false);
         host.post(Request{Action::Open, s["open"].get<std::string>()});
     } else if (s.contains("set")) {
-        if (Status st = host.set_value(s["set"].get<std::string>(), s["value"]); !st) return fail(st.error().message);
+        const std::string path = s["set"].get<std::string>();
+        nlohmann::json value = s.contains("value") ? s["value"] : nlohmann::json();
+        if (s.contains("value_special")) {  // what JSON text cannot spell
+            const std::string sp = s["value_special"].get<std::string>();
+            const double inf = std::numeric_limits<double>::infinity();
+            value = sp == "nan" ? std::numeric_limits<double>::quiet_NaN() : sp == "-inf" ? -inf : inf;
+        }
+        Status st = host.set_value(path, value);
+        if (s.value("expect_refused", false)) {
+            // A refused value must be refused, and the message must name the parameter's JSON path.
+            if (st) return fail("set " + path + ": the value " + value.dump() + " was expected to be refused but was accepted");
+            if (st.error().message.find(path) == std::string::npos)
+                return fail("set " + path + ": the refusal does not name the parameter's JSON path: " + st.error().message);
+        } else if (!st) {
+            return fail(st.error().message.find(path) == std::string::npos ? "set " + path + ": " + st.error().message : st.error().message);
+        }
+    } else if (s.contains("inject_gpu_fault")) {
+        if (Status st = host.inject_gpu_fault(s["inject_gpu_fault"].get<std::string>()); !st) return fail(st.error().message);
+        // The failure belongs to the step that meets it: the next one begins in this same frame.
+        awaiting_ = false;
+        if (++index_ < steps_.size()) begin_step(host);
+        return;
+    } else if (s.contains("stop_after_seconds")) {
+        // A soak's clock: past this many seconds since the script began, the rest of the script is skipped
+        // and the editor quits.
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - *started_).count();
+        if (elapsed >= s["stop_after_seconds"].get<double>()) {
+            host.post(Request{Action::Quit});
+            index_ = steps_.size();
+            awaiting_ = false;
+            return;
+        }
     } else if (s.contains("play") || s.contains("frames") || s.contains("orbit")) {
         per_frame_.reset();
         if (s.contains("play")) {
@@ -68,7 +103,8 @@ void ScriptRunner::begin_step(ScriptHost& host) {
             {"undo", Action::Undo},           {"redo", Action::Redo},              {"save", Action::Save},
             {"recover", Action::Recover},     {"frame_all", Action::FrameAll},     {"view_front", Action::ViewFront},
             {"view_side", Action::ViewSide},  {"view_top", Action::ViewTop},       {"play", Action::Play},
-            {"pause", Action::Pause},         {"step", Action::Step},              {"new", Action::New}};
+            {"pause", Action::Pause},         {"step", Action::Step},              {"new", Action::New},
+            {"cancel", Action::Cancel}};
         const std::string a = s["action"].get<std::string>();
         if (a == "save" && !host.has_file()) return fail("save: the scene has no file yet; use {\"save\": path}");
         for (const auto& [name, action] : map)

@@ -4,6 +4,7 @@
 // fake host (tests/editor/editor_parts_test.cpp).
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,9 @@ public:
     virtual std::optional<std::string> take_error() = 0;
     // Whether the scene has a file to save to (the "save" action needs one in a script).
     virtual bool has_file() const = 0;
+    // Makes the GPU's next call of a kind fail once ("buffer_memory", "image_memory", "descriptor_pool",
+    // "device_lost": gpu::Device::inject_fault); an unknown kind is an error.
+    virtual Status inject_gpu_fault(const std::string& kind) = 0;
 };
 
 class ScriptRunner {
@@ -50,10 +54,12 @@ private:
     size_t index_ = 0;
     bool awaiting_ = false;        // the step's requests are posted; finished once the host is idle
     bool expect_error_ = false;
+    bool allow_error_ = false;     // "allow_error": the step passes whether or not the editor reports an error
     uint64_t frames_left_ = 0;     // "play" / "frames": frames still to draw
     std::optional<Request> per_frame_;  // "play": a Step request per frame; "orbit": an Orbit request
     bool skip_wait_ = false;       // the previous step was "async": begin the next one even while busy
     std::optional<std::string> failure_;
+    std::optional<std::chrono::steady_clock::time_point> started_;  // the first tick: "stop_after_seconds"
 };
 
 }  // namespace tressel::editor

@@ -678,6 +678,11 @@ Result<VkDeviceMemory> Device::allocate(const VkMemoryRequirements& req, MemoryI
     mai.allocationSize = req.size;
     mai.memoryTypeIndex = *type;
     VkDeviceMemory mem = VK_NULL_HANDLE;
+    if (take_fault(image ? Fault::ImageMemory : Fault::BufferMemory)) {
+        char size_text[32];
+        std::snprintf(size_text, sizeof(size_text), "%.1f MiB", static_cast<double>(req.size) / (1024.0 * 1024.0));
+        return vk_error(VK_ERROR_OUT_OF_DEVICE_MEMORY, std::string("allocate ") + size_text + " of " + to_string(intent) + " memory for " + what);
+    }
     if (intent == MemoryIntent::Constants) {
         // The mappable device-local heap can be small (256 MiB without resizable BAR): when it is full,
         // host memory still works, only slower to read.
@@ -878,6 +883,7 @@ Result<DescriptorSet> Device::create_descriptor_set(VkDescriptorSetLayout layout
         return vkAllocateDescriptorSets(device_, &ai, out);
     };
     DescriptorSet s;
+    if (take_fault(Fault::DescriptorPool)) return vk_error(VK_ERROR_OUT_OF_POOL_MEMORY, "allocate a descriptor set");
     for (auto it = descriptor_pools_.rbegin(); it != descriptor_pools_.rend(); ++it) {
         if (try_alloc(*it, &s.set_) == VK_SUCCESS) {
             s.pool_ = *it;
@@ -961,7 +967,7 @@ Result<uint64_t> Device::submit(CommandBuffer&& cmd, const SubmitDesc& desc) {
     si.pCommandBuffers = &c;
     si.signalSemaphoreCount = static_cast<uint32_t>(signals.size());
     si.pSignalSemaphores = signals.data();
-    r = vkQueueSubmit(queue_, 1, &si, VK_NULL_HANDLE);
+    r = take_fault(Fault::DeviceLost) ? VK_ERROR_DEVICE_LOST : vkQueueSubmit(queue_, 1, &si, VK_NULL_HANDLE);
     if (r == VK_ERROR_DEVICE_LOST) lost_ = true;
     if (r < 0) {
         retire_command_buffer(c);

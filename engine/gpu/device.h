@@ -14,6 +14,7 @@
 #include <mutex>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <vulkan/vulkan.h>
@@ -325,6 +326,15 @@ public:
     // objects not yet destroyed; tests use it to check for leaks.
     int64_t live_objects() const { return live_objects_; }
 
+    // Failures the CPU driver never produces on its own, injected for tests: the next call of the kind
+    // named fails once as the driver would fail it (an allocation of buffer or image memory with
+    // VK_ERROR_OUT_OF_DEVICE_MEMORY, a descriptor set with VK_ERROR_OUT_OF_POOL_MEMORY and no new pool,
+    // a submission with VK_ERROR_DEVICE_LOST, after which the device is lost for good), through the same
+    // error paths.
+    enum class Fault { BufferMemory, ImageMemory, DescriptorPool, DeviceLost };
+    void inject_fault(Fault fault) { injected_[static_cast<int>(fault)] = true; }
+    bool lost() const { return lost_; }
+
     uint32_t validation_error_count() const { return validation_errors_.load(); }
     std::vector<ValidationMessage> take_validation_messages();
     void reset_validation_errors() { validation_errors_.store(0); }
@@ -360,6 +370,8 @@ private:
     uint64_t submitted_serial_ = 0;
     uint64_t completed_serial_ = 0;
     bool lost_ = false;
+    bool injected_[4] = {false, false, false, false};
+    bool take_fault(Fault fault) { return std::exchange(injected_[static_cast<int>(fault)], false); }
 
     struct Retired {
         uint64_t serial;

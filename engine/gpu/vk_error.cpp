@@ -41,6 +41,9 @@ Error vk_error(VkResult r, const std::string& what) {
                               msg + ". The GPU was lost (driver reset, hang or removal); restart the GPU work or the application");
         case VK_ERROR_OUT_OF_DEVICE_MEMORY:
             return make_error(ErrorCode::OutOfMemory, msg + ". The GPU is out of memory; reduce cell counts, strand counts or resolution");
+        case VK_ERROR_OUT_OF_POOL_MEMORY:
+        case VK_ERROR_FRAGMENTED_POOL:
+            return make_error(ErrorCode::OutOfMemory, msg + ". The GPU has no room for more descriptor sets; close other GPU programs or reduce the scene");
         case VK_ERROR_OUT_OF_HOST_MEMORY:
             return make_error(ErrorCode::OutOfMemory, msg + ". The system is out of memory");
         default: return make_error(ErrorCode::Gpu, msg);

@@ -2,6 +2,8 @@
 // and the script runner (which may only post the requests a click posts).
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -170,13 +172,22 @@ public:
         if (r.action == Action::Open) busy_frames = open_frames;  // opening runs as a job
         posted.push_back(std::move(r));
     }
+    std::vector<std::string> faults;
     Status set_value(const std::string& path, const nlohmann::json& value) override {
         if (path == "bad") return make_error(ErrorCode::InvalidArgument, "no parameter 'bad'");
+        // A validation that names the path, and one (under "mute.") that does not.
+        if (value.is_number() && !(std::isfinite(value.get<double>()) && value.get<double>() <= 1.0))
+            return make_error(ErrorCode::InvalidArgument, (path.rfind("mute.", 0) == 0 ? std::string("value") : path) + " must be in [0, 1]");
         sets.emplace_back(path, value);
         return {};
     }
     std::optional<std::string> take_error() override { return std::exchange(error, std::nullopt); }
     bool has_file() const override { return file; }
+    Status inject_gpu_fault(const std::string& kind) override {
+        if (kind != "device_lost") return make_error(ErrorCode::InvalidArgument, "unknown fault '" + kind + "'");
+        faults.push_back(kind);
+        return {};
+    }
     void frame() {  // what the editor's frame does after the runner's tick
         if (busy_frames > 0) --busy_frames;
     }
@@ -294,6 +305,59 @@ TEST(ScriptRunner, AStepFailsOnTheErrorItCausesUnlessItExpectsOne) {
         ASSERT_TRUE(runner.failure()) << "saving a scene without a file needs a path in a script";
         EXPECT_TRUE(host.posted.empty());
     }
+}
+
+TEST(ScriptRunner, RefusedValuesMustBeRefusedWithTheirJsonPath) {
+    {
+        ScriptRunner runner(nlohmann::json::parse(R"([
+            {"set": "a.b", "value": 2, "expect_refused": true},
+            {"set": "a.b", "value_special": "nan", "expect_refused": true},
+            {"set": "a.b", "value_special": "-inf", "expect_refused": true},
+            {"set": "a.b", "value": 0.5},
+            {"inject_gpu_fault": "device_lost"},
+            {"quit": true}
+        ])").get<std::vector<nlohmann::json>>());
+        FakeHost host;
+        run(runner, host);
+        EXPECT_TRUE(runner.finished()) << runner.failure().value_or("");
+        ASSERT_EQ(host.sets.size(), 1u) << "only the accepted value reaches the scene";
+        EXPECT_EQ(host.faults, std::vector<std::string>{"device_lost"});
+    }
+    {  // accepted where a refusal was expected
+        ScriptRunner runner(nlohmann::json::parse(R"([{"set": "a.b", "value": 0.5, "expect_refused": true}])").get<std::vector<nlohmann::json>>());
+        FakeHost host;
+        run(runner, host);
+        ASSERT_TRUE(runner.failure());
+        EXPECT_NE(runner.failure()->find("expected to be refused"), std::string::npos) << *runner.failure();
+    }
+    {  // refused without saying which parameter
+        ScriptRunner runner(nlohmann::json::parse(R"([{"set": "mute.b", "value_special": "inf", "expect_refused": true}])").get<std::vector<nlohmann::json>>());
+        FakeHost host;
+        run(runner, host);
+        ASSERT_TRUE(runner.failure());
+        EXPECT_NE(runner.failure()->find("does not name the parameter's JSON path"), std::string::npos) << *runner.failure();
+    }
+    {  // an unknown fault kind fails the step
+        ScriptRunner runner(nlohmann::json::parse(R"([{"inject_gpu_fault": "gremlins"}])").get<std::vector<nlohmann::json>>());
+        FakeHost host;
+        run(runner, host);
+        ASSERT_TRUE(runner.failure());
+        EXPECT_NE(runner.failure()->find("gremlins"), std::string::npos);
+    }
+}
+
+TEST(ScriptRunner, StopAfterSecondsSkipsTheRestAndQuits) {
+    ScriptRunner runner(nlohmann::json::parse(R"([
+        {"stop_after_seconds": 100},
+        {"action": "regrow"},
+        {"stop_after_seconds": 0},
+        {"action": "undo"},
+        {"action": "redo"}
+    ])").get<std::vector<nlohmann::json>>());
+    FakeHost host;
+    run(runner, host);
+    EXPECT_TRUE(runner.finished()) << runner.failure().value_or("");
+    EXPECT_EQ(actions(host), (std::vector<Action>{Action::Regrow, Action::Quit})) << "the first clock had time left, the second none";
 }
 
 }  // namespace
