@@ -496,11 +496,14 @@ void EditorApp::save_stats(const fs::path& path) {
     gpu::Device& device = shell_->device();
     uint64_t gpu_bytes = 0;
     for (int i = 0; i < 4; ++i) gpu_bytes += device.allocated_bytes(static_cast<gpu::MemoryIntent>(i));
+    const struct mallinfo2 heap = mallinfo2();
     j["memory"] = {{"resident_bytes", uint64_t(resident) * uint64_t(sysconf(_SC_PAGESIZE))},
+                   {"heap_bytes", uint64_t(heap.uordblks + heap.hblkhd)},
                    {"gpu_bytes", gpu_bytes},
                    {"gpu_objects", device.live_objects()},
                    {"log_entries", ctx_.log.size()}};
     j["elapsed_s"] = now_s(ctx_);
+    j["frames_drawn"] = frames_drawn_;
     j["validation_errors"] = device.validation_error_count();
     auto written = write_file_atomic(path, std::string_view(j.dump(2) + "\n"));
     if (written) ctx_.add_log(Severity::Info, "stats", "wrote " + path.string());
@@ -859,7 +862,7 @@ int EditorApp::run() {
         std::fprintf(stderr, "error: %s\n", s.error().message.c_str());
         return exit_code_ ? exit_code_ : 1;
     }
-    uint64_t frames = 0;
+    uint64_t& frames = frames_drawn_;
     auto last = std::chrono::steady_clock::now();
     while (!shell_->should_close()) {
         shell_->poll_events();

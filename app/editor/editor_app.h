@@ -112,6 +112,7 @@ private:
     bool confirm_close_ = false, offer_recovery_ = false, quit_now_ = false;
     std::vector<std::string> dropped_;
     double last_autosave_s_ = 0.0;
+    uint64_t frames_drawn_ = 0;             // frames drawn since start (stats)
     int gpu_restarts_ = 0;                 // restart_gpu calls within 10 s of each other
     double last_gpu_restart_s_ = -1e9;
 
