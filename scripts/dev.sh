@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The two entry points of the README, on a fresh Debian 12 machine (as root, or with sudo available):
 #   bash scripts/dev.sh run [scene.json] [editor options]   install, build, open the editor
-#   bash scripts/dev.sh test [ctest options]                 install, build, run the whole test suite
+#   bash scripts/dev.sh test [ctest options]                 install, build, run the whole test suite (without
+#                                                            options, then again built with the sanitizers)
 # Both install the Debian packages (scripts/setup.sh, idempotent) and build into build/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,4 +28,10 @@ fi
 
 # Tests: every GPU test runs with the validation layers on; window tests need an X server (Xvfb).
 export TRESSEL_VALIDATION=1
-exec xvfb-run -a -s "-screen 0 1600x900x24 -noreset" ctest --test-dir build --output-on-failure -j "$jobs" "$@"
+status=0
+xvfb-run -a -s "-screen 0 1600x900x24 -noreset" ctest --test-dir build --output-on-failure -j "$jobs" "$@" || status=$?
+# The whole suite (no ctest options given) also runs built with ASan + UBSan (scripts/sanitize.sh).
+if [ $# -eq 0 ]; then
+  bash scripts/sanitize.sh || status=$?
+fi
+exit $status

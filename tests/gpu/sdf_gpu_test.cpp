@@ -24,6 +24,7 @@ protected:
             auto r = SdfGpuPipelines::create(device());
             EXPECT_TRUE(r.ok()) << r.error().describe();
             p = std::make_unique<SdfGpuPipelines>(std::move(*r));
+            test::before_device_teardown([] { p.reset(); });
         }
         return *p;
     }

@@ -2,6 +2,8 @@
 // GpuTest: a test during which the validation layer reported an error fails, listing the messages.
 #pragma once
 
+#include <functional>
+
 #include <gtest/gtest.h>
 
 #include "gpu/device.h"
@@ -10,6 +12,9 @@ namespace tressel::test {
 
 // The process's device (created on first use; TRESSEL_DEVICE picks it, e.g. "cpu").
 gpu::Device& gpu_device();
+// Runs `release` before the test device is destroyed at the end of main(): for objects a test keeps in
+// statics (pipelines shared between tests), which would otherwise outlive the device.
+void before_device_teardown(std::function<void()> release);
 
 class GpuTest : public ::testing::Test {
 protected:

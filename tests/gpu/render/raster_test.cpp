@@ -328,6 +328,7 @@ TEST_F(RasterTest, CoverageMatchesASupersampledRibbonReference) {
         double width_px;
     } cases[] = {{{-0.6f, -0.5f}, {-0.2f, 0.6f}, 0.3}, {{0.0f, -0.6f}, {0.15f, 0.6f}, 0.8}, {{0.3f, 0.5f}, {0.65f, -0.4f}, 1.5}};
     std::vector<HairBuffers> keep;
+    keep.reserve(std::size(cases));  // the renderers keep pointers to the buffers: no reallocation
     for (const Case& c : cases) {
         RenderStrands s;
         add_line(s, c.a, c.b, 0.0f, 8, 1);
