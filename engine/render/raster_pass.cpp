@@ -303,6 +303,19 @@ Status ComputeRasterHairPass::record_offscreen(FrameContext& ctx) {
     }
 
     TRESSEL_TRY(ensure_targets(ctx.width, ctx.height));
+    // When the hair itself changes (another scene, a regrow), buffers sized for denser hair than this are
+    // made again at what this hair needs: capacity follows the hair down as well as up.
+    uint64_t signature = drawn.size();
+    for (const Drawn& dr : drawn) signature = signature * 1000003u + uint64_t(dr.group->desc.strand_count) * dr.group->desc.vertices_per_strand;
+    if (signature != hair_signature_) {
+        hair_signature_ = signature;
+        if (vertices_.valid() && vertices_.size() > 4 * (vertex_count * sizeof(RasterVertex) * 5 / 4 + 65536)) vertices_ = {};
+        if (list_.valid() && list_capacity_ > 4 * (estimate + 16384)) {
+            list_ = {};
+            list_capacity_ = 0;
+            list_wanted_ = 0;
+        }
+    }
     bool grown = false;
     if (!vertices_.valid() || vertices_.size() < vertex_count * sizeof(RasterVertex))
         vertices_ = {};

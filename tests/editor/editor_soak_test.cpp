@@ -87,12 +87,13 @@ public:
         steps.push_back({{"frames", 40}});
         steps.push_back({{"stats", (dir_ / "idle_1.json").string()}});
         for (int c = 0; c < cycles; ++c) {
-            steps.push_back({{"stop_after_seconds", seconds}});
+            // The first cycles always run (a memory comparison needs checkpoints however slow the machine).
+            if (c >= kMinCycles) steps.push_back({{"stop_after_seconds", seconds}});
             // A checkpoint: the scene as opened, a few frames played, then what the editor holds.
             steps.push_back({{"open", scene_.string()}});
             steps.push_back({{"play", 4}});
             steps.push_back({{"stats", (dir_ / ("checkpoint_" + std::to_string(c) + ".json")).string()}});
-            for (int k = 0; k < 14; ++k) random_step(steps, c);
+            for (int k = 0; k < 10; ++k) random_step(steps, c);
             // Saved with the cycle's edits and opened again.
             steps.push_back({{"save", (dir_ / "resaved.json").string()}, {"allow_error", true}});
             steps.push_back({{"open", (dir_ / "resaved.json").string()}, {"allow_error", true}});
@@ -102,6 +103,7 @@ public:
         return steps;
     }
     int refusals = 0;
+    static constexpr int kMinCycles = 4;
 
 private:
     double uniform(double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng_); }
@@ -279,11 +281,12 @@ TEST(Editor, SoakRandomEditsKeepMemoryFlatAndRefuseBadValuesByPath) {
         points.push_back(point(*s));
         EXPECT_EQ((*s)["validation_errors"].get<int>(), 0);
     }
-    ASSERT_GE(points.size(), 3u) << "too few checkpoints to compare in " << seconds << " s";
+    ASSERT_GE(points.size(), size_t(SoakScript::kMinCycles)) << "every cycle begins with a checkpoint";
+    // The reference: the first checkpoint after a quarter of the run (a minute at most), and never the first
+    // one (before it, buffers that keep their high-water capacity have not met the edits yet) nor the last.
     const double settle = std::min(60.0, seconds / 4.0);
-    size_t ref = 0;
-    while (ref + 1 < points.size() && points[ref].t < settle) ++ref;
-    ASSERT_LT(ref + 1, points.size()) << "no checkpoint after the first " << settle << " s";
+    size_t ref = 1;
+    while (ref + 2 < points.size() && points[ref].t < settle) ++ref;
     const Point& last = points.back();
     std::string table;
     char line[200];
