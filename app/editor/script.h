@@ -21,7 +21,7 @@
 //   {"stop_after_seconds": 600}   quit here (skipping the rest) once the script has run this long: soaks
 //   {"quit": true}
 // Any step may say "expect_error": true (it fails unless the editor reports an error) or "allow_error":
-// true (an error it causes is reported but does not fail the script). A "set" may give "value_special":
+// true (an error it causes, a refused "set" included, is reported but does not fail the script). A "set" may give "value_special":
 // "nan" | "inf" | "-inf" (what JSON cannot spell) and "expect_refused": true: the value must be refused
 // with a message that names the parameter's JSON path.
 // Each step waits until the work the previous one started has finished, unless that step has

@@ -63,9 +63,11 @@ void ScriptRunner::begin_step(ScriptHost& host) {
             if (st) return fail("set " + path + ": the value " + value.dump() + " was expected to be refused but was accepted");
             if (st.error().message.find(path) == std::string::npos)
                 return fail("set " + path + ": the refusal does not name the parameter's JSON path: " + st.error().message);
-        } else if (!st) {
+        } else if (!st && !allow_error_) {
             return fail(st.error().message.find(path) == std::string::npos ? "set " + path + ": " + st.error().message : st.error().message);
         }
+        // With "allow_error", a value the scene refuses for another parameter's sake (a placement of "file"
+        // with no guide file) is reported and left out, as the editor does.
     } else if (s.contains("inject_gpu_fault")) {
         if (Status st = host.inject_gpu_fault(s["inject_gpu_fault"].get<std::string>()); !st) return fail(st.error().message);
         // The failure belongs to the step that meets it: the next one begins in this same frame.
