@@ -39,6 +39,11 @@ std::string run_editor(const fs::path& config, const std::string& args) {
     return "XDG_CONFIG_HOME=" + quote(config.string()) + " " + editor() + " --validation --size 960x540 " + args;
 }
 
+// A scripted session with no scene open at start, its script written into `dir`.
+ProcessResult run_script(const fs::path& dir, const std::string& name, const nlohmann::json& steps) {
+    return run_process(run_editor(dir / "config", "--no-scene --script " + quote(write_script(dir, name, steps).string())));
+}
+
 Scene load(const fs::path& p) {
     auto s = load_scene(p);
     EXPECT_TRUE(s) << (s ? "" : s.error().message);
@@ -80,7 +85,7 @@ TEST(Editor, EditPlayScreenshotUndoSave) {
         {{"save", (dir / "saved.json").string()}},
         {{"quit", true}},
     });
-    auto r = run_process(run_editor(dir / "config", "--no-scene --script " + quote(write_script(dir, "s.json", steps).string())));
+    auto r = run_script(dir, "s.json", steps);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.err.find("0 validation errors"), std::string::npos) << r.err;
 
@@ -316,7 +321,7 @@ TEST(Editor, BrokenFilesLeaveTheSceneEditable) {
         {{"save", (dir / "saved.json").string()}},
         {{"quit", true}},
     });
-    auto r = run_process(run_editor(dir / "config", "--no-scene --script " + quote(write_script(dir, "s.json", steps).string())));
+    auto r = run_script(dir, "s.json", steps);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.err.find("LeePerrySmith_mangled.glb"), std::string::npos) << "the error names the file: " << r.err;
     EXPECT_NE(r.err.find("Lucy100k_mangled.ply"), std::string::npos) << r.err;
@@ -328,11 +333,11 @@ TEST(Editor, BrokenFilesLeaveTheSceneEditable) {
 
     // An "open" that is expected to fail but succeeds fails the script (exit 5).
     nlohmann::json wrong = nlohmann::json::array({{{"open", scene.string()}, {"expect_error", true}}});
-    auto r2 = run_process(run_editor(dir / "config", "--no-scene --script " + quote(write_script(dir, "w.json", wrong).string())));
+    auto r2 = run_script(dir, "w.json", wrong);
     EXPECT_EQ(r2.exit_code, 5) << r2.err;
     // A bad "set" path fails the script and says which path.
     nlohmann::json bad_set = nlohmann::json::array({{{"open", scene.string()}}, {{"set", "hair_groups[0].simulation.stiffnes"}, {"value", 1}}});
-    auto r3 = run_process(run_editor(dir / "config", "--no-scene --script " + quote(write_script(dir, "b.json", bad_set).string())));
+    auto r3 = run_script(dir, "b.json", bad_set);
     EXPECT_EQ(r3.exit_code, 5) << r3.err;
     EXPECT_NE(r3.err.find("stiffnes"), std::string::npos) << r3.err;
 }
@@ -370,7 +375,7 @@ TEST(Editor, GpuOutOfMemoryAndALostDeviceAreShownAndTheDocumentStays) {
         {{"save", (dir / "saved.json").string()}},
         {{"quit", true}},
     });
-    auto r = run_process(run_editor(dir / "config", "--no-scene --script " + quote(write_script(dir, "s.json", steps).string())));
+    auto r = run_script(dir, "s.json", steps);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.err.find("VK_ERROR_OUT_OF_DEVICE_MEMORY. The GPU is out of memory"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("VK_ERROR_OUT_OF_POOL_MEMORY"), std::string::npos) << r.err;
