@@ -124,9 +124,11 @@ Animation read_animation(const aiAnimation& a, size_t index, const std::unordere
 }  // namespace
 
 Result<ImportedScene> import_assimp(const SourceFile& file, const std::string& ext, FileFrame& frame, Progress*) {
-    // COLLADA by name or by content (Assimp also picks its reader by a file's first bytes).
+    // COLLADA and FBX by name or by content (Assimp also picks its reader by a file's first bytes).
     const std::string_view head(reinterpret_cast<const char*>(file.bytes.data()), std::min<size_t>(file.bytes.size(), 1024));
     if (ext == "dae" || head.find("<COLLADA") != std::string_view::npos) TRESSEL_TRY(check_collada_text(file));
+    else if (ext == "fbx" || head.starts_with("Kaydara FBX Binary") || head.find("FBXHeaderExtension") != std::string_view::npos)
+        TRESSEL_TRY(check_fbx_structure(file));
 
     ImportedScene scene;
     Assimp::Importer importer;

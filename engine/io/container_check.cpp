@@ -1,9 +1,13 @@
 // Pre-flight checks of files a parser library would trust: GLB lengths (tinygltf), walked without
-// allocating anything sized by the file, and COLLADA's number lists and counts (Assimp), failing with the
+// allocating anything sized by the file, COLLADA's number lists and counts and FBX's records and object graph (Assimp), failing with the
 // first inconsistency. (PLY and STL have their own readers: ply_import.cpp, stl_import.cpp.)
+#include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <map>
+#include <optional>
 #include <string_view>
+#include <vector>
 
 #include "io/import_detail.h"
 
@@ -53,6 +57,43 @@ size_t line_of(std::string_view text, size_t at) {
     return line;
 }
 
+// The value of attribute `name` in the start tag text[lt, gt), or nothing.
+std::optional<std::string_view> attribute(std::string_view text, size_t lt, size_t gt, std::string_view name) {
+    const std::string_view tag = text.substr(lt, gt - lt);
+    for (size_t at = tag.find(name); at != std::string_view::npos; at = tag.find(name, at + 1)) {
+        const size_t q = at + name.size();
+        if (!std::isspace(static_cast<unsigned char>(tag[at - 1])) || q + 1 >= tag.size() || tag[q] != '=' || (tag[q + 1] != '"' && tag[q + 1] != '\''))
+            continue;
+        const size_t close = tag.find(tag[q + 1], q + 2);
+        if (close == std::string_view::npos) return std::nullopt;
+        return tag.substr(q + 2, close - q - 2);
+    }
+    return std::nullopt;
+}
+
+// A whole number no larger than `cap`, or nothing.
+std::optional<uint64_t> whole_number(std::string_view s, uint64_t cap) {
+    if (s.empty()) return std::nullopt;
+    uint64_t n = 0;
+    for (char c : s) {
+        if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
+        n = n * 10 + uint64_t(c - '0');
+        if (n > cap) return std::nullopt;
+    }
+    return n;
+}
+
+size_t count_tokens(std::string_view s) {
+    size_t n = 0;
+    for (size_t i = 0; i < s.size();) {
+        while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+        if (i == s.size()) break;
+        ++n;
+        while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    }
+    return n;
+}
+
 }  // namespace
 
 Status check_collada_text(const SourceFile& file) {
@@ -97,6 +138,270 @@ Status check_collada_text(const SourceFile& file) {
         if (n > text.size())
             return bad(at, "a count of " + std::string(text.substr(at + 7, i - at - 7)) + " in a file of " + std::to_string(text.size()) +
                                " bytes");
+    }
+    // The start tags, in order, for the cross-references below.
+    struct Tag {
+        std::string_view name;
+        size_t lt, gt;
+    };
+    std::vector<Tag> tags;
+    for (size_t lt = text.find('<'); lt != std::string_view::npos; lt = text.find('<', lt + 1)) {
+        size_t name_end = lt + 1;
+        while (name_end < text.size() && (std::isalnum(static_cast<unsigned char>(text[name_end])) || text[name_end] == '_')) ++name_end;
+        if (name_end == lt + 1) continue;  // end tags, comments, declarations
+        const size_t gt = text.find('>', name_end);
+        if (gt == std::string_view::npos) return bad(lt, "<" + std::string(text.substr(lt + 1, name_end - lt - 1)) + "> is not closed");
+        tags.push_back({text.substr(lt + 1, name_end - lt - 1), lt, gt});
+    }
+    auto attr = [&](const Tag& t, std::string_view name) { return attribute(text, t.lt, t.gt, name); };
+    auto count_of = [&](const Tag& t) -> std::optional<uint64_t> {
+        const auto c = attr(t, "count");
+        return c ? whole_number(*c, text.size()) : std::nullopt;
+    };
+    // The first tag named `name` after tags[from], before any tag named `stop`; tags.size() when none.
+    auto next = [&](size_t from, std::string_view name, std::string_view stop = {}) {
+        for (size_t i = from + 1; i < tags.size(); ++i) {
+            if (tags[i].name == name) return i;
+            if (!stop.empty() && tags[i].name == stop) break;
+        }
+        return tags.size();
+    };
+    auto with_id = [&](std::string_view name, std::string_view id) {
+        for (size_t i = 0; i < tags.size(); ++i)
+            if (tags[i].name == name && attr(tags[i], "id") == id) return i;
+        return tags.size();
+    };
+
+    // Every <*_array> says how many values it holds, and holds them; every <accessor> reads inside its array.
+    // Assimp trusts the accessor: a joint list shorter than its accessor's count, or one with no count at
+    // all, had it read past the names and crash (tests/fuzz/corpus/dae/regression_joint_names_*.dae).
+    std::map<std::string_view, uint64_t, std::less<>> array_counts;
+    for (const Tag& t : tags) {
+        const bool is_array = t.name.size() > 6 && t.name.substr(t.name.size() - 6) == "_array";
+        if (!is_array && t.name != "accessor") continue;
+        const auto count = count_of(t);
+        if (!count) return bad(t.lt, "<" + std::string(t.name) + "> has no count");
+        if (is_array) {
+            size_t held = 0;
+            if (text[t.gt - 1] != '/') {
+                const size_t end = text.find('<', t.gt);
+                if (end == std::string_view::npos) return bad(t.lt, "<" + std::string(t.name) + "> has no end tag");
+                held = count_tokens(text.substr(t.gt + 1, end - t.gt - 1));
+            }
+            if (held < *count)
+                return bad(t.lt, "<" + std::string(t.name) + "> declares " + std::to_string(*count) + " values but holds " + std::to_string(held));
+            if (const auto id = attr(t, "id")) array_counts[*id] = *count;
+            continue;
+        }
+        const auto source = attr(t, "source");
+        if (!source || source->empty() || (*source)[0] != '#') continue;  // Assimp resolves (or refuses) other references
+        const auto array = array_counts.find(source->substr(1));
+        if (array == array_counts.end()) continue;
+        const auto offset_text = attr(t, "offset");
+        const auto stride_text = attr(t, "stride");
+        const auto offset = offset_text ? whole_number(*offset_text, text.size()) : std::optional<uint64_t>(0);
+        const auto stride = stride_text ? whole_number(*stride_text, text.size()) : std::optional<uint64_t>(1);
+        if (!offset || !stride) return bad(t.lt, "<accessor> has an offset or stride that is not a whole number");
+        if (*offset + *count * std::max<uint64_t>(*stride, 1) > array->second)
+            return bad(t.lt, "<accessor> reads " + std::to_string(*count) + " elements of stride " + std::to_string(*stride) + " from offset " +
+                                 std::to_string(*offset) + " of " + std::string(*source) + ", which holds " + std::to_string(array->second) +
+                                 " values");
+    }
+    // A skin weighs every vertex of its mesh: Assimp looks the weights up by vertex, and a <vertex_weights>
+    // counting fewer vertices than the mesh's positions had it read past them and crash
+    // (tests/fuzz/corpus/dae/regression_fewer_vertex_weights_than_vertices.dae).
+    for (size_t i = 0; i < tags.size(); ++i) {
+        if (tags[i].name != "skin") continue;
+        const size_t weights = next(i, "vertex_weights", "skin");
+        const auto source = attr(tags[i], "source");
+        if (weights == tags.size() || !source || source->empty() || (*source)[0] != '#') continue;
+        const auto weighed = count_of(tags[weights]);
+        if (!weighed) return bad(tags[weights].lt, "<vertex_weights> has no count");
+        const size_t geometry = with_id("geometry", source->substr(1));
+        const size_t vertices = geometry < tags.size() ? next(geometry, "vertices", "geometry") : tags.size();
+        if (vertices == tags.size()) continue;  // Assimp refuses an unresolved mesh
+        std::optional<std::string_view> positions;
+        for (size_t in = vertices + 1; in < tags.size() && tags[in].name == "input"; ++in)
+            if (attr(tags[in], "semantic") == "POSITION") positions = attr(tags[in], "source");
+        if (!positions || positions->empty() || (*positions)[0] != '#') continue;
+        const size_t position_source = with_id("source", positions->substr(1));
+        const size_t accessor = position_source < tags.size() ? next(position_source, "accessor", "source") : tags.size();
+        if (accessor == tags.size()) continue;
+        const auto vertex_count = count_of(tags[accessor]);
+        if (vertex_count && *weighed != *vertex_count)
+            return bad(tags[weights].lt, "<vertex_weights> weighs " + std::to_string(*weighed) + " vertices but the mesh " + std::string(*source) +
+                                             " has " + std::to_string(*vertex_count));
+    }
+    return {};
+}
+
+}  // namespace tressel::detail
+
+namespace tressel::detail {
+
+namespace {
+
+uint64_t read_u64le(const uint8_t* p) { return uint64_t(read_u32le(p)) | uint64_t(read_u32le(p + 4)) << 32; }
+
+// The object graph of an FBX file: a connection "C" from a child object to its parent (or to a parent's
+// property). Assimp's FBX converter walks it recursively from the root.
+struct FbxConnection {
+    int64_t child, parent;
+    size_t at;  // byte (binary) or line (text) of the connection, for messages
+};
+
+// Deepest nesting of scopes Assimp's parsers recurse into that the check allows; FBX files from DCC tools
+// nest about six deep.
+constexpr int kMaxFbxDepth = 128;
+
+// Binary FBX: every node record's end offset and property list inside the file and its parent, nesting
+// bounded, and the connections collected.
+Status walk_fbx_binary(const SourceFile& file, std::vector<FbxConnection>& connections) {
+    const auto& b = file.bytes;
+    auto bad = [&](uint64_t at, const std::string& what) {
+        return make_error(ErrorCode::Parse, file.name() + ": byte " + std::to_string(at) + ": " + what);
+    };
+    if (b.size() < 27) return make_error(ErrorCode::Parse, file.name() + ": too short for a binary FBX");
+    const uint32_t version = read_u32le(b.data() + 23);
+    const bool wide = version >= 7500;
+    const uint64_t header = wide ? 25 : 13;
+    struct Level {
+        uint64_t end;          // where this list of records ends (the parent's end offset, or the file's end)
+        bool in_connections;   // the records are the children of "Connections"
+    };
+    std::vector<Level> stack{{b.size(), false}};
+    uint64_t at = 27;
+    while (true) {
+        const Level level = stack.back();
+        if (stack.size() > 1 && at == level.end) {  // a list of children that ends with its record
+            stack.pop_back();
+            continue;
+        }
+        if (at >= level.end || level.end - at < header) {
+            if (stack.size() == 1) break;  // the top level may end without its null record
+            return bad(at, "a node record's children run past its end");
+        }
+        const uint8_t* p = b.data() + at;
+        const uint64_t end = wide ? read_u64le(p) : read_u32le(p);
+        const uint64_t properties = wide ? read_u64le(p + 8) : read_u32le(p + 4);
+        const uint64_t property_bytes = wide ? read_u64le(p + 16) : read_u32le(p + 8);
+        const uint8_t name_length = p[header - 1];
+        if (end == 0) {  // the null record closing a list of children
+            if (stack.size() == 1) break;  // the end of the top level: what follows is the footer
+            at = level.end;
+            stack.pop_back();
+            continue;
+        }
+        if (end <= at || end > level.end) return bad(at, "a node record ends at byte " + std::to_string(end) + ", outside its parent");
+        if (name_length > end - at - header || property_bytes > end - at - header - name_length)
+            return bad(at, "a node record's name or properties run past its end");
+        if (properties > property_bytes) return bad(at, "a node record declares more properties than its bytes hold");
+        const std::string_view name(reinterpret_cast<const char*>(p + header), name_length);
+        const uint64_t props = at + header + name_length;
+        if (level.in_connections && name == "C" && properties >= 3) {
+            // "C": a type string ("OO", "OP") and two 64-bit object ids.
+            uint64_t q = props;
+            const uint64_t props_end = props + property_bytes;
+            if (q + 5 <= props_end && b[q] == 'S') {
+                q += 5 + uint64_t(read_u32le(b.data() + q + 1));
+                if (q + 18 <= props_end && b[q] == 'L' && b[q + 9] == 'L')
+                    connections.push_back({int64_t(read_u64le(b.data() + q + 1)), int64_t(read_u64le(b.data() + q + 10)), size_t(at)});
+            }
+        }
+        const uint64_t children = props + property_bytes;
+        if (children < end) {
+            if (int(stack.size()) > kMaxFbxDepth) return bad(at, "node records nested over " + std::to_string(kMaxFbxDepth) + " deep");
+            stack.push_back({end, stack.size() == 1 && name == "Connections"});
+            at = children;
+        } else {
+            at = end;
+        }
+    }
+    return {};
+}
+
+// Text FBX: braces balanced and bounded in depth (outside strings and comments), and every `C: "..", id, id`
+// collected.
+Status walk_fbx_text(const SourceFile& file, std::vector<FbxConnection>& connections) {
+    const std::string_view text(reinterpret_cast<const char*>(file.bytes.data()), file.bytes.size());
+    int depth = 0;
+    size_t line = 1;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '\n') ++line;
+        else if (c == ';') {  // a comment, to the end of the line
+            while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+        } else if (c == '"') {
+            while (i + 1 < text.size() && text[i + 1] != '"') line += text[++i] == '\n';
+            ++i;
+        } else if (c == '{') {
+            if (++depth > kMaxFbxDepth) return make_error(ErrorCode::Parse, file.name() + ": line " + std::to_string(line) + ": scopes nested over " +
+                                                                              std::to_string(kMaxFbxDepth) + " deep");
+        } else if (c == '}') {
+            if (--depth < 0) return make_error(ErrorCode::Parse, file.name() + ": line " + std::to_string(line) + ": a '}' closes no scope");
+        } else if (c == 'C' && i + 1 < text.size() && text[i + 1] == ':' && (i == 0 || std::isspace(static_cast<unsigned char>(text[i - 1])))) {
+            // C: "OO", child, parent
+            size_t q = i + 2;
+            while (q < text.size() && (text[q] == ' ' || text[q] == '\t')) ++q;
+            if (q >= text.size() || text[q] != '"') continue;
+            q = text.find('"', q + 1);
+            if (q == std::string_view::npos) continue;
+            int64_t ids[2];
+            bool ok = true;
+            for (int64_t& id : ids) {
+                ++q;
+                while (q < text.size() && (text[q] == ' ' || text[q] == '\t' || text[q] == ',')) ++q;
+                const bool negative = q < text.size() && text[q] == '-';
+                if (negative) ++q;
+                uint64_t v = 0;
+                const size_t digits = q;
+                while (q < text.size() && std::isdigit(static_cast<unsigned char>(text[q])) && v < (uint64_t(1) << 59)) v = v * 10 + uint64_t(text[q++] - '0');
+                ok &= q > digits;
+                id = negative ? -int64_t(v) : int64_t(v);
+                --q;
+            }
+            if (ok) connections.push_back({ids[0], ids[1], line});
+        }
+    }
+    return {};
+}
+
+}  // namespace
+
+Status check_fbx_structure(const SourceFile& file) {
+    static constexpr char kBinaryMagic[] = "Kaydara FBX Binary";
+    const bool binary = file.bytes.size() >= sizeof(kBinaryMagic) - 1 && std::memcmp(file.bytes.data(), kBinaryMagic, sizeof(kBinaryMagic) - 1) == 0;
+    std::vector<FbxConnection> connections;
+    TRESSEL_TRY(binary ? walk_fbx_binary(file, connections) : walk_fbx_text(file, connections));
+    // The connections must not loop: an object connected under itself, directly or through others, had
+    // Assimp's converter recurse until the stack overflowed (tests/fuzz/corpus/fbx/regression_object_parent_of_itself.fbx).
+    std::map<int64_t, std::vector<size_t>> parents;  // child id -> its connections
+    for (size_t i = 0; i < connections.size(); ++i) parents[connections[i].child].push_back(i);
+    std::map<int64_t, int> state;  // 1 on the current path, 2 done
+    for (const auto& [start, unused] : parents) {
+        if (state[start]) continue;
+        // Depth-first along child -> parent, iteratively (a long chain must not overflow this check either).
+        std::vector<std::pair<int64_t, size_t>> path{{start, 0}};
+        state[start] = 1;
+        while (!path.empty()) {
+            auto& [id, next] = path.back();
+            const auto it = parents.find(id);
+            if (it == parents.end() || next == it->second.size()) {
+                state[id] = 2;
+                path.pop_back();
+                continue;
+            }
+            const FbxConnection& c = connections[it->second[next++]];
+            int& s = state[c.parent];
+            if (s == 1)
+                return make_error(ErrorCode::Parse, file.name() + ": " + (binary ? "byte " : "line ") + std::to_string(c.at) + ": object " +
+                                                        std::to_string(c.child) + " is connected under " + std::to_string(c.parent) +
+                                                        (c.parent == c.child ? ", itself" : ", which is already below it") + ": the object graph loops");
+            if (s == 0) {
+                s = 1;
+                path.push_back({c.parent, 0});
+            }
+        }
     }
     return {};
 }

@@ -40,6 +40,8 @@ Result<ImportedScene> import_stl(const SourceFile& file);
 Status check_glb_container(const SourceFile& file);
 // COLLADA text: number lists hold only numbers, and no count exceeds the file's size.
 Status check_collada_text(const SourceFile& file);
+// FBX, binary or text: records inside their parents, nesting bounded, and an object graph without loops.
+Status check_fbx_structure(const SourceFile& file);
 
 // A file of one mesh: the mesh and the node holding it.
 inline ImportedScene single_mesh_scene(Mesh mesh, ImportedScene scene = {}) {

@@ -595,6 +595,144 @@ TEST(ImportStl, FilesWrittenByAssimpAndBrokenOnes) {
         << expect_error(dir / "short.stl").message;
 }
 
+// COLLADA written by another tool (Assimp's exporter, CesiumMan with its skin) passes the pre-check and reads
+// back with its triangles and joints; the same file with a joint list cut short, a count taken away, an
+// accessor reaching past its array, a skin weighing fewer vertices than its mesh has or a letter in an index
+// list is refused before Assimp reads it, naming the line. (Assimp trusts the accessor and the skin's vertex
+// count: the first three crashed it, tests/fuzz/corpus/dae/regression_*.)
+TEST(ImportDae, FilesWrittenByAssimpPassAndInconsistentArraysAreRefused) {
+    const fs::path dir = test::scratch_dir("io_dae");
+    const AssimpCesiumMan man;
+    ASSERT_NE(man.mesh, nullptr) << man.importer.GetErrorString();
+    auto r = man.exported("collada", dir / "man.dae");
+    ASSERT_TRUE(r.ok()) << r.error().describe();
+    ASSERT_EQ(r->meshes.size(), 1u);
+    EXPECT_EQ(r->meshes[0].triangle_count(), size_t(man.mesh->mNumFaces));
+    ASSERT_EQ(r->skins.size(), 1u);
+    EXPECT_EQ(r->skins[0].joints.size(), size_t(man.mesh->mNumBones) + 1) << "the bones, and the mesh's node for unweighted vertices";
+    const std::string text = read_file_text(dir / "man.dae").value();
+
+    auto variant = [&](const std::string& name, const std::string& from, const std::string& to) {
+        const size_t at = text.find(from);
+        EXPECT_NE(at, std::string::npos) << from;
+        std::string t = text;
+        t.replace(at, from.size(), to);
+        const fs::path p = dir / (name + ".dae");
+        write_text(p, t);
+        const size_t line = size_t(std::count(text.begin(), text.begin() + std::ptrdiff_t(at), '\n')) + 1;
+        return std::pair(expect_error(p), line);
+    };
+    // The joint names: the first Name_array Assimp wrote.
+    const size_t names = text.find("<Name_array");
+    ASSERT_NE(names, std::string::npos);
+    const size_t names_end = text.find('>', names);
+    const std::string names_tag = text.substr(names, names_end - names + 1);
+    const size_t count_at = names_tag.find(" count=\"");
+    ASSERT_NE(count_at, std::string::npos) << names_tag;
+    {
+        std::string no_count = names_tag;
+        no_count.replace(count_at, 7, " coutn=\"");
+        auto [e, line] = variant("no_count", names_tag, no_count);
+        EXPECT_NE(e.message.find("no_count.dae: line " + std::to_string(line) + ": <Name_array> has no count"), std::string::npos) << e.message;
+    }
+    {
+        // One joint name fewer than declared.
+        const size_t close = text.find("</Name_array>", names);
+        std::string list = text.substr(names_end + 1, close - names_end - 1);
+        const size_t last_space = list.find_last_not_of(" \n");
+        list = list.substr(0, list.find_last_of(' ', last_space));
+        auto [e, line] = variant("short_names", text.substr(names, close - names), names_tag + list);
+        EXPECT_NE(e.message.find("short_names.dae: line " + std::to_string(line) + ": <Name_array> declares"), std::string::npos) << e.message;
+    }
+    {
+        // An accessor reading one element past its array.
+        const size_t accessor = text.find("<accessor", names);
+        const size_t accessor_end = text.find('>', accessor);
+        const std::string tag = text.substr(accessor, accessor_end - accessor + 1);
+        const size_t c = tag.find(" count=\"") + 8;
+        const size_t c_end = tag.find('"', c);
+        std::string more = tag;
+        more.replace(c, c_end - c, std::to_string(std::stoul(tag.substr(c, c_end - c)) + 1));
+        auto [e, line] = variant("long_accessor", tag, more);
+        EXPECT_NE(e.message.find("long_accessor.dae: line " + std::to_string(line) + ": <accessor> reads"), std::string::npos) << e.message;
+    }
+    {
+        // A skin weighing one vertex fewer than its mesh has.
+        const size_t weights = text.find("<vertex_weights count=\"");
+        ASSERT_NE(weights, std::string::npos);
+        const size_t c = weights + 23, c_end = text.find('"', c);
+        const std::string tag = text.substr(weights, c_end + 1 - weights);
+        const std::string fewer = "<vertex_weights count=\"" + std::to_string(std::stoul(text.substr(c, c_end - c)) - 1) + "\"";
+        auto [e, line] = variant("fewer_weights", tag, fewer);
+        EXPECT_NE(e.message.find("fewer_weights.dae: line " + std::to_string(line) + ": <vertex_weights> weighs"), std::string::npos) << e.message;
+    }
+    {
+        auto [e, line] = variant("letter", "<p>", "<p>x ");
+        EXPECT_NE(e.message.find("letter.dae: line " + std::to_string(line) + ": unexpected character 'x' in the integers of <p>"), std::string::npos)
+            << e.message;
+    }
+}
+
+// FBX written by other tools (Assimp's exporter as text, from CesiumMan; a scan's binary FBX)
+// pass the structure check; an object connected under itself is refused (Assimp's converter recursed on it
+// until the stack overflowed: tests/fuzz/corpus/fbx/regression_object_parent_of_itself.fbx), as are a loop
+// through two objects, a record running past its parent and scopes nested thousands deep.
+TEST(ImportFbx, FilesWrittenByAssimpPassAndLoopsOrBrokenRecordsAreRefused) {
+    const fs::path dir = test::scratch_dir("io_fbx");
+    ASSERT_TRUE(import_mesh_file(test::testdata("heads/infinite_head.fbx")).ok());
+    const AssimpCesiumMan man;
+    ASSERT_NE(man.mesh, nullptr) << man.importer.GetErrorString();
+    // (Assimp 5.2 cannot read its own binary FBX back, "block offset is out of range": the binary cases use the scan.)
+    auto r = man.exported("fbxa", dir / "fbxa.fbx");
+    ASSERT_TRUE(r.ok()) << r.error().describe();
+    EXPECT_EQ(r->meshes.at(0).triangle_count(), size_t(man.mesh->mNumFaces));
+    EXPECT_EQ(r->skins.size(), 1u);
+    const auto binary = read_file_bytes(test::testdata("heads/infinite_head.fbx")).value();
+    // The first object-object connection: 'S' "OO" then two 'L' ids.
+    const std::string oo("S\x02\0\0\0OOL", 8);
+    const auto hit = std::search(binary.begin(), binary.end(), oo.begin(), oo.end());
+    ASSERT_NE(hit, binary.end());
+    const size_t child = size_t(hit - binary.begin()) + oo.size();  // the child id; 'L' and the parent id follow
+    ASSERT_EQ(binary[child + 8], 'L');
+    {
+        auto looped = binary;
+        std::copy_n(binary.begin() + std::ptrdiff_t(child), 8, looped.begin() + std::ptrdiff_t(child + 9));
+        ASSERT_TRUE(write_file_atomic(dir / "self.fbx", std::string(looped.begin(), looped.end())).ok());
+        const Error e = expect_error(dir / "self.fbx");
+        EXPECT_NE(e.message.find("is connected under"), std::string::npos) << e.message;
+        EXPECT_NE(e.message.find("itself: the object graph loops"), std::string::npos) << e.message;
+    }
+    {
+        // A record whose end offset points past the file.
+        auto cut = binary;
+        cut[27] = 0xff, cut[28] = 0xff, cut[29] = 0xff, cut[30] = 0x7f;
+        ASSERT_TRUE(write_file_atomic(dir / "past.fbx", std::string(cut.begin(), cut.end())).ok());
+        const Error e = expect_error(dir / "past.fbx");
+        EXPECT_NE(e.message.find("past.fbx: byte 27: a node record ends at byte"), std::string::npos) << e.message;
+    }
+    const std::string text = read_file_text(dir / "fbxa.fbx").value();
+    {
+        // Two objects, each connected under the other (text FBX).
+        const size_t c = text.find("C: \"OO\",");
+        ASSERT_NE(c, std::string::npos);
+        const size_t eol = text.find('\n', c);
+        std::string loop = text;
+        loop.insert(eol + 1, "\tC: \"OO\", 7001, 7002\n\tC: \"OO\", 7002, 7001\n");
+        write_text(dir / "loop.fbx", loop);
+        const Error e = expect_error(dir / "loop.fbx");
+        EXPECT_NE(e.message.find("which is already below it: the object graph loops"), std::string::npos) << e.message;
+    }
+    {
+        std::string deep = text;
+        const size_t objects = deep.find("Objects:  {");
+        ASSERT_NE(objects, std::string::npos);
+        deep.insert(objects, std::string(5000, '{') + std::string(5000, '}') + "\n");
+        write_text(dir / "deep.fbx", deep);
+        const Error e = expect_error(dir / "deep.fbx");
+        EXPECT_NE(e.message.find("scopes nested over 128 deep"), std::string::npos) << e.message;
+    }
+}
+
 // ---- robustness: hand-made bad files ----
 
 TEST(ImportNegative, FileSystemCases) {
