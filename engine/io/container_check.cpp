@@ -217,6 +217,61 @@ Status check_collada_text(const SourceFile& file) {
         if (weights == tags.size() || !source || source->empty() || (*source)[0] != '#') continue;
         const auto weighed = count_of(tags[weights]);
         if (!weighed) return bad(tags[weights].lt, "<vertex_weights> has no count");
+        // Each (joint, weight) index of <v> inside the joint and weight lists: Assimp's own test lets a joint
+        // index equal to the joint count through, and reads past the list
+        // (tests/fuzz/corpus/dae/regression_joint_index_equal_to_joint_count.dae).
+        {
+            struct Input {
+                std::string semantic;
+                uint64_t offset = 0;
+                std::optional<uint64_t> count;  // of its source's accessor, when found
+            };
+            std::vector<Input> inputs;
+            size_t v = tags.size();
+            for (size_t in = weights + 1; in < tags.size(); ++in) {
+                if (tags[in].name == "v") {
+                    v = in;
+                    break;
+                }
+                if (tags[in].name == "vertex_weights" || tags[in].name == "skin") break;
+                if (tags[in].name != "input") continue;
+                Input input;
+                input.semantic = std::string(attr(tags[in], "semantic").value_or(""));
+                const auto offset_text = attr(tags[in], "offset");
+                const auto offset = offset_text ? whole_number(*offset_text, 64) : std::optional<uint64_t>(0);
+                if (!offset) return bad(tags[in].lt, "<input> of <vertex_weights> has an offset that is not a small whole number");
+                input.offset = *offset;
+                const auto src = attr(tags[in], "source");
+                if (src && !src->empty() && (*src)[0] == '#') {
+                    const size_t source_tag = with_id("source", src->substr(1));
+                    const size_t acc = source_tag < tags.size() ? next(source_tag, "accessor", "source") : tags.size();
+                    if (acc < tags.size()) input.count = count_of(tags[acc]);
+                }
+                inputs.push_back(std::move(input));
+            }
+            uint64_t stride = 0;
+            for (const Input& in : inputs) stride = std::max(stride, in.offset + 1);
+            if (v < tags.size() && stride > 0 && text[tags[v].gt - 1] != '/') {
+                const size_t end = text.find('<', tags[v].gt);
+                if (end == std::string_view::npos) return bad(tags[v].lt, "<v> has no end tag");
+                uint64_t k = 0;
+                for (size_t at = tags[v].gt + 1; at < end; ++k) {
+                    while (at < end && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
+                    if (at == end) break;
+                    const size_t start = at;
+                    while (at < end && !std::isspace(static_cast<unsigned char>(text[at]))) ++at;
+                    const std::string_view token = text.substr(start, at - start);
+                    for (const Input& in : inputs) {
+                        if (in.offset != k % stride || !in.count || (in.semantic != "JOINT" && in.semantic != "WEIGHT")) continue;
+                        if (token == "-1" && in.semantic == "JOINT") continue;  // the bind shape itself
+                        const auto index = whole_number(token, text.size());
+                        if (!index || *index >= *in.count)
+                            return bad(start, "<v> names " + std::string(in.semantic == "JOINT" ? "joint " : "weight ") + std::string(token) +
+                                                  " of a list of " + std::to_string(*in.count));
+                    }
+                }
+            }
+        }
         const size_t geometry = with_id("geometry", source->substr(1));
         const size_t vertices = geometry < tags.size() ? next(geometry, "vertices", "geometry") : tags.size();
         if (vertices == tags.size()) continue;  // Assimp refuses an unresolved mesh
@@ -247,7 +302,8 @@ uint64_t read_u64le(const uint8_t* p) { return uint64_t(read_u32le(p)) | uint64_
 // property). Assimp's FBX converter walks it recursively from the root.
 struct FbxConnection {
     int64_t child, parent;
-    size_t at;  // byte (binary) or line (text) of the connection, for messages
+    size_t at;                    // byte (binary) or line (text) of the connection, for messages
+    bool object_to_object = false;  // "OO" (not "OP", to one of the parent's properties)
 };
 
 // Deepest nesting of scopes Assimp's parsers recurse into that the check allows; FBX files from DCC tools
@@ -303,9 +359,11 @@ Status walk_fbx_binary(const SourceFile& file, std::vector<FbxConnection>& conne
             uint64_t q = props;
             const uint64_t props_end = props + property_bytes;
             if (q + 5 <= props_end && b[q] == 'S') {
-                q += 5 + uint64_t(read_u32le(b.data() + q + 1));
+                const uint64_t type_length = read_u32le(b.data() + q + 1);
+                const bool oo = type_length == 2 && q + 7 <= props_end && b[q + 5] == 'O' && b[q + 6] == 'O';
+                q += 5 + type_length;
                 if (q + 18 <= props_end && b[q] == 'L' && b[q + 9] == 'L')
-                    connections.push_back({int64_t(read_u64le(b.data() + q + 1)), int64_t(read_u64le(b.data() + q + 10)), size_t(at)});
+                    connections.push_back({int64_t(read_u64le(b.data() + q + 1)), int64_t(read_u64le(b.data() + q + 10)), size_t(at), oo});
             }
         }
         const uint64_t children = props + property_bytes;
@@ -344,8 +402,10 @@ Status walk_fbx_text(const SourceFile& file, std::vector<FbxConnection>& connect
             size_t q = i + 2;
             while (q < text.size() && (text[q] == ' ' || text[q] == '\t')) ++q;
             if (q >= text.size() || text[q] != '"') continue;
-            q = text.find('"', q + 1);
+            const size_t type_start = q + 1;
+            q = text.find('"', type_start);
             if (q == std::string_view::npos) continue;
+            const bool oo = text.substr(type_start, q - type_start) == "OO";
             int64_t ids[2];
             bool ok = true;
             for (int64_t& id : ids) {
@@ -360,7 +420,7 @@ Status walk_fbx_text(const SourceFile& file, std::vector<FbxConnection>& connect
                 id = negative ? -int64_t(v) : int64_t(v);
                 --q;
             }
-            if (ok) connections.push_back({ids[0], ids[1], line});
+            if (ok) connections.push_back({ids[0], ids[1], line, oo});
         }
     }
     return {};
@@ -377,6 +437,18 @@ Status check_fbx_structure(const SourceFile& file) {
     // Assimp's converter recurse until the stack overflowed (tests/fuzz/corpus/fbx/regression_object_parent_of_itself.fbx).
     std::map<int64_t, std::vector<size_t>> parents;  // child id -> its connections
     for (size_t i = 0; i < connections.size(); ++i) parents[connections[i].child].push_back(i);
+    // An object connected twice under the same parent: Assimp made two bones of a cluster connected twice to
+    // its skin and freed it twice (tests/fuzz/corpus/fbx/regression_cluster_connected_twice.fbx).
+    for (const auto& [child, list] : parents) {
+        std::map<int64_t, size_t> seen;
+        for (size_t i : list) {
+            const FbxConnection& c = connections[i];
+            if (!c.object_to_object) continue;
+            if (!seen.emplace(c.parent, i).second)
+                return make_error(ErrorCode::Parse, file.name() + ": " + (binary ? "byte " : "line ") + std::to_string(c.at) + ": object " +
+                                                        std::to_string(child) + " is connected under " + std::to_string(c.parent) + " twice");
+        }
+    }
     std::map<int64_t, int> state;  // 1 on the current path, 2 done
     for (const auto& [start, unused] : parents) {
         if (state[start]) continue;

@@ -597,9 +597,10 @@ TEST(ImportStl, FilesWrittenByAssimpAndBrokenOnes) {
 
 // COLLADA written by another tool (Assimp's exporter, CesiumMan with its skin) passes the pre-check and reads
 // back with its triangles and joints; the same file with a joint list cut short, a count taken away, an
-// accessor reaching past its array, a skin weighing fewer vertices than its mesh has or a letter in an index
-// list is refused before Assimp reads it, naming the line. (Assimp trusts the accessor and the skin's vertex
-// count: the first three crashed it, tests/fuzz/corpus/dae/regression_*.)
+// accessor reaching past its array, a skin weighing fewer vertices than its mesh has, a joint index past the
+// joints or a letter in an index list is refused before Assimp reads it, naming the line. (Assimp trusts the
+// accessor, the skin's vertex count and a joint index one past the end: these crashed it or read past its
+// lists, tests/fuzz/corpus/dae/regression_*.)
 TEST(ImportDae, FilesWrittenByAssimpPassAndInconsistentArraysAreRefused) {
     const fs::path dir = test::scratch_dir("io_dae");
     const AssimpCesiumMan man;
@@ -667,6 +668,18 @@ TEST(ImportDae, FilesWrittenByAssimpPassAndInconsistentArraysAreRefused) {
         EXPECT_NE(e.message.find("fewer_weights.dae: line " + std::to_string(line) + ": <vertex_weights> weighs"), std::string::npos) << e.message;
     }
     {
+        // A joint index equal to the number of joints (Assimp's own test lets it through and reads past the list).
+        const size_t v = text.find("<v>", text.find("<vertex_weights"));
+        ASSERT_NE(v, std::string::npos);
+        const size_t first_end = text.find(' ', v);
+        const std::string first = text.substr(v, first_end - v);
+        auto [e, line] = variant("joint_past_end", first, "<v>" + std::to_string(man.mesh->mNumBones));
+        EXPECT_NE(e.message.find("joint_past_end.dae: line " + std::to_string(line) + ": <v> names joint " + std::to_string(man.mesh->mNumBones) +
+                                 " of a list of " + std::to_string(man.mesh->mNumBones)),
+                  std::string::npos)
+            << e.message;
+    }
+    {
         auto [e, line] = variant("letter", "<p>", "<p>x ");
         EXPECT_NE(e.message.find("letter.dae: line " + std::to_string(line) + ": unexpected character 'x' in the integers of <p>"), std::string::npos)
             << e.message;
@@ -676,7 +689,8 @@ TEST(ImportDae, FilesWrittenByAssimpPassAndInconsistentArraysAreRefused) {
 // FBX written by other tools (Assimp's exporter as text, from CesiumMan; a scan's binary FBX)
 // pass the structure check; an object connected under itself is refused (Assimp's converter recursed on it
 // until the stack overflowed: tests/fuzz/corpus/fbx/regression_object_parent_of_itself.fbx), as are a loop
-// through two objects, a record running past its parent and scopes nested thousands deep.
+// through two objects, a connection made twice (a double free in Assimp), a record running past its parent
+// and scopes nested thousands deep.
 TEST(ImportFbx, FilesWrittenByAssimpPassAndLoopsOrBrokenRecordsAreRefused) {
     const fs::path dir = test::scratch_dir("io_fbx");
     ASSERT_TRUE(import_mesh_file(test::testdata("heads/infinite_head.fbx")).ok());
@@ -721,6 +735,17 @@ TEST(ImportFbx, FilesWrittenByAssimpPassAndLoopsOrBrokenRecordsAreRefused) {
         write_text(dir / "loop.fbx", loop);
         const Error e = expect_error(dir / "loop.fbx");
         EXPECT_NE(e.message.find("which is already below it: the object graph loops"), std::string::npos) << e.message;
+    }
+    {
+        // The same connection twice (Assimp freed the bone of a cluster connected twice to its skin twice).
+        const size_t c = text.find("C: \"OO\",");
+        const size_t eol = text.find('\n', c);
+        std::string twice = text;
+        twice.insert(eol + 1, text.substr(c, eol + 1 - c));
+        write_text(dir / "twice.fbx", twice);
+        const Error e = expect_error(dir / "twice.fbx");
+        EXPECT_NE(e.message.find(" twice"), std::string::npos) << e.message;
+        EXPECT_NE(e.message.find("is connected under"), std::string::npos) << e.message;
     }
     {
         std::string deep = text;
