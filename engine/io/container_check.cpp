@@ -57,6 +57,12 @@ size_t line_of(std::string_view text, size_t at) {
     return line;
 }
 
+std::string hex_byte(char c) {
+    static constexpr char kDigits[] = "0123456789abcdef";
+    const auto u = static_cast<unsigned char>(c);
+    return {kDigits[u >> 4], kDigits[u & 15]};
+}
+
 // The value of attribute `name` in the start tag text[lt, gt), or nothing.
 std::optional<std::string_view> attribute(std::string_view text, size_t lt, size_t gt, std::string_view name) {
     const std::string_view tag = text.substr(lt, gt - lt);
@@ -101,6 +107,11 @@ Status check_collada_text(const SourceFile& file) {
     auto bad = [&](size_t at, const std::string& what) {
         return make_error(ErrorCode::Parse, file.name() + ": line " + std::to_string(line_of(text, at)) + ": " + what);
     };
+    // XML allows no control character but tab, carriage return and line feed.
+    for (size_t i = 0; i < text.size(); ++i) {
+        const auto u = static_cast<unsigned char>(text[i]);
+        if (u < 0x20 && u != '\t' && u != '\r' && u != '\n') return bad(i, "control character \\x" + hex_byte(text[i]) + ", which XML does not allow");
+    }
     // Index lists (<p>, <vcount>, <v>, <h>, <int_array>) hold integers and <float_array> numbers. Assimp's
     // Collada reader does not move past a character it cannot read there: a stray letter in a <p> had it
     // appending indices until memory ran out (tests/fuzz/corpus/dae/regression_letters_in_index_list.dae).
@@ -202,7 +213,9 @@ Status check_collada_text(const SourceFile& file) {
         const auto offset = offset_text ? whole_number(*offset_text, text.size()) : std::optional<uint64_t>(0);
         const auto stride = stride_text ? whole_number(*stride_text, text.size()) : std::optional<uint64_t>(1);
         if (!offset || !stride) return bad(t.lt, "<accessor> has an offset or stride that is not a whole number");
-        if (*offset + *count * std::max<uint64_t>(*stride, 1) > array->second)
+        // A stride of 0 had Assimp's reader allocate until memory ran out (regression_accessor_stride_zero.dae).
+        if (*stride == 0) return bad(t.lt, "<accessor> has a stride of 0");
+        if (*offset + *count * *stride > array->second)
             return bad(t.lt, "<accessor> reads " + std::to_string(*count) + " elements of stride " + std::to_string(*stride) + " from offset " +
                                  std::to_string(*offset) + " of " + std::string(*source) + ", which holds " + std::to_string(array->second) +
                                  " values");
@@ -392,6 +405,12 @@ Status walk_fbx_text(const SourceFile& file, std::vector<FbxConnection>& connect
         } else if (c == '"') {
             while (i + 1 < text.size() && text[i + 1] != '"') line += text[++i] == '\n';
             ++i;
+        } else if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\r') {
+            // A control character is no part of the text format: one in place of a layer's number left
+            // Assimp's element without its token, and it read through a null pointer
+            // (tests/fuzz/corpus/fbx/regression_control_character_for_a_number.fbx).
+            return make_error(ErrorCode::Parse, file.name() + ": line " + std::to_string(line) + ": control character \\x" + hex_byte(c) +
+                                                    " outside a string");
         } else if (c == '{') {
             if (++depth > kMaxFbxDepth) return make_error(ErrorCode::Parse, file.name() + ": line " + std::to_string(line) + ": scopes nested over " +
                                                                               std::to_string(kMaxFbxDepth) + " deep");
