@@ -220,6 +220,11 @@ Status check_collada_text(const SourceFile& file) {
                                  std::to_string(*offset) + " of " + std::string(*source) + ", which holds " + std::to_string(array->second) +
                                  " values");
     }
+    // A <polylist> says how many corners each polygon has (<vcount>) before its indices: without it Assimp's
+    // reader went through a null pointer (tests/fuzz/corpus/dae/regression_polylist_without_vcount.dae).
+    for (size_t i = 0; i < tags.size(); ++i)
+        if (tags[i].name == "polylist" && text[tags[i].gt - 1] != '/' && next(i, "vcount", "p") == tags.size() && next(i, "p", "polylist") < tags.size())
+            return bad(tags[i].lt, "<polylist> has no <vcount> before its <p>");
     // A skin weighs every vertex of its mesh: Assimp looks the weights up by vertex, and a <vertex_weights>
     // counting fewer vertices than the mesh's positions had it read past them and crash
     // (tests/fuzz/corpus/dae/regression_fewer_vertex_weights_than_vertices.dae).
