@@ -187,7 +187,8 @@ Status check_collada_text(const SourceFile& file) {
     // Assimp trusts the accessor: a joint list shorter than its accessor's count, or one with no count at
     // all, had it read past the names and crash (tests/fuzz/corpus/dae/regression_joint_names_*.dae).
     std::map<std::string_view, uint64_t, std::less<>> array_counts;
-    for (const Tag& t : tags) {
+    for (size_t ti = 0; ti < tags.size(); ++ti) {
+        const Tag& t = tags[ti];
         const bool is_array = t.name.size() > 6 && t.name.substr(t.name.size() - 6) == "_array";
         if (!is_array && t.name != "accessor") continue;
         const auto count = count_of(t);
@@ -215,6 +216,22 @@ Status check_collada_text(const SourceFile& file) {
         if (!offset || !stride) return bad(t.lt, "<accessor> has an offset or stride that is not a whole number");
         // A stride of 0 had Assimp's reader allocate until memory ran out (regression_accessor_stride_zero.dae).
         if (*stride == 0) return bad(t.lt, "<accessor> has a stride of 0");
+        // Each element reads its params' values (a float4x4 reads 16): they must fit in the stride
+        // (a stride of 8 for matrices had Assimp read past the array: regression_stride_shorter_than_a_matrix.dae).
+        uint64_t width = 0;
+        for (size_t pi = ti + 1; pi < tags.size() && tags[pi].name == "param"; ++pi) {
+            const std::string_view type = attr(tags[pi], "type").value_or("");
+            uint64_t n = 1;
+            const size_t digits = type.find_first_of("0123456789");
+            if (digits != std::string_view::npos && type.size() - digits <= 3) {
+                n = uint64_t(type[digits] - '0');
+                if (type.size() - digits == 3 && type[digits + 1] == 'x' && std::isdigit(static_cast<unsigned char>(type[digits + 2])))
+                    n *= uint64_t(type[digits + 2] - '0');
+            }
+            width += n;
+        }
+        if (width > *stride)
+            return bad(t.lt, "<accessor> reads " + std::to_string(width) + " values an element but its stride is " + std::to_string(*stride));
         if (*offset + *count * *stride > array->second)
             return bad(t.lt, "<accessor> reads " + std::to_string(*count) + " elements of stride " + std::to_string(*stride) + " from offset " +
                                  std::to_string(*offset) + " of " + std::string(*source) + ", which holds " + std::to_string(array->second) +
