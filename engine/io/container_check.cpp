@@ -433,6 +433,17 @@ Status walk_fbx_text(const SourceFile& file, std::vector<FbxConnection>& connect
             // (tests/fuzz/corpus/fbx/regression_control_character_for_a_number.fbx).
             return make_error(ErrorCode::Parse, file.name() + ": line " + std::to_string(line) + ": control character \\x" + hex_byte(c) +
                                                     " outside a string");
+        } else if (c == ':') {
+            // A key (`Name:`) directly after another key on its line: the first has no value, and Assimp read
+            // a "Layer:" left without its number through a null pointer
+            // (tests/fuzz/corpus/fbx/regression_key_without_value_before_another_key.fbx).
+            size_t start = i;
+            while (start > 0 && (std::isalnum(static_cast<unsigned char>(text[start - 1])) || text[start - 1] == '_' || text[start - 1] == '|')) --start;
+            size_t before = start;
+            while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t')) --before;
+            if (start < i && before > 0 && text[before - 1] == ':')
+                return make_error(ErrorCode::Parse, file.name() + ": line " + std::to_string(line) + ": key '" + std::string(text.substr(start, i - start)) +
+                                                        "' follows a key with no value");
         } else if (c == '{') {
             if (++depth > kMaxFbxDepth) return make_error(ErrorCode::Parse, file.name() + ": line " + std::to_string(line) + ": scopes nested over " +
                                                                               std::to_string(kMaxFbxDepth) + " deep");
