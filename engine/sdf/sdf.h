@@ -23,6 +23,9 @@ inline constexpr int kSdfMaxCellsX = gpu_shared::kSdfMaxCellsPerAxis;
 inline constexpr double kSdfMaxPadding = 4.0;                          // x cells_x, per side
 inline constexpr uint64_t kSdfDefaultMemoryCapBytes = 512ull << 20;   // 512 MiB
 inline constexpr uint64_t kSdfDefaultWindingBudget = 400'000'000ull;  // point-triangle solid angles
+// What one fast winding number costs against the budget: the nodes and triangles a point visits (about 200
+// on the test meshes, the 69K-triangle bunny included: SdfFastWinding.MatchesTheExactSumAndVisitsFewTriangles).
+inline constexpr uint64_t kSdfFastWindingCost = 256;
 
 // Per collision mesh grid parameters (GPU: their own buffer, gpu_shared::SdfGridParams).
 struct SdfGridDesc {
@@ -93,6 +96,7 @@ struct SdfBuildStats {
     bool closed_manifold = false;
     bool pseudonormal_band = false; // band cells signed by pseudonormals (Auto on a closed manifold mesh)
     int winding_stride = 0;         // coarse sub-grid stride of the winding pass (0: not run)
+    bool winding_fast = false;      // the winding numbers came from the fast hierarchy (Barill et al. 2018)
     uint64_t winding_evaluations = 0;
     uint64_t memory_bytes = 0;      // estimate used for the cap check
 };
@@ -141,6 +145,7 @@ Result<SdfBuildPlan> plan_sdf_build(const SdfBuildDesc& desc, Diagnostics& diag)
 struct WindingPlan {
     int stride = 0;                 // 0 = not used; 1 = every cell exact
     bool exact_band = true;         // band cells evaluated exactly (else everything from the coarse grid)
+    bool fast = false;              // evaluated by the fast winding numbers' hierarchy (shared/sdf.h), not the exact sum
     glm::ivec3 coarse_dims{0};
     uint64_t evaluations = 0;
 };

@@ -259,14 +259,14 @@ Result<SdfGrid> build_sdf_cpu(const SdfBuildDesc& desc, Diagnostics& diag) {
         const int st = coarse.stride;
         coarse.dims = winding_plan.coarse_dims;
         coarse.values.resize(size_t(coarse.dims.x) * coarse.dims.y * coarse.dims.z);
+        auto winding_at = [&](glm::vec3 p) { return winding_plan.fast ? sp::fast_winding_number(p, m) : sp::winding_number(p, m); };
         uint64_t evals = 0;
         for (int k = 0; k < coarse.dims.z; ++k) {
             TRESSEL_TRY(check_cancel(desc.progress, 0.75f + 0.2f * float(k) / float(coarse.dims.z), "winding numbers"));
             for (int j = 0; j < coarse.dims.y; ++j)
                 for (int i = 0; i < coarse.dims.x; ++i) {
                     glm::vec3 p = gpu_shared::sdf_cell_centre_m(g, glm::ivec3(i, j, k) * st);
-                    coarse.values[size_t(i) + size_t(coarse.dims.x) * (size_t(j) + size_t(coarse.dims.y) * k)] =
-                        sp::winding_number(p, m);
+                    coarse.values[size_t(i) + size_t(coarse.dims.x) * (size_t(j) + size_t(coarse.dims.y) * k)] = winding_at(p);
                     ++evals;
                 }
         }
@@ -275,7 +275,7 @@ Result<SdfGrid> build_sdf_cpu(const SdfBuildDesc& desc, Diagnostics& diag) {
             if (st == 1) {
                 winding[c] = coarse.values[c];
             } else if (exact_band && (out.flags[c] & gpu_shared::kSdfFlagBand)) {
-                winding[c] = sp::winding_number(gpu_shared::sdf_cell_centre_m(g, cell), m);
+                winding[c] = winding_at(gpu_shared::sdf_cell_centre_m(g, cell));
                 ++evals;
             } else {
                 winding[c] = coarse.at_cell(cell);
@@ -311,9 +311,15 @@ Result<SdfGrid> build_sdf_cpu(const SdfBuildDesc& desc, Diagnostics& diag) {
 WindingPlan plan_winding(const SdfBuildPlan& plan, uint64_t band, Diagnostics& diag) {
     const SdfGridDesc& gd = plan.grid;
     const uint64_t cells = gd.cell_count();
-    const uint64_t tris = plan.mesh.triangle_count();
     const uint64_t budget = std::max<uint64_t>(plan.winding_budget, 1);
     WindingPlan w;
+    // The exact sum over every triangle while it fits the budget at every cell; beyond, the fast winding
+    // numbers' hierarchy (about kSdfFastWindingCost visits a point whatever the triangle count).
+    uint64_t tris = plan.mesh.triangle_count();
+    if (cells * tris > budget && tris > kSdfFastWindingCost && !plan.mesh.fwn_nodes.empty()) {
+        w.fast = true;
+        tris = kSdfFastWindingCost;
+    }
     auto coarse_count = [&](int st) {
         glm::ivec3 cd = (gd.dims - 1 + st - 1) / st + 1;
         return uint64_t(cd.x) * uint64_t(cd.y) * uint64_t(cd.z);
@@ -329,11 +335,11 @@ WindingPlan plan_winding(const SdfBuildPlan& plan, uint64_t band, Diagnostics& d
             s = 2;
             while (s < 256 && coarse_count(s) * tris > budget) ++s;
             w.stride = s;
-            diag.warn(plan.mesh_name, "winding numbers over " + std::to_string(tris) +
+            diag.warn(plan.mesh_name, "winding numbers over " + std::to_string(plan.mesh.triangle_count()) +
                                           " triangles exceed the budget even in the narrow band: the sign comes "
                                           "from a coarse grid every " + std::to_string(s) + " cells.");
         } else {
-            diag.info(plan.mesh_name, "winding numbers evaluated exactly in the narrow band and every " +
+            diag.info(plan.mesh_name, std::string(w.fast ? "fast winding numbers" : "winding numbers") + " evaluated in the narrow band and every " +
                                           std::to_string(s) + " cells elsewhere (budget " + std::to_string(budget) +
                                           " evaluations).");
         }
@@ -356,6 +362,7 @@ void fill_sdf_stats(const SdfBuildPlan& plan, const WindingPlan& winding, SdfGri
     st.pseudonormal_band = plan.cell_sign == sp::CellSign::PseudonormalBandParityElsewhere;
     st.memory_bytes = plan.memory_bytes;
     st.winding_stride = winding.stride;
+    st.winding_fast = winding.fast;
     st.winding_evaluations = winding.evaluations;
     for (size_t c = 0; c < out.flags.size(); ++c) {
         st.band_cells += (out.flags[c] & gpu_shared::kSdfFlagBand) ? 1 : 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <unordered_map>
 
@@ -34,6 +35,10 @@ struct PosHash {
     }
 };
 
+}  // namespace
+
+namespace {
+void build_fwn_tree(MeshData& m);
 }  // namespace
 
 MeshData prepare_mesh(const Mesh& mesh) {
@@ -135,6 +140,7 @@ MeshData prepare_mesh(const Mesh& mesh) {
         volume6 += glm::dot(p[0], glm::cross(p[1], p[2]));
     }
     m.orientation = volume6 < 0.0 ? -1.0f : 1.0f;
+    build_fwn_tree(m);
     return m;
 }
 
@@ -174,6 +180,7 @@ void refit_mesh(MeshData& m, std::span<const glm::vec4> source) {
         for (uint32_t i = m.edge_tri_offsets[e]; i < m.edge_tri_offsets[e + 1]; ++i) sum += xyz(m.face_normals[m.edge_tris[i]]);
         m.edge_pseudonormals[e] = glm::vec4(sdf_unit_or_zero(sum), 0.0f);
     }
+    if (!m.fwn_nodes.empty()) refit_fwn_nodes(m);
 }
 
 void init_cell(uint32_t cell, std::span<uint32_t> dist_ordered, std::span<uint32_t> nearest) {
@@ -198,7 +205,99 @@ Tri triangle(const MeshData& m, uint32_t t) {
     return {xyz(m.positions_m[m.indices[3 * t]]), xyz(m.positions_m[m.indices[3 * t + 1]]),
             xyz(m.positions_m[m.indices[3 * t + 2]])};
 }
+
+// The hierarchy's topology: depth first, each inner node's triangles split at the median of their
+// centroids along the longest axis of the centroids' box (ties by triangle id, so the tree is the same on
+// every run), down to kSdfFwnLeafSize triangles; then its geometry (refit_fwn_nodes).
+void build_fwn_tree(MeshData& m) {
+    const uint32_t nt = uint32_t(m.triangle_count());
+    m.fwn_nodes.clear();
+    m.fwn_tris.resize(nt);
+    if (nt == 0) return;
+    std::vector<glm::vec3> centroid(nt);
+    for (uint32_t t = 0; t < nt; ++t) {
+        const Tri tr = triangle(m, t);
+        centroid[t] = (tr.a + tr.b + tr.c) / 3.0f;
+        m.fwn_tris[t] = t;
+    }
+    m.fwn_nodes.reserve(2 * (nt / gpu_shared::kSdfFwnLeafSize + 1));
+    auto new_node = [&] {
+        m.fwn_nodes.push_back({});
+        return uint32_t(m.fwn_nodes.size() - 1);
+    };
+    // Recursive: the depth is about log2(triangles / leaf size).
+    std::function<void(uint32_t, uint32_t, uint32_t)> build = [&](uint32_t node, uint32_t first, uint32_t count) {
+        if (count <= gpu_shared::kSdfFwnLeafSize) {
+            m.fwn_nodes[node].range = glm::uvec4(first, count, uint32_t(m.fwn_nodes.size()), 0u);
+            return;
+        }
+        glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
+        for (uint32_t k = first; k < first + count; ++k) {
+            lo = glm::min(lo, centroid[m.fwn_tris[k]]);
+            hi = glm::max(hi, centroid[m.fwn_tris[k]]);
+        }
+        const glm::vec3 ext = hi - lo;
+        const int axis = ext.x >= ext.y && ext.x >= ext.z ? 0 : (ext.y >= ext.z ? 1 : 2);
+        const uint32_t half = count / 2;
+        auto begin = m.fwn_tris.begin() + first;
+        std::nth_element(begin, begin + half, begin + count, [&](uint32_t a, uint32_t b) {
+            return centroid[a][axis] < centroid[b][axis] || (centroid[a][axis] == centroid[b][axis] && a < b);
+        });
+        const uint32_t left = new_node();
+        build(left, first, half);
+        const uint32_t right = new_node();
+        build(right, first + half, count - half);
+        m.fwn_nodes[node].range = glm::uvec4(first, 0u, uint32_t(m.fwn_nodes.size()), 0u);
+    };
+    build(new_node(), 0, nt);
+    refit_fwn_nodes(m);
+}
 }  // namespace
+
+void refit_fwn_nodes(MeshData& m) {
+    // Children follow their parent, so a walk backwards meets every child before its parent.
+    for (size_t i = m.fwn_nodes.size(); i-- > 0;) {
+        gpu_shared::SdfFwnNode& node = m.fwn_nodes[i];
+        glm::dvec3 area_vector(0.0), weighted(0.0), plain(0.0);
+        double area = 0.0;
+        uint32_t tri_count = 0;
+        auto add_triangle = [&](uint32_t t) {
+            const Tri tr = triangle(m, t);
+            const glm::dvec3 a(tr.a), b(tr.b), c(tr.c);
+            const glm::dvec3 av = 0.5 * glm::cross(b - a, c - a);
+            const double ar = glm::length(av);
+            area_vector += av;
+            weighted += ar * (a + b + c) / 3.0;
+            plain += (a + b + c) / 3.0;
+            area += ar;
+            ++tri_count;
+        };
+        // The node's triangles: a leaf's range, or every leaf below it (its subtree is nodes i+1 .. skip).
+        if (node.range.y > 0) {
+            for (uint32_t k = 0; k < node.range.y; ++k) add_triangle(m.fwn_tris[node.range.x + k]);
+        } else {
+            for (uint32_t j = i + 1; j < node.range.z; ++j)
+                if (m.fwn_nodes[j].range.y > 0)
+                    for (uint32_t k = 0; k < m.fwn_nodes[j].range.y; ++k) add_triangle(m.fwn_tris[m.fwn_nodes[j].range.x + k]);
+        }
+        const glm::dvec3 centre = area > 0.0 ? weighted / area : plain / double(std::max<uint32_t>(tri_count, 1));
+        double radius = 0.0;
+        auto reach = [&](uint32_t t) {
+            const Tri tr = triangle(m, t);
+            for (const glm::vec3& v : {tr.a, tr.b, tr.c}) radius = std::max(radius, glm::length(glm::dvec3(v) - centre));
+        };
+        if (node.range.y > 0) {
+            for (uint32_t k = 0; k < node.range.y; ++k) reach(m.fwn_tris[node.range.x + k]);
+        } else {
+            for (uint32_t j = i + 1; j < node.range.z; ++j)
+                if (m.fwn_nodes[j].range.y > 0)
+                    for (uint32_t k = 0; k < m.fwn_nodes[j].range.y; ++k) reach(m.fwn_tris[m.fwn_nodes[j].range.x + k]);
+        }
+        // Rounded up so that a float ball still holds every vertex.
+        node.centre_radius = glm::vec4(glm::vec3(centre), float(radius * (1.0 + 1e-6) + 1e-9));
+        node.area_vector = glm::vec4(glm::vec3(area_vector), 0.0f);
+    }
+}
 
 float triangle_distance_m(const MeshData& m, uint32_t tri, glm::vec3 p_m) {
     Tri t = triangle(m, tri);
@@ -458,6 +557,31 @@ float winding_number(glm::vec3 p_m, const MeshData& m) {
         Tri tr = triangle(m, uint32_t(t));
         w += gpu_shared::sdf_triangle_winding(p_m, tr.a, tr.b, tr.c);
     }
+    return w * m.orientation;
+}
+
+float fast_winding_number(glm::vec3 p_m, const MeshData& m, uint64_t* visits) {
+    float w = 0.0f;
+    uint64_t n = 0;
+    const uint32_t count = uint32_t(m.fwn_nodes.size());
+    for (uint32_t i = 0; i < count;) {
+        const gpu_shared::SdfFwnNode& node = m.fwn_nodes[i];
+        ++n;
+        if (gpu_shared::sdf_fwn_far(p_m, node.centre_radius)) {
+            w += gpu_shared::sdf_fwn_dipole(p_m, node.centre_radius, node.area_vector);
+            i = node.range.z;
+        } else if (node.range.y > 0) {
+            for (uint32_t k = 0; k < node.range.y; ++k) {
+                const Tri tr = triangle(m, m.fwn_tris[node.range.x + k]);
+                w += gpu_shared::sdf_triangle_winding(p_m, tr.a, tr.b, tr.c);
+            }
+            n += node.range.y;
+            i = node.range.z;
+        } else {
+            ++i;
+        }
+    }
+    if (visits) *visits += n;
     return w * m.orientation;
 }
 

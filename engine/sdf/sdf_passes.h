@@ -36,6 +36,8 @@ struct MeshData {
     std::vector<glm::vec4> tri_spheres;           // bounding sphere per triangle (sdf_triangle_sphere)
     std::vector<glm::vec4> vertex_pseudonormals;  // angle-weighted sum of incident face normals, unit
     std::vector<glm::vec4> edge_pseudonormals;    // sum of the (up to two used) adjacent face normals, unit
+    std::vector<gpu_shared::SdfFwnNode> fwn_nodes;  // fast winding numbers' hierarchy, depth first (shared/sdf.h)
+    std::vector<uint32_t> fwn_tris;               // triangle ids in the hierarchy's order (leaves' ranges)
     uint64_t dropped_triangles = 0;
     uint64_t open_edges = 0;                      // edges used by one triangle
     uint64_t non_manifold_edges = 0;              // edges used by three or more
@@ -162,6 +164,16 @@ inline bool parity_inside(uint32_t bits) { return gpu_shared::sdf_parity_inside(
 // Generalized winding number at p (Jacobson et al. 2013), multiplied by the mesh orientation: about 1
 // inside a closed mesh, 0 outside, fractional near holes. Triangles summed in index order.
 float winding_number(glm::vec3 p_m, const MeshData& m);
+
+// The same from the fast winding numbers' hierarchy (shared/sdf.h SdfFwnNode): exact for the triangles of
+// the leaves a point is near, one dipole per node it is far from. `visits`, when given, counts the nodes
+// and triangles evaluated.
+float fast_winding_number(glm::vec3 p_m, const MeshData& m, uint64_t* visits = nullptr);
+
+// The hierarchy's nodes from the current positions: the topology built by prepare_mesh (median splits of
+// the triangle centroids along the longest axis), the centres, radii and area vectors refitted bottom up
+// (refit_mesh calls it for a deformed mesh).
+void refit_fwn_nodes(MeshData& m);
 
 // Pass 7 (winding sign only) builds a per-cell winding value: exact for the cells listed, trilinear
 // from a coarse sub-grid of stride `stride` cells elsewhere. See sdf_build.cpp.
