@@ -69,6 +69,10 @@ struct SdfBuildDesc {
     // is not pushed, as in TressFX's own per-frame fields. Ignored (a full build) for the winding and
     // face-normal signs.
     bool band_only = false;
+    // The mesh's vertices move between builds (a skinned body, refitted on the device every frame). The fast
+    // winding numbers' hierarchy is refitted on the CPU only, so such a field keeps the exact sum (with its
+    // budget's coarse grid) for a winding sign.
+    bool deforms = false;
 };
 
 // The build a scene asks for of its collision mesh `cm` over `mesh`: cell count, padding and sign; the
@@ -135,6 +139,7 @@ struct SdfBuildPlan {
     uint64_t memory_bytes = 0;
     uint64_t winding_budget = kSdfDefaultWindingBudget;
     bool band_only = false;   // SdfBuildDesc::band_only, where the sign allows it
+    bool deforms = false;     // SdfBuildDesc::deforms
 };
 
 // Validation, grid sizing, memory cap and sign choice (the errors of build_sdf_cpu).

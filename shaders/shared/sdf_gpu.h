@@ -30,7 +30,9 @@ TRESSEL_CONST(uint, kSdfBindVertexTriOffsets, 18u); // uint per vertex + 1: star
 TRESSEL_CONST(uint, kSdfBindVertexTris, 19u);       // uint x 3 per triangle: triangles around each vertex
 TRESSEL_CONST(uint, kSdfBindBandTri, 20u);          // uint per cell: the band cell's nearest triangle, else none
 TRESSEL_CONST(uint, kSdfBindTriSpheres, 21u);       // vec4 per triangle: bounding sphere (candidate pruning)
-TRESSEL_CONST(uint, kSdfBindingCount, 22u);
+TRESSEL_CONST(uint, kSdfBindFwnNodes, 22u);         // SdfFwnNode per node of the fast winding numbers' hierarchy
+TRESSEL_CONST(uint, kSdfBindFwnTris, 23u);          // uint per triangle: triangle ids in the hierarchy's order
+TRESSEL_CONST(uint, kSdfBindingCount, 24u);
 
 // Band scatter: kSdfBandLanes invocations per triangle stride over its cells, kSdfBandTriangles triangles
 // per workgroup.
@@ -60,7 +62,7 @@ struct SdfPush {
     float orientation; // +1, or -1 for an inside-out mesh
     uint triangles;
     uint parity_words; // init: words of the parity bit planes
-    uint pad1;
+    uint fast_winding; // winding: 1 to walk the fast winding numbers' hierarchy, 0 for the exact sum
 };
 TRESSEL_CHECK_SIZE(SdfPush, 48)
 

@@ -188,6 +188,9 @@ Result<SdfGpuField> prepare_sdf_gpu(gpu::Device& device, const SdfGpuPipelines& 
     };
     std::vector<glm::vec4> packed(m.indices.size());
     for (size_t i = 0; i < m.indices.size(); ++i) packed[i] = m.positions_m[m.indices[i]];
+    // (Never empty: a buffer of no bytes cannot be bound.)
+    const std::vector<gpu_shared::SdfFwnNode> fwn_nodes = m.fwn_nodes.empty() ? std::vector<gpu_shared::SdfFwnNode>(1) : m.fwn_nodes;
+    const std::vector<uint32_t> fwn_tris = m.fwn_tris.empty() ? std::vector<uint32_t>(1, 0u) : m.fwn_tris;
     Up ups[] = {{&f.positions, upload(device, m.positions_m, "sdf positions")},
                 {&f.triangles, upload(device, packed, "sdf triangle vertices")},
                 {&f.indices, upload(device, m.indices, "sdf indices")},
@@ -198,7 +201,9 @@ Result<SdfGpuField> prepare_sdf_gpu(gpu::Device& device, const SdfGpuPipelines& 
                 {&f.tri_neighbours, upload(device, m.tri_neighbours, "sdf triangle neighbours")},
                 {&f.vertex_tri_offsets, upload(device, m.vertex_tri_offsets, "sdf vertex triangle offsets")},
                 {&f.vertex_tris, upload(device, m.vertex_tris, "sdf vertex triangles")},
-                {&f.tri_spheres, upload(device, m.tri_spheres, "sdf triangle spheres")}};
+                {&f.tri_spheres, upload(device, m.tri_spheres, "sdf triangle spheres")},
+                {&f.fwn_nodes, upload(device, fwn_nodes, "sdf fast winding nodes")},
+                {&f.fwn_tris, upload(device, fwn_tris, "sdf fast winding triangles")}};
     for (auto& u : ups) {
         if (!u.r) return u.r.error();
         *u.out = std::move(*u.r);
@@ -232,7 +237,7 @@ Result<SdfGpuField> prepare_sdf_gpu(gpu::Device& device, const SdfGpuPipelines& 
             &f.vertex_normals, &f.edge_normals, &f.band_key,
             which == 0 ? &f.coarse_a : &f.coarse_b, which == 0 ? &f.coarse_b : &f.coarse_a,
             &f.parity_toggles, &f.winding,      &f.winding_coarse, &f.distance, &f.flags, &f.triangles, &f.parity,
-            &f.tri_neighbours, &f.vertex_tri_offsets, &f.vertex_tris, &f.band_tri, &f.tri_spheres};
+            &f.tri_neighbours, &f.vertex_tri_offsets, &f.vertex_tris, &f.band_tri, &f.tri_spheres, &f.fwn_nodes, &f.fwn_tris};
         for (uint32_t b = 0; b < gpu_shared::kSdfBindingCount; ++b) set->bind_buffer(b, *bufs[b]);
         (which == 0 ? f.set_ab : f.set_ba) = std::move(*set);
     }
@@ -314,6 +319,7 @@ bool record_sdf_build(gpu::CommandBuffer& cmd, const SdfGpuPipelines& P, SdfGpuF
     if (winding) {
         const WindingPlan& w = f.winding_plan;
         push.coarse_dims = glm::ivec4(w.coarse_dims, w.exact_band ? w.stride : -w.stride);
+        push.fast_winding = w.fast ? 1u : 0u;
         r.begin("sdf winding");
         push.mode = 0;
         push.count = uint32_t(w.coarse_dims.x) * uint32_t(w.coarse_dims.y) * uint32_t(w.coarse_dims.z);

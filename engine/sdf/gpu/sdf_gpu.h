@@ -59,6 +59,7 @@ struct SdfGpuField {
     gpu::Buffer positions, indices, tri_edges, face_normals, vertex_normals, edge_normals, triangles;
     gpu::Buffer tri_neighbours, vertex_tri_offsets, vertex_tris;  // mesh adjacency for the far-field walk
     gpu::Buffer tri_spheres;            // vec4 per triangle: bounding sphere (far-field candidate pruning)
+    gpu::Buffer fwn_nodes, fwn_tris;    // the fast winding numbers' hierarchy (shared/sdf.h SdfFwnNode)
     gpu::Buffer band_key;               // uint64 per cell (scratch, left cleared)
     gpu::Buffer band_tri;               // uint per cell: band triangle or none (from the band keys)
     gpu::Buffer coarse_a, coarse_b;     // uint per coarse cell: coarse JFA ping-pong
