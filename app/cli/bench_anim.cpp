@@ -112,7 +112,6 @@ Result<nlohmann::json> bench_ratboy(gpu::Device& device, const std::filesystem::
     desc.cells_x = cm.cells_x;
     desc.fixed_grid = world.sdfs[0].grid->grid;
     desc.band_only = band_only;
-    desc.deforms = true;
     auto field = build_sdf_gpu(device, *sdf_pipes, desc, diag);
     if (!field) return field.error();
     auto refit = prepare_sdf_refit(device, *sdf_pipes, *field, skinned->positions(), skinned->vertex_count());

@@ -588,7 +588,6 @@ Status SceneRuntime::build_playback(const Scene& scene) {
         f.desc = sdf_build_desc(cm, mesh);
         f.desc.fixed_grid = *grid;
         f.desc.band_only = cm.animated_band_only;
-        f.desc.deforms = true;
         SdfBuildDesc bind_desc = f.desc;  // the bind pose's field (the sag-free solve's) is built whole
         bind_desc.band_only = false;
         auto built = build_sdf_cpu(bind_desc, diag);

@@ -23,9 +23,9 @@ inline constexpr int kSdfMaxCellsX = gpu_shared::kSdfMaxCellsPerAxis;
 inline constexpr double kSdfMaxPadding = 4.0;                          // x cells_x, per side
 inline constexpr uint64_t kSdfDefaultMemoryCapBytes = 512ull << 20;   // 512 MiB
 inline constexpr uint64_t kSdfDefaultWindingBudget = 400'000'000ull;  // point-triangle solid angles
-// What one fast winding number costs against the budget: the nodes and triangles a point visits (about 200
-// on the test meshes, the 69K-triangle bunny included: SdfFastWinding.MatchesTheExactSumAndVisitsFewTriangles).
-inline constexpr uint64_t kSdfFastWindingCost = 256;
+// What one fast winding number costs against the budget: the nodes and triangles a point visits (220 to 410
+// on the test meshes, the 69K-triangle bunny the most: SdfFastWinding.MatchesTheExactSumAndVisitsFewTriangles).
+inline constexpr uint64_t kSdfFastWindingCost = 512;
 
 // Per collision mesh grid parameters (GPU: their own buffer, gpu_shared::SdfGridParams).
 struct SdfGridDesc {
@@ -69,10 +69,6 @@ struct SdfBuildDesc {
     // is not pushed, as in TressFX's own per-frame fields. Ignored (a full build) for the winding and
     // face-normal signs.
     bool band_only = false;
-    // The mesh's vertices move between builds (a skinned body, refitted on the device every frame). The fast
-    // winding numbers' hierarchy is refitted on the CPU only, so such a field keeps the exact sum (with its
-    // budget's coarse grid) for a winding sign.
-    bool deforms = false;
 };
 
 // The build a scene asks for of its collision mesh `cm` over `mesh`: cell count, padding and sign; the
@@ -139,7 +135,6 @@ struct SdfBuildPlan {
     uint64_t memory_bytes = 0;
     uint64_t winding_budget = kSdfDefaultWindingBudget;
     bool band_only = false;   // SdfBuildDesc::band_only, where the sign allows it
-    bool deforms = false;     // SdfBuildDesc::deforms
 };
 
 // Validation, grid sizing, memory cap and sign choice (the errors of build_sdf_cpu).

@@ -181,7 +181,6 @@ Result<SdfBuildPlan> plan_sdf_build(const SdfBuildDesc& desc, Diagnostics& diag)
     plan.mesh_name = mesh->name;
     plan.memory_bytes = need;
     plan.winding_budget = desc.winding_budget;
-    plan.deforms = desc.deforms;
     plan.band_only = desc.band_only && (cell_sign == sp::CellSign::Parity || cell_sign == sp::CellSign::PseudonormalBandParityElsewhere);
     return plan;
 }
@@ -317,7 +316,7 @@ WindingPlan plan_winding(const SdfBuildPlan& plan, uint64_t band, Diagnostics& d
     // The exact sum over every triangle while it fits the budget at every cell; beyond, the fast winding
     // numbers' hierarchy (about kSdfFastWindingCost visits a point whatever the triangle count).
     uint64_t tris = plan.mesh.triangle_count();
-    if (cells * tris > budget && tris > kSdfFastWindingCost && !plan.mesh.fwn_nodes.empty() && !plan.deforms) {
+    if (cells * tris > budget && tris > kSdfFastWindingCost && !plan.mesh.fwn_nodes.empty()) {
         w.fast = true;
         tris = kSdfFastWindingCost;
     }

@@ -225,8 +225,10 @@ void build_fwn_tree(MeshData& m) {
         m.fwn_nodes.push_back({});
         return uint32_t(m.fwn_nodes.size() - 1);
     };
+    std::vector<uint32_t> depth;
     // Recursive: the depth is about log2(triangles / leaf size).
     std::function<void(uint32_t, uint32_t, uint32_t)> build = [&](uint32_t node, uint32_t first, uint32_t count) {
+        if (depth.size() < m.fwn_nodes.size()) depth.resize(m.fwn_nodes.size(), 0u);
         if (count <= gpu_shared::kSdfFwnLeafSize) {
             m.fwn_nodes[node].range = glm::uvec4(first, count, uint32_t(m.fwn_nodes.size()), 0u);
             return;
@@ -244,58 +246,59 @@ void build_fwn_tree(MeshData& m) {
             return centroid[a][axis] < centroid[b][axis] || (centroid[a][axis] == centroid[b][axis] && a < b);
         });
         const uint32_t left = new_node();
+        depth.resize(m.fwn_nodes.size());
+        depth[left] = depth[node] + 1;
         build(left, first, half);
         const uint32_t right = new_node();
+        depth.resize(m.fwn_nodes.size());
+        depth[right] = depth[node] + 1;
         build(right, first + half, count - half);
         m.fwn_nodes[node].range = glm::uvec4(first, 0u, uint32_t(m.fwn_nodes.size()), 0u);
     };
     build(new_node(), 0, nt);
+    depth.resize(m.fwn_nodes.size());
+    // The refit's order: every leaf, then the inner nodes one level at a time, deepest first.
+    uint32_t deepest = 0;
+    for (uint32_t d : depth) deepest = std::max(deepest, d);
+    m.fwn_order.clear();
+    m.fwn_level_offsets.assign(1, 0u);
+    for (uint32_t i = 0; i < m.fwn_nodes.size(); ++i)
+        if (m.fwn_nodes[i].range.y > 0) m.fwn_order.push_back(i);
+    m.fwn_level_offsets.push_back(uint32_t(m.fwn_order.size()));
+    for (uint32_t d = deepest + 1; d-- > 0;) {
+        for (uint32_t i = 0; i < m.fwn_nodes.size(); ++i)
+            if (m.fwn_nodes[i].range.y == 0 && depth[i] == d) m.fwn_order.push_back(i);
+        if (m.fwn_order.size() > m.fwn_level_offsets.back()) m.fwn_level_offsets.push_back(uint32_t(m.fwn_order.size()));
+    }
     refit_fwn_nodes(m);
 }
 }  // namespace
 
 void refit_fwn_nodes(MeshData& m) {
-    // Children follow their parent, so a walk backwards meets every child before its parent.
-    for (size_t i = m.fwn_nodes.size(); i-- > 0;) {
-        gpu_shared::SdfFwnNode& node = m.fwn_nodes[i];
-        glm::dvec3 area_vector(0.0), weighted(0.0), plain(0.0);
-        double area = 0.0;
-        uint32_t tri_count = 0;
-        auto add_triangle = [&](uint32_t t) {
-            const Tri tr = triangle(m, t);
-            const glm::dvec3 a(tr.a), b(tr.b), c(tr.c);
-            const glm::dvec3 av = 0.5 * glm::cross(b - a, c - a);
-            const double ar = glm::length(av);
-            area_vector += av;
-            weighted += ar * (a + b + c) / 3.0;
-            plain += (a + b + c) / 3.0;
-            area += ar;
-            ++tri_count;
-        };
-        // The node's triangles: a leaf's range, or every leaf below it (its subtree is nodes i+1 .. skip).
-        if (node.range.y > 0) {
-            for (uint32_t k = 0; k < node.range.y; ++k) add_triangle(m.fwn_tris[node.range.x + k]);
+    using namespace gpu_shared;
+    // fwn_order lists the leaves, then the inner nodes deepest level first: every node after its children.
+    for (uint32_t node : m.fwn_order) {
+        SdfFwnNode& n = m.fwn_nodes[node];
+        if (n.range.y > 0) {
+            SdfFwnSums sums{glm::vec3(0.0f), glm::vec3(0.0f), glm::vec3(0.0f), 0.0f};
+            for (uint32_t k = 0; k < n.range.y; ++k) {
+                const Tri tr = triangle(m, m.fwn_tris[n.range.x + k]);
+                sums = sdf_fwn_add_triangle(sums, tr.a, tr.b, tr.c);
+            }
+            const glm::vec3 centre = sdf_fwn_leaf_centre(sums, n.range.y);
+            float radius = 0.0f;
+            for (uint32_t k = 0; k < n.range.y; ++k) {
+                const Tri tr = triangle(m, m.fwn_tris[n.range.x + k]);
+                radius = sdf_fwn_reach(radius, centre, tr.a, tr.b, tr.c);
+            }
+            n.centre_radius = glm::vec4(centre, radius);
+            n.area_vector = glm::vec4(sums.area_vector, sums.area);
         } else {
-            for (uint32_t j = i + 1; j < node.range.z; ++j)
-                if (m.fwn_nodes[j].range.y > 0)
-                    for (uint32_t k = 0; k < m.fwn_nodes[j].range.y; ++k) add_triangle(m.fwn_tris[m.fwn_nodes[j].range.x + k]);
+            const SdfFwnNode& l = m.fwn_nodes[node + 1];
+            const SdfFwnNode& r = m.fwn_nodes[l.range.z];
+            n.centre_radius = sdf_fwn_combine(l.centre_radius, l.area_vector.w, r.centre_radius, r.area_vector.w);
+            n.area_vector = l.area_vector + r.area_vector;
         }
-        const glm::dvec3 centre = area > 0.0 ? weighted / area : plain / double(std::max<uint32_t>(tri_count, 1));
-        double radius = 0.0;
-        auto reach = [&](uint32_t t) {
-            const Tri tr = triangle(m, t);
-            for (const glm::vec3& v : {tr.a, tr.b, tr.c}) radius = std::max(radius, glm::length(glm::dvec3(v) - centre));
-        };
-        if (node.range.y > 0) {
-            for (uint32_t k = 0; k < node.range.y; ++k) reach(m.fwn_tris[node.range.x + k]);
-        } else {
-            for (uint32_t j = i + 1; j < node.range.z; ++j)
-                if (m.fwn_nodes[j].range.y > 0)
-                    for (uint32_t k = 0; k < m.fwn_nodes[j].range.y; ++k) reach(m.fwn_tris[m.fwn_nodes[j].range.x + k]);
-        }
-        // Rounded up so that a float ball still holds every vertex.
-        node.centre_radius = glm::vec4(glm::vec3(centre), float(radius * (1.0 + 1e-6) + 1e-9));
-        node.area_vector = glm::vec4(glm::vec3(area_vector), 0.0f);
     }
 }
 

@@ -38,6 +38,8 @@ struct MeshData {
     std::vector<glm::vec4> edge_pseudonormals;    // sum of the (up to two used) adjacent face normals, unit
     std::vector<gpu_shared::SdfFwnNode> fwn_nodes;  // fast winding numbers' hierarchy, depth first (shared/sdf.h)
     std::vector<uint32_t> fwn_tris;               // triangle ids in the hierarchy's order (leaves' ranges)
+    std::vector<uint32_t> fwn_order;              // the refit's order: the leaves, then inner nodes deepest level first
+    std::vector<uint32_t> fwn_level_offsets;      // fwn_order[offsets[i] .. offsets[i+1]): one refit dispatch each
     uint64_t dropped_triangles = 0;
     uint64_t open_edges = 0;                      // edges used by one triangle
     uint64_t non_manifold_edges = 0;              // edges used by three or more
@@ -172,7 +174,8 @@ float fast_winding_number(glm::vec3 p_m, const MeshData& m, uint64_t* visits = n
 
 // The hierarchy's nodes from the current positions: the topology built by prepare_mesh (median splits of
 // the triangle centroids along the longest axis), the centres, radii and area vectors refitted bottom up
-// (refit_mesh calls it for a deformed mesh).
+// in fwn_order, with the formulas of shared/sdf.h that sdf/refit.comp uses (refit_mesh calls it for a
+// deformed mesh).
 void refit_fwn_nodes(MeshData& m);
 
 // Pass 7 (winding sign only) builds a per-cell winding value: exact for the cells listed, trilinear

@@ -349,15 +349,58 @@ SDF_FN float sdf_triangle_winding(vec3 p, vec3 a, vec3 b, vec3 c) {
 // stack. The CPU reference and the GPU walk the same nodes in the same order.
 struct SdfFwnNode {
     vec4 centre_radius;  // xyz: area-weighted centre of the node's triangles, metres; w: radius, metres
-    vec4 area_vector;    // xyz: sum of the triangles' area vectors (square metres); w: unused
+    vec4 area_vector;    // xyz: sum of the triangles' area vectors (square metres); w: sum of their areas
     uvec4 range;         // x: first entry of the node's triangles in the tree's triangle order; y: count
                          // (leaves only; 0 for an inner node); z: the node after this subtree; w: unused
 };
 TRESSEL_CHECK_SIZE(SdfFwnNode, 48)
+
+// A node's geometry, bottom up (sdf_passes::refit_fwn_nodes, sdf/refit.comp): a leaf from its triangles,
+// an inner node from its two children (the left one is the next node, the right one the left's skip), so
+// that a deforming mesh's hierarchy is refitted one tree level a dispatch. A leaf's centre is the
+// area-weighted mean of its triangles' centroids (their plain mean if they have no area), its radius the
+// farthest vertex; an inner node's centre the area-weighted mean of its children's, its radius the
+// farthest child ball (a bound: the ball holds every triangle below).
+struct SdfFwnSums {
+    vec3 area_vector;
+    vec3 weighted;  // sum of area x centroid
+    vec3 plain;     // sum of centroids
+    float area;
+};
+
+SDF_FN SdfFwnSums sdf_fwn_add_triangle(SdfFwnSums s, vec3 a, vec3 b, vec3 c) {
+    vec3 av = 0.5f * cross(b - a, c - a);
+    float ar = length(av);
+    vec3 mean = (a + b + c) / 3.0f;
+    s.area_vector += av;
+    s.weighted += ar * mean;
+    s.plain += mean;
+    s.area += ar;
+    return s;
+}
+
+SDF_FN vec3 sdf_fwn_leaf_centre(SdfFwnSums s, uint count) {
+    return s.area > 0.0f ? s.weighted / s.area : s.plain / float(count);
+}
+
+// The radius so far, grown to hold the triangle abc.
+SDF_FN float sdf_fwn_reach(float radius, vec3 centre, vec3 a, vec3 b, vec3 c) {
+    return max(radius, max(length(a - centre), max(length(b - centre), length(c - centre))));
+}
+
+// An inner node's centre and radius from its children's.
+SDF_FN vec4 sdf_fwn_combine(vec4 left_cr, float left_area, vec4 right_cr, float right_area) {
+    vec3 lc = vec3(left_cr.x, left_cr.y, left_cr.z);
+    vec3 rc = vec3(right_cr.x, right_cr.y, right_cr.z);
+    float area = left_area + right_area;
+    vec3 c = area > 0.0f ? (lc * left_area + rc * right_area) / area : 0.5f * (lc + rc);
+    float radius = max(length(lc - c) + left_cr.w, length(rc - c) + right_cr.w);
+    return vec4(c.x, c.y, c.z, radius);
+}
 // A leaf holds at most this many triangles; a point must be this many radii from a node's centre to see
 // its triangles as one dipole (Barill et al. use 2 with a second-order term; the first order alone needs
 // more distance for the same error: at 3 the largest error on the test meshes, the open 69K-triangle bunny
-// included, was 0.036, with about 200 nodes and triangles visited a point).
+// included, is 0.019, with 220 to 410 nodes and triangles visited a point; engine/sdf/README.md).
 TRESSEL_CONST(uint, kSdfFwnLeafSize, 8u);
 TRESSEL_CONST(float, kSdfFwnBeta, 3.0f);
 

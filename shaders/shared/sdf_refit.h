@@ -23,15 +23,21 @@ TRESSEL_CONST(uint, kSdfRefitBindVertexNormals, 9u);   // out: vec4 per welded v
 TRESSEL_CONST(uint, kSdfRefitBindEdgeTriOffsets, 10u); // uint per edge + 1: start of its triangles in edge_tris
 TRESSEL_CONST(uint, kSdfRefitBindEdgeTris, 11u);       // uint per (triangle, edge) use, in triangle order
 TRESSEL_CONST(uint, kSdfRefitBindEdgeNormals, 12u);    // out: vec4 per edge
-TRESSEL_CONST(uint, kSdfRefitBindingCount, 13u);
+TRESSEL_CONST(uint, kSdfRefitBindFwnNodes, 13u);      // in/out: SdfFwnNode per node of the fast winding hierarchy
+TRESSEL_CONST(uint, kSdfRefitBindFwnTris, 14u);       // uint per triangle in the hierarchy's order
+TRESSEL_CONST(uint, kSdfRefitBindFwnOrder, 15u);      // uint per node: leaves, then inner nodes deepest level first
+TRESSEL_CONST(uint, kSdfRefitBindingCount, 16u);
 
 struct SdfRefitPush {
     uint vertices;   // welded vertices
     uint triangles;
     uint edges;
-    uint mode;       // 0: positions, then triangles; 1: vertex, then edge pseudonormals
+    uint mode;       // 0: positions, then triangles; 1: vertex, then edge pseudonormals; 2: hierarchy nodes
+    uint first;      // mode 2: the nodes fwn_order[first .. first + count), one level of the refit
+    uint count;
+    uint pad0, pad1;
 };
-TRESSEL_CHECK_SIZE(SdfRefitPush, 16)
+TRESSEL_CHECK_SIZE(SdfRefitPush, 32)
 
 // Interior angle at vertex a of triangle abc, radians (0 for a degenerate corner).
 SDF_FN float sdf_corner_angle(vec3 a, vec3 b, vec3 c) {

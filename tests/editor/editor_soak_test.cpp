@@ -302,11 +302,14 @@ TEST(Editor, SoakRandomEditsKeepMemoryFlatAndRefuseBadValuesByPath) {
                 seconds, points.size(), r0.t, gen.refusals, driver_per_frame / 1048576.0, driver / 1048576.0, last.frames - r0.frames,
                 table.c_str());
     // Ours: the GPU memory and objects of the same scene are the same; the process's resident memory is back
-    // within 5% once the driver's per-frame share is set aside.
+    // within 5% once the driver's per-frame share is set aside. That share is an estimate from the idle
+    // frames, and what the driver keeps per frame varies with what the frame draws (CI's 60 s run: 1.51 MiB
+    // an idle frame, 1.63 over the edited frames; the 10-minute run erred the other way), so the bar also
+    // allows a tenth of the share: on the CPU driver a leak of ours smaller than that is not seen here.
     EXPECT_LE(last.gpu, r0.gpu * 1.05) << table;
     EXPECT_GE(last.gpu, r0.gpu * 0.95) << "the same scene holds the same GPU memory\n" << table;
     EXPECT_LE(last.objects, r0.objects * 1.05) << table;
-    EXPECT_LE(last.resident - driver, r0.resident * 1.05) << table;
+    EXPECT_LE(last.resident - driver, r0.resident * 1.05 + 0.1 * driver) << table;
 }
 
 }  // namespace

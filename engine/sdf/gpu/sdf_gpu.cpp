@@ -396,9 +396,12 @@ Result<SdfRefitGpu> prepare_sdf_refit(gpu::Device& device, const SdfGpuPipelines
     if (!eo) return eo.error();
     auto et = upload(device, m.edge_tris, "sdf refit edge triangles");
     if (!et) return et.error();
+    auto fo = upload(device, m.fwn_order.empty() ? std::vector<uint32_t>(1, 0u) : m.fwn_order, "sdf refit fast winding order");
+    if (!fo) return fo.error();
     r.weld_source = std::move(*ws);
     r.edge_tri_offsets = std::move(*eo);
     r.edge_tris = std::move(*et);
+    r.fwn_order = std::move(*fo);
     auto set = device.create_descriptor_set(pipelines.refit);
     if (!set) return set.error();
     r.set = std::move(*set);
@@ -416,7 +419,10 @@ Result<SdfRefitGpu> prepare_sdf_refit(gpu::Device& device, const SdfGpuPipelines
         {kSdfRefitBindVertexNormals, &field.vertex_normals},
         {kSdfRefitBindEdgeTriOffsets, &r.edge_tri_offsets},
         {kSdfRefitBindEdgeTris, &r.edge_tris},
-        {kSdfRefitBindEdgeNormals, &field.edge_normals}};
+        {kSdfRefitBindEdgeNormals, &field.edge_normals},
+        {kSdfRefitBindFwnNodes, &field.fwn_nodes},
+        {kSdfRefitBindFwnTris, &field.fwn_tris},
+        {kSdfRefitBindFwnOrder, &r.fwn_order}};
     for (const auto& [b, buf] : binds) r.set.bind_buffer(b, *buf);
     return r;
 }
@@ -437,6 +443,19 @@ void record_sdf_refit(gpu::CommandBuffer& cmd, const SdfGpuPipelines& pipelines,
         const gpu::DispatchSize d = gpu::dispatch_size(cmd.device(), items, gpu_shared::kSdfWorkgroupSize);
         cmd.dispatch(d.x, d.y, d.z);
         cmd.compute_barrier();
+    }
+    // The fast winding hierarchy, when the sign walks it: the leaves, then one level a dispatch up to the root.
+    if (field.winding_plan.fast && m.fwn_level_offsets.size() > 1) {
+        push.mode = 2;
+        for (size_t level = 0; level + 1 < m.fwn_level_offsets.size(); ++level) {
+            push.first = m.fwn_level_offsets[level];
+            push.count = m.fwn_level_offsets[level + 1] - push.first;
+            cmd.bind(pipelines.refit, refit.set);
+            cmd.push(pipelines.refit, push);
+            const gpu::DispatchSize d = gpu::dispatch_size(cmd.device(), push.count, gpu_shared::kSdfWorkgroupSize);
+            cmd.dispatch(d.x, d.y, d.z);
+            cmd.compute_barrier();
+        }
     }
     if (ts) ts->end(cmd);
 }

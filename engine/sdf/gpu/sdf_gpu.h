@@ -103,6 +103,7 @@ Result<SdfGpuField> build_sdf_gpu(gpu::Device& device, const SdfGpuPipelines& pi
 // record_sdf_refit and record_sdf_build.
 struct SdfRefitGpu {
     gpu::Buffer weld_source, edge_tri_offsets, edge_tris;
+    gpu::Buffer fwn_order;  // the fast winding hierarchy's refit order (sdf_passes::MeshData::fwn_order)
     gpu::DescriptorSet set;
     uint32_t source_vertices = 0;
 };
@@ -111,7 +112,9 @@ struct SdfRefitGpu {
 Result<SdfRefitGpu> prepare_sdf_refit(gpu::Device& device, const SdfGpuPipelines& pipelines, const SdfGpuField& field,
                                       const gpu::Buffer& source, uint32_t source_vertices);
 
-// Records the refit's two dispatches (with barriers) under the timestamp "sdf refit"; then record_sdf_build.
+// Records the refit's dispatches (with barriers) under the timestamp "sdf refit": positions and triangles,
+// pseudonormals, and, when the field's sign walks the fast winding hierarchy, its nodes one level a
+// dispatch (leaves first); then record_sdf_build.
 void record_sdf_refit(gpu::CommandBuffer& cmd, const SdfGpuPipelines& pipelines, const SdfGpuField& field, const SdfRefitGpu& refit,
                       gpu::TimestampQueries* timestamps);
 
