@@ -7,6 +7,7 @@
 #include "render/hair_data.h"
 #include "sdf/sdf_slice.h"
 #include <limits>
+#include "sim/mesh_oracle.h"
 #include "sim/motion.h"
 
 namespace tressel::runtime {
@@ -36,6 +37,8 @@ bool same_sim_structure(const Scene& a, const Scene& b) {
         if (a.collision_meshes[i].mesh != b.collision_meshes[i].mesh ||
             a.collision_meshes[i].animated_band_only != b.collision_meshes[i].animated_band_only)
             return false;
+    // Accessories: any change rebuilds their cloths (their masses, constraints and pins hang on every value).
+    if (!(a.accessories == b.accessories)) return false;
     return a.motion.mesh == b.motion.mesh && a.motion.type == b.motion.type && a.motion.animation == b.motion.animation;
 }
 
@@ -203,6 +206,7 @@ Status SceneRuntime::build_simulation(const Scene& scene) {
     auto world = build_sim_world(in);
     if (!world) return world.error();
     world_ = std::move(*world);
+    TRESSEL_TRY(build_cloths(scene));
     TRESSEL_TRY(build_playback(scene));
     if (playback_) {
         world_->root_driver = [this](SimWorld& w, double t) { drive_roots(w, t); };
@@ -242,6 +246,41 @@ Status SceneRuntime::build_simulation(const Scene& scene) {
     const glm::vec3 centre = 0.5f * (b.min_m + b.max_m);
     TRESSEL_TRY(renderer_->set_grid(glm::vec3(centre.x, b.min_m.y, centre.z), extent, spacing));
     return update_slice(scene);
+}
+
+Status SceneRuntime::build_cloths(const Scene& scene) {
+    cloth_of_accessory_.assign(scene.accessories.size(), -1);
+    for (size_t ai = 0; ai < scene.accessories.size(); ++ai) {
+        const Accessory& a = scene.accessories[ai];
+        if (!a.enabled) continue;
+        const std::string who = "accessories['" + a.name + "']";
+        const SceneMesh* mesh = content_->find_mesh(a.mesh);
+        if (!mesh) return make_error(ErrorCode::NotFound, who + ".mesh: no mesh '" + a.mesh + "' in the scene");
+        const SceneMesh* attach = a.attach.empty() ? nullptr : content_->find_mesh(a.attach);
+        if (!a.attach.empty() && !attach) return make_error(ErrorCode::NotFound, who + ".attach: no mesh '" + a.attach + "' in the scene");
+        std::unique_ptr<MeshDistanceOracle> oracle;
+        if (attach && a.pins.mode == PinMode::NearMesh) oracle = std::make_unique<MeshDistanceOracle>(attach->mesh);
+        auto pins = select_pins(mesh->mesh, a.pins, oracle.get());
+        if (!pins) return make_error(pins.error().code, who + ".pins: " + pins.error().message);
+        ClothBuildInputs in;
+        in.name = a.name;
+        in.mesh = &mesh->mesh;
+        in.params = a.cloth;
+        in.pinned = std::move(*pins);
+        in.attach_mesh = a.attach;
+        auto cloth = build_cloth(in);
+        if (!cloth) return cloth.error();
+        for (const std::string& name : a.sdf)
+            for (uint32_t si = 0; si < world_->sdfs.size(); ++si)
+                if (world_->sdfs[si].mesh == name) cloth->sdf_indices.push_back(si);
+        for (const std::string& name : a.colliders)
+            for (uint32_t ci = 0; ci < world_->colliders.size(); ++ci)
+                if (world_->colliders[ci].desc.name == name) cloth->collider_indices.push_back(ci);
+        cloth_of_accessory_[ai] = int(world_->cloths.size());
+        world_->cloths.push_back(std::move(*cloth));
+    }
+    reset_to_rest(*world_);
+    return {};
 }
 
 Status SceneRuntime::build_hair_drawing(const Scene& scene) {
@@ -356,7 +395,10 @@ Status SceneRuntime::populate_meshes(const Scene& scene, double t_s) {
             draw = &moved;
         }
         const bool animated = playback_ && sm.name == playback_->mesh;
-        if (!ref || ref->visible) {
+        bool simulated = false;  // an accessory's mesh is drawn from its cloth instead
+        for (size_t ai = 0; ai < scene.accessories.size() && ai < cloth_of_accessory_.size(); ++ai)
+            simulated = simulated || (scene.accessories[ai].mesh == sm.name && cloth_of_accessory_[ai] >= 0);
+        if ((!ref || ref->visible) && !simulated) {
             auto id = renderer_->add_mesh(*draw, render::MeshStyle::Opaque);
             if (!id) return id.error();
             if (animated) playback_->draws.push_back(*id);
@@ -375,6 +417,20 @@ Status SceneRuntime::populate_meshes(const Scene& scene, double t_s) {
     for (const Collider& c : scene.colliders) {
         auto id = renderer_->add_mesh(render::make_collider_mesh(c), render::MeshStyle::Collider);
         if (!id) return id.error();
+    }
+    // Cloths: their meshes at the current positions; the device rewrites the vertices after every step.
+    for (size_t ai = 0; ai < scene.accessories.size() && ai < cloth_of_accessory_.size() && world_; ++ai) {
+        const int ci = cloth_of_accessory_[ai];
+        if (ci < 0 || !scene.accessories[ai].visible) continue;
+        const ClothState& cloth = world_->cloths[size_t(ci)];
+        auto id = renderer_->add_mesh(cloth_mesh(cloth), render::MeshStyle::Opaque, glm::vec3(scene.accessories[ai].color));
+        if (!id) return id.error();
+        glm::vec3 lo(1e30f), hi(-1e30f);
+        for (const gpu_shared::ClothVertex& v : cloth.vertices) lo = glm::min(lo, glm::vec3(v.rest_os)), hi = glm::max(hi, glm::vec3(v.rest_os));
+        const float reach = glm::length(hi - lo);  // a cloth swings at most its own size about its pins
+        renderer_->set_mesh_bounds(*id, lo - glm::vec3(reach), hi + glm::vec3(reach));
+        if (sim_ && size_t(ci) < sim_->cloth_count()) TRESSEL_TRY(sim_->set_cloth_draw_target(size_t(ci), renderer_->mesh_vertices(*id)));
+        copy_pending_ = true;
     }
     meshes_time_s_ = t_s;
     return {};
@@ -1116,6 +1172,7 @@ Status SceneRuntime::record_render(gpu::CommandBuffer& cmd, const render::FrameD
         vkCmdPipelineBarrier(cmd.handle(), VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                              VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
         for (size_t i = 0; i < hair_.size(); ++i) cmd.copy(sim_->guide_positions(i), hair_[i].guide_positions);
+        sim_->record_cloth_draws(cmd);
         mb.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT;
         mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
         vkCmdPipelineBarrier(cmd.handle(), VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
@@ -1131,6 +1188,7 @@ Result<std::vector<uint8_t>> SceneRuntime::render_to_rgba(const render::FrameDes
         Status recorded;
         TRESSEL_TRY(device_->run_sync([&](gpu::CommandBuffer& cmd) {
             for (size_t i = 0; i < hair_.size(); ++i) cmd.copy(sim_->guide_positions(i), hair_[i].guide_positions);
+            sim_->record_cloth_draws(cmd);
             cmd.transfer_barrier();
         }));
         copy_pending_ = false;

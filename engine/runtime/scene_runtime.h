@@ -185,6 +185,8 @@ private:
     Status build_sdfs(SceneContent& content, Progress* progress);
     Status build_simulation(const Scene& scene);
     Status build_hair_drawing(const Scene& scene);
+    // The world's cloths from the scene's enabled accessories (cloth_of_accessory_), at rest.
+    Status build_cloths(const Scene& scene);
     // Solves the groups' sag-free targets (sag_free.h) on the simulation's backend, the running state kept:
     // now, or with sag_free_async when poll_rest_state() finds edits paused. `building`: a new world.
     Status solve_rest_state(bool building);
@@ -203,6 +205,7 @@ private:
     std::optional<SimWorld> world_;
     std::optional<SimGpu> sim_;
     std::vector<size_t> group_of_sim_;
+    std::vector<int> cloth_of_accessory_;  // per scene accessory: its world cloth, -1 when not simulated
     RebuildReport report_;
     SagFreeReport sag_free_;
     double sag_free_ms_ = 0.0;

@@ -255,6 +255,39 @@ inline constexpr std::array kView{
     text("slice_mesh", "collision mesh (its mesh name) whose field is sliced; \"\" = the first"),
 };
 
+inline constexpr std::array kAccessory{
+    text("name", "unique accessory name (required)"),
+    choice("type", "cloth", "what simulates it: cloth (position-based, from the mesh's triangles)"),
+    text("mesh", "name of the mesh that is the accessory, placed over the character in its rest pose (required)"),
+    text("attach", "name of the mesh its pins follow (usually the head); \"\" = fixed in the world"),
+    boolean("enabled", "simulate this accessory (off: it is not in the scene's simulation)"),
+    boolean("visible", "draw this accessory"),
+    vec3("color", "1", 0.0, 1.0, "linear RGB colour in the viewport"),
+    names("sdf", "names of the collision meshes (their mesh names) it collides with"),
+    names("colliders", "names of the primitive colliders it collides with"),
+};
+
+inline constexpr std::array kAccessoryPins{
+    choice("mode", "near_mesh|vertex_color|box|none", "which vertices are pinned to the attach mesh: those near it, by vertex colour, inside a box, or none (refused: a cloth needs pins)"),
+    num("distance", "m", 0.0, 1.0, "near_mesh: vertices closer than this to the attach mesh's surface are pinned"),
+    num("color_threshold", "1", 0.0, 1.0, "vertex_color: vertices whose red channel is at least this are pinned"),
+    vec3("box_min", "m", -kMaxCoord_m, kMaxCoord_m, "box: lower corner, in the accessory mesh's space"),
+    vec3("box_max", "m", -kMaxCoord_m, kMaxCoord_m, "box: upper corner, in the accessory mesh's space"),
+};
+
+inline constexpr std::array kCloth{
+    num("density", "kg/m^2", 0.001, 10.0, "mass per area of the fabric (cotton 0.15, denim 0.4, silk 0.05)"),
+    num("stretch_stiffness", "N/m", 1.0, 1.0e8, "in-plane stiffness: tension per metre of width per unit strain (fabric: 1000 to 50000)"),
+    num("bend_stiffness", "N m", 0.0, 0.01, "bending rigidity: moment per metre of width per unit curvature (silk 1e-7, cotton 1e-5, leather 1e-3); 0 = none"),
+    num("damping", "1", 0.0, 1.0, "velocity damping per 1/60 s, as the hair's"),
+    integer("iterations", "", 1, 64, "small steps per simulation substep, one Jacobi iteration each: more hold stiff cloth stiffer (stretch falls with their square) and cost more"),
+    num("relaxation", "1", 0.1, 2.0, "over-relaxation of the Jacobi iteration for stiff constraints: above 1 converges faster, near 2 may ring"),
+    num("friction", "1", 0.0, 1.0, "friction against collision meshes: the fraction of sliding removed per simulation step (colliders use their own)"),
+    num("thickness", "m", 0.0, 0.05, "collision radius around each cloth vertex, added to the collision margin"),
+    num("wind_scale", "1", 0.0, 10.0, "how strongly the cloth feels the wind (air across the cloth's surface)"),
+    num("tether_slack", "1", -1.0, 1.0, "long-range attachments: a vertex may go this fraction beyond its rest distance (along the cloth) from its nearest pin; 0 keeps hanging cloth from stretching, below 0 turns them off"),
+};
+
 inline constexpr std::array kTables{
     ParamTable{"", "the scene document", kRoot},
     ParamTable{"meshes[]", "a mesh file loaded into the scene", kMesh},
@@ -269,6 +302,9 @@ inline constexpr std::array kTables{
     ParamTable{"hair_groups[].smoothing", "render-time curve smoothing of the guides", kSmoothing},
     ParamTable{"hair_groups[].simulation", "the group's simulation (TressFX 4.1 pass order)", kSimulation},
     ParamTable{"hair_groups[].shading", "the group's appearance", kShading},
+    ParamTable{"accessories[]", "a cloth accessory simulated with the hair (headscarf, bandana, hood, ribbon)", kAccessory},
+    ParamTable{"accessories[].pins", "which of the accessory's vertices follow the attach mesh", kAccessoryPins},
+    ParamTable{"accessories[].cloth", "the cloth's material and solver", kCloth},
     ParamTable{"environment", "forces and the simulation clock", kEnvironment},
     ParamTable{"environment.wind", "wind", kWind},
     ParamTable{"motion", "motion of the meshes in the live preview", kMotion},

@@ -193,6 +193,44 @@ void describe(V& v, S& s) {
     v.object("shading", s.shading);
 }
 
+template <class V, class S> requires Is<S, ClothParams>
+void describe(V& v, S& s) {
+    v.field("density", s.density_kg_m2);
+    v.field("stretch_stiffness", s.stretch_stiffness_n_m);
+    v.field("bend_stiffness", s.bend_stiffness_nm);
+    v.field("damping", s.damping);
+    v.field("iterations", s.iterations);
+    v.field("relaxation", s.relaxation);
+    v.field("friction", s.friction);
+    v.field("thickness", s.thickness_m);
+    v.field("wind_scale", s.wind_scale);
+    v.field("tether_slack", s.tether_slack);
+}
+
+template <class V, class S> requires Is<S, AccessoryPins>
+void describe(V& v, S& s) {
+    v.field("mode", s.mode);
+    v.field("distance", s.distance_m);
+    v.field("color_threshold", s.color_threshold);
+    v.field("box_min", s.box_min_m);
+    v.field("box_max", s.box_max_m);
+}
+
+template <class V, class S> requires Is<S, Accessory>
+void describe(V& v, S& s) {
+    v.field("name", s.name);
+    v.field("type", s.type);
+    v.field("mesh", s.mesh);
+    v.field("attach", s.attach);
+    v.field("enabled", s.enabled);
+    v.field("visible", s.visible);
+    v.field("color", s.color);
+    v.object("pins", s.pins);
+    v.object("cloth", s.cloth);
+    v.field("sdf", s.sdf);
+    v.field("colliders", s.colliders);
+}
+
 template <class V, class S> requires Is<S, Wind>
 void describe(V& v, S& s) {
     v.field("direction", s.direction);
@@ -268,6 +306,7 @@ void describe(V& v, S& s) {
     v.array("collision_meshes", s.collision_meshes);
     v.array("colliders", s.colliders);
     v.array("hair_groups", s.hair_groups);
+    v.array("accessories", s.accessories);
     v.object("environment", s.environment);
     v.object("motion", s.motion);
     v.object("lighting", s.lighting);

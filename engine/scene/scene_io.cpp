@@ -197,6 +197,7 @@ Scene one_of_each_scene() {
     s.collision_meshes.resize(1);
     s.colliders.resize(1);
     s.hair_groups.resize(1);
+    s.accessories.resize(1);
     return s;
 }
 
@@ -306,6 +307,31 @@ Status validate_references(const Scene& s) {
         };
         TRESSEL_TRY(check_list(g.simulation.sdf, "sdf", collision, "collision mesh"));
         TRESSEL_TRY(check_list(g.simulation.colliders, "colliders", colliders, "collider"));
+    }
+
+    TRESSEL_TRY(check_names(s.accessories, [](const Accessory& a) -> const std::string& { return a.name; },
+                            [](size_t i) { return indexed("accessories", i) + ".name"; }, "accessory"));
+    for (size_t i = 0; i < s.accessories.size(); ++i) {
+        const Accessory& a = s.accessories[i];
+        const std::string ap = indexed("accessories", i);
+        if (a.mesh.empty()) return invalid(ap + ".mesh", "is required: the name of the mesh that is the accessory");
+        TRESSEL_TRY(check_reference(ap + ".mesh", a.mesh, meshes, "mesh"));
+        if (!a.attach.empty()) TRESSEL_TRY(check_reference(ap + ".attach", a.attach, meshes, "mesh"));
+        if (a.pins.mode == PinMode::NearMesh && a.attach.empty())
+            return invalid(ap + ".pins.mode", "near_mesh needs attach: the mesh the pinned vertices are near");
+        if (a.pins.mode == PinMode::Box && glm::any(glm::greaterThan(a.pins.box_min_m, a.pins.box_max_m)))
+            return invalid(ap + ".pins.box_min", "must not exceed box_max on any axis");
+        for (size_t k = 0; k < a.sdf.size(); ++k) {
+            TRESSEL_TRY(check_reference(ap + ".sdf[" + std::to_string(k) + "]", a.sdf[k], collision, "collision mesh"));
+            for (size_t m = 0; m < k; ++m)
+                if (a.sdf[m] == a.sdf[k]) return invalid(ap + ".sdf[" + std::to_string(k) + "]", "\"" + a.sdf[k] + "\" is listed twice");
+        }
+        for (size_t k = 0; k < a.colliders.size(); ++k) {
+            TRESSEL_TRY(check_reference(ap + ".colliders[" + std::to_string(k) + "]", a.colliders[k], colliders, "collider"));
+            for (size_t m = 0; m < k; ++m)
+                if (a.colliders[m] == a.colliders[k])
+                    return invalid(ap + ".colliders[" + std::to_string(k) + "]", "\"" + a.colliders[k] + "\" is listed twice");
+        }
     }
 
     if (s.environment.wind.speed_mps > 0.0 && is_zero(s.environment.wind.direction))

@@ -33,11 +33,15 @@ Rules:
   `motion.mesh` names, or the first skinned one; the clip `motion.animation`, or the first. Whether the
   mesh is skinned and the clip exists is checked when the scene runs, with a message naming both.
 - Ranges are inclusive. `[x, y, z]` values are arrays of three numbers, each inside the range.
-- Names (meshes, colliders, hair groups) must be non-empty and unique in their array. References must
-  name something that exists: `collision_meshes[].mesh`, `hair_groups[].scalp.mesh`,
-  `colliders[].attach_to`, `motion.mesh` name meshes; `hair_groups[].simulation.sdf` and
-  `view.slice_mesh` name collision meshes (by their mesh name); `hair_groups[].simulation.colliders`
-  names colliders.
+- Names (meshes, colliders, hair groups, accessories) must be non-empty and unique in their array.
+  References must name something that exists: `collision_meshes[].mesh`, `hair_groups[].scalp.mesh`,
+  `colliders[].attach_to`, `accessories[].mesh`, `accessories[].attach`, `motion.mesh` name meshes;
+  `hair_groups[].simulation.sdf`, `accessories[].sdf` and `view.slice_mesh` name collision meshes (by
+  their mesh name); `hair_groups[].simulation.colliders` and `accessories[].colliders` name colliders.
+- An accessory's pins: `near_mesh` needs `attach`; a `box` needs `box_min` <= `box_max`. Whether the
+  pins select at least one vertex and leave at least one free, and whether the mesh is a manifold
+  triangle mesh with no zero-area triangle, is checked when the scene runs, with a message naming the
+  accessory.
 - Paths (`meshes[].path`, `mask_path`, `guide_file`, `length_map`) are relative to the scene file's
   folder unless absolute, and are saved exactly as written.
 - Saving writes every key, in the order of the tables below, with numbers in their shortest exact form.

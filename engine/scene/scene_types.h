@@ -200,6 +200,51 @@ struct HairGroup {
     bool operator==(const HairGroup&) const = default;
 };
 
+// Cloth (seed 004, extended position-based dynamics): material and solver of a cloth accessory.
+struct ClothParams {
+    double density_kg_m2 = 0.15;              // mass per area of the fabric
+    double stretch_stiffness_n_m = 5000.0;    // in-plane stiffness: tension (N per metre of width) per unit strain
+    double bend_stiffness_nm = 1e-5;          // bending rigidity: moment (N m per metre) per unit curvature (1/m); 0 = no bending
+    double damping = 0.05;                    // velocity lost per 1/60 s, as the hair's damping
+    int iterations = 20;                      // small steps per substep of the world, one Jacobi iteration each
+    double relaxation = 1.5;                  // over-relaxation of the averaged corrections (1 = plain average)
+    double friction = 0.4;                    // against SDFs and colliders: 0 slides, 1 sticks
+    double thickness_m = 0.003;               // collision radius around each cloth vertex
+    double wind_scale = 1.0;                  // how strongly the cloth feels the wind
+    double tether_slack = 0.0;                // long-range attachments let a vertex go this fraction beyond its rest distance to its pin; < 0 = off
+    bool operator==(const ClothParams&) const = default;
+};
+
+enum class PinMode { NearMesh, VertexColor, Box, None };
+
+// Which vertices of an accessory are pinned (follow the attach mesh rigidly).
+struct AccessoryPins {
+    PinMode mode = PinMode::NearMesh;
+    double distance_m = 0.01;                 // near_mesh: vertices closer than this to the attach mesh
+    double color_threshold = 0.5;             // vertex_color: vertices whose red channel is at least this
+    glm::dvec3 box_min_m{0.0};                // box: vertices inside [min, max] in the accessory mesh's space
+    glm::dvec3 box_max_m{0.0};
+    bool operator==(const AccessoryPins&) const = default;
+};
+
+enum class AccessoryType { Cloth };
+
+// An accessory shown and simulated with the hair: a headscarf, bandana, hood or ribbon as cloth.
+struct Accessory {
+    std::string name;
+    AccessoryType type = AccessoryType::Cloth;
+    std::string mesh;                         // the accessory's own mesh (a MeshRef name)
+    std::string attach;                       // mesh its pins follow (usually the head); "" = world
+    AccessoryPins pins;
+    ClothParams cloth;
+    std::vector<std::string> sdf;             // collision mesh names it collides with
+    std::vector<std::string> colliders;       // primitive collider names
+    glm::dvec3 color{0.45, 0.08, 0.08};       // linear RGB in the viewport
+    bool enabled = true;
+    bool visible = true;
+    bool operator==(const Accessory&) const = default;
+};
+
 struct Wind {
     glm::dvec3 direction{1.0, 0.0, 0.0};
     double speed_mps = 0.0;
@@ -273,6 +318,7 @@ struct Scene {
     std::vector<CollisionMesh> collision_meshes;
     std::vector<Collider> colliders;
     std::vector<HairGroup> hair_groups;
+    std::vector<Accessory> accessories;
     Environment environment;
     Motion motion;
     Lighting lighting;

@@ -365,6 +365,22 @@ StepFrame begin_step(SimWorld& world) {
             fg.follow_sdf_frames.push_back(f);
         }
     }
+    frame.cloths.resize(world.cloths.size());
+    for (size_t ci = 0; ci < world.cloths.size(); ++ci) {
+        const ClothState& c = world.cloths[ci];
+        StepFrame::Cloth& fc = frame.cloths[ci];
+        const bool moves = motion_moves_mesh(world.motion, c.attach_mesh);
+        fc.params = make_cloth_params(c.params, world.environment, dt, t_now, rigid_now(world, moves, t_prev), rigid_now(world, moves, t_now),
+                                      uint32_t(c.collider_indices.size()), uint32_t(c.sdf_indices.size()), uint32_t(c.vertex_count()));
+        for (uint32_t k : c.collider_indices) fc.colliders.push_back(world.colliders[k].gpu);
+        for (uint32_t si : c.sdf_indices) {
+            const SimSdfState& sdf = world.sdfs[si];
+            gpu_shared::SimSdfFrame f = sdf.frame;
+            const float h = gpu_shared::kSimSdfGradientStepCells * sdf.grid_params.origin_m.w;
+            f.params = glm::vec4(float(sdf.margin_m), h, float(c.params.friction), 0.0f);
+            fc.sdf_frames.push_back(f);
+        }
+    }
     return frame;
 }
 
@@ -443,6 +459,21 @@ Status step_once(SimWorld& world) {
                                                                      "': the simulation produced a non-finite position; the group was reset to rest");
         }
     }
+    for (size_t ci = 0; ci < world.cloths.size(); ++ci) {
+        ClothState& c = world.cloths[ci];
+        const StepFrame::Cloth& fc = frame.cloths[ci];
+        std::vector<cloth_passes::SdfRef> sdfs;
+        for (size_t i = 0; i < c.sdf_indices.size(); ++i) {
+            const SimSdfState& sdf = world.sdfs[c.sdf_indices[i]];
+            sdfs.push_back({sdf.grid->distance_m.data(), sdf.grid_params, fc.sdf_frames[i]});
+        }
+        step_cloth(c, fc.params, fc.colliders, sdfs);
+        if (!all_finite(c.positions)) {
+            place_cloth_at_rest(c, fc.params.pin_transform);
+            if (result.ok())
+                result = make_error(ErrorCode::InvalidArgument, "cloth '" + c.name + "': the simulation produced a non-finite position; the cloth was reset to rest");
+        }
+    }
     ++world.clock.steps;
     return result;
 }
@@ -486,6 +517,7 @@ void reset_to_rest(SimWorld& world) {
         g.external_root_targets.clear();
         place_at_rest(g);
     }
+    for (ClothState& c : world.cloths) place_cloth_at_rest(c, rigid_now(world, motion_moves_mesh(world.motion, c.attach_mesh), 0.0));
 }
 
 Status set_root_transforms(SimWorld& world, size_t group, std::span<const glm::mat4> transforms) {

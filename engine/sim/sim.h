@@ -18,6 +18,7 @@
 #include "io/mesh.h"
 #include "scene/scene_types.h"
 #include "sdf/sdf.h"
+#include "sim/cloth.h"
 #include "shared/groom.h"
 #include "shared/sim.h"
 
@@ -138,6 +139,7 @@ struct SimClock {
 
 struct SimWorld {
     std::vector<SimGroupState> groups;
+    std::vector<ClothState> cloths;             // cloth accessories, stepped after the hair (cloth.h)
     std::vector<SimSdfState> sdfs;
     std::vector<SimColliderState> colliders;
     Environment environment;
@@ -191,6 +193,12 @@ struct StepFrame {
         std::vector<gpu_shared::SimSdfFrame> follow_sdf_frames;
     };
     std::vector<Group> groups;  // one per world group (empty for disabled groups)
+    struct Cloth {
+        gpu_shared::ClothStepParams params{};
+        std::vector<gpu_shared::SimCollider> colliders;       // in the cloth's collider order
+        std::vector<gpu_shared::SimSdfFrame> sdf_frames;      // in the cloth's sdf order
+    };
+    std::vector<Cloth> cloths;  // one per world cloth
 };
 StepFrame begin_step(SimWorld& world);
 

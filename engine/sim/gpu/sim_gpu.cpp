@@ -114,6 +114,17 @@ Result<SimGpuPipelines> SimGpuPipelines::create(gpu::Device& device) {
             {embedded_spirv("sim/field_copy.comp"), copy_bindings, sizeof(gpu_shared::SimFieldCopyPush), "sim/field_copy.comp"});
         if (!copy) return copy.error();
         p.field_copy = std::move(*copy);
+        std::vector<VkDescriptorType> cloth_bindings(gpu_shared::kClothBindingCount, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+        struct ClothItem {
+            gpu::ComputePipeline* out;
+            const char* shader;
+        } cloth_items[] = {{&p.cloth_predict, "sim/cloth_predict.comp"}, {&p.cloth_substep, "sim/cloth_substep.comp"},
+                           {&p.cloth_draw, "sim/cloth_draw.comp"}};
+        for (auto& it : cloth_items) {
+            auto cp = device.create_compute_pipeline({embedded_spirv(it.shader), cloth_bindings, sizeof(gpu_shared::ClothPush), it.shader});
+            if (!cp) return cp.error();
+            *it.out = std::move(*cp);
+        }
     }
     p.device_ = &device;
     p.cache_ = std::make_unique<Cache>();
@@ -258,6 +269,11 @@ Result<SimGpu> SimGpu::create(gpu::Device& device, const SimGpuPipelines& pipeli
         bind_sets(g);
         sim.groups_.push_back(std::move(g));
     }
+    for (size_t ci = 0; ci < world.cloths.size(); ++ci) {
+        auto cloth = ClothGpu::create(device, pipelines, world, ci, sim.slots_);
+        if (!cloth) return cloth.error();
+        sim.cloths_.push_back(std::move(*cloth));
+    }
     return sim;
 }
 
@@ -356,6 +372,7 @@ Status SimGpu::record_steps(gpu::CommandBuffer& cmd, SimWorld& world, uint32_t s
             }
             record_fused(cmd, world, step, skinned, ts);
         }
+        for (size_t ci = 0; ci < cloths_.size() && ci < frame.cloths.size(); ++ci) cloths_[ci].record_step(cmd, frame.cloths[ci], step, ts);
         ++world.clock.steps;
     }
     return {};
@@ -526,6 +543,7 @@ Status SimGpu::download(gpu::Device& device, SimWorld& world) const {
             TRESSEL_TRY(device.download(g.root_state, w.root_transforms.data(), VkDeviceSize(g.strands) * sizeof(glm::mat4)));
         }
     }
+    for (size_t ci = 0; ci < cloths_.size() && ci < world.cloths.size(); ++ci) TRESSEL_TRY(cloths_[ci].download(device, world.cloths[ci]));
     return {};
 }
 
@@ -540,6 +558,7 @@ Status SimGpu::upload_state(gpu::Device& device, const SimWorld& world) {
         TRESSEL_TRY(device.upload(g.chain_q, w.chain_q.data(), w.chain_q.size() * sizeof(glm::vec4)));
         TRESSEL_TRY(device.upload(g.follow_pos, w.follow_positions.data(), w.follow_positions.size() * sizeof(glm::vec4)));
     }
+    for (size_t ci = 0; ci < cloths_.size() && ci < world.cloths.size(); ++ci) TRESSEL_TRY(cloths_[ci].upload_state(device, world.cloths[ci]));
     return {};
 }
 

@@ -28,6 +28,7 @@
 #include "gpu/timestamps.h"
 #include "shared/sim_gpu.h"
 #include "shared/sim_roots.h"
+#include "sim/gpu/cloth_gpu.h"
 #include "sim/sim.h"
 
 namespace tressel {
@@ -56,6 +57,7 @@ public:
         volume_gradient;
     gpu::ComputePipeline roots;  // sim/roots.comp: skinned roots from the device (a layout of its own)
     gpu::ComputePipeline field_copy;  // sim/field_copy.comp: a rebuilt field into a group's fields
+    gpu::ComputePipeline cloth_predict, cloth_substep, cloth_draw;  // cloth accessories (cloth_gpu.h; a layout of their own)
 
 private:
     struct Cache {
@@ -148,6 +150,14 @@ public:
 
     const gpu::Buffer& guide_positions(size_t group) const { return groups_[group].positions[groups_[group].rotation % 3]; }
     const gpu::Buffer& follow_positions(size_t group) const { return groups_[group].follow_pos; }
+    // Cloth accessories, one per world cloth, stepped after the hair in each step.
+    const gpu::Buffer& cloth_positions(size_t cloth) const { return cloths_[cloth].positions(); }
+    size_t cloth_count() const { return cloths_.size(); }
+    // Cloth `cloth` drawn into `mesh_vertices` (ClothGpu::set_draw_target) by record_cloth_draws.
+    Status set_cloth_draw_target(size_t cloth, gpu::Buffer* mesh_vertices) { return cloths_[cloth].set_draw_target(mesh_vertices); }
+    void record_cloth_draws(gpu::CommandBuffer& cmd) {
+        for (ClothGpu& c : cloths_) c.record_draw(cmd);
+    }
     size_t group_count() const { return groups_.size(); }
     const SimGpuGroup& group(size_t i) const { return groups_[i]; }
     SimGpuMode mode() const { return mode_; }
@@ -171,6 +181,7 @@ private:
     bool phase_clocks_ = false;
     bool follows_enabled_ = true;      // SimWorld::step_follows of the steps being recorded
     std::vector<SimGpuGroup> groups_;
+    std::vector<ClothGpu> cloths_;
 };
 
 }  // namespace tressel

@@ -22,7 +22,8 @@ inline nlohmann::json minimal_scene_doc() {
         "collision_meshes": [ { "mesh": "head" } ],
         "colliders": [ { "name": "neck", "type": "capsule", "p0": [0, 0.3, 0], "p1": [0, 0.45, 0], "radius": 0.05 } ],
         "hair_groups": [ { "name": "main", "scalp": { "mesh": "head" },
-                           "simulation": { "sdf": ["head"], "colliders": ["neck"] } } ]
+                           "simulation": { "sdf": ["head"], "colliders": ["neck"] } } ],
+        "accessories": [ { "name": "scarf", "mesh": "head", "attach": "head", "sdf": ["head"], "colliders": ["neck"] } ]
     })");
 }
 

@@ -1,0 +1,467 @@
+#include "sim/cloth.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <queue>
+#include <unordered_map>
+
+#include "scene/param_check.h"
+#include "shared/sim_roots.h"
+#include "sim/mesh_oracle.h"
+
+namespace tressel {
+
+using gpu_shared::ClothConstraint;
+using gpu_shared::ClothStepParams;
+using gpu_shared::ClothVertex;
+
+namespace {
+
+std::string fmt_vec(const glm::vec3& p) {
+    char buf[96];
+    std::snprintf(buf, sizeof(buf), "(%.4g, %.4g, %.4g)", double(p.x), double(p.y), double(p.z));
+    return buf;
+}
+
+struct Vec3Key {
+    uint32_t x, y, z;
+    bool operator==(const Vec3Key&) const = default;
+};
+struct Vec3KeyHash {
+    size_t operator()(const Vec3Key& k) const { return (size_t(k.x) * 73856093u) ^ (size_t(k.y) * 19349663u) ^ (size_t(k.z) * 83492791u); }
+};
+Vec3Key key_of(glm::vec3 p) {
+    // +0 and -0 are the same position.
+    if (p.x == 0.0f) p.x = 0.0f;
+    if (p.y == 0.0f) p.y = 0.0f;
+    if (p.z == 0.0f) p.z = 0.0f;
+    Vec3Key k;
+    std::memcpy(&k.x, &p.x, 4);
+    std::memcpy(&k.y, &p.y, 4);
+    std::memcpy(&k.z, &p.z, 4);
+    return k;
+}
+
+glm::vec3 xyz(const glm::vec4& v) { return glm::vec3(v); }
+
+}  // namespace
+
+Mesh make_cloth_sheet(const std::string& name, glm::vec3 corner, glm::vec3 u, glm::vec3 v, uint32_t nu, uint32_t nv) {
+    Mesh m;
+    m.name = name;
+    for (uint32_t j = 0; j <= nv; ++j)
+        for (uint32_t i = 0; i <= nu; ++i) m.positions.push_back(corner + u * (float(i) / float(nu)) + v * (float(j) / float(nv)));
+    const glm::vec3 n = glm::normalize(glm::cross(u, v));
+    m.normals.assign(m.positions.size(), n);
+    auto at = [&](uint32_t i, uint32_t j) { return j * (nu + 1) + i; };
+    for (uint32_t j = 0; j < nv; ++j)
+        for (uint32_t i = 0; i < nu; ++i) {
+            const uint32_t a = at(i, j), b = at(i + 1, j), c = at(i + 1, j + 1), d = at(i, j + 1);
+            if ((i + j) % 2 == 0)
+                m.indices.insert(m.indices.end(), {a, b, c, a, c, d});
+            else
+                m.indices.insert(m.indices.end(), {a, b, d, b, c, d});
+        }
+    return m;
+}
+
+Mesh cloth_mesh(const ClothState& c) {
+    Mesh m;
+    m.name = c.name;
+    m.positions.reserve(c.positions.size());
+    for (const glm::vec4& p : c.positions) m.positions.push_back(glm::vec3(p));
+    m.indices.reserve(c.triangles.size() * 3);
+    for (const glm::uvec4& t : c.triangles) m.indices.insert(m.indices.end(), {t.x, t.y, t.z});
+    return m;
+}
+
+Result<std::vector<bool>> select_pins(const Mesh& mesh, const AccessoryPins& pins, const MeshDistanceOracle* attach) {
+    std::vector<bool> out(mesh.positions.size(), false);
+    switch (pins.mode) {
+    case PinMode::None:
+        break;
+    case PinMode::VertexColor:
+        if (mesh.colors.size() != mesh.positions.size())
+            return make_error(ErrorCode::InvalidArgument, "mesh '" + mesh.name + "' has no vertex colours to pin by");
+        for (size_t i = 0; i < out.size(); ++i) out[i] = double(mesh.colors[i].r) >= pins.color_threshold;
+        break;
+    case PinMode::Box:
+        for (size_t i = 0; i < out.size(); ++i) {
+            const glm::dvec3 p(mesh.positions[i]);
+            out[i] = glm::all(glm::greaterThanEqual(p, pins.box_min_m)) && glm::all(glm::lessThanEqual(p, pins.box_max_m));
+        }
+        break;
+    case PinMode::NearMesh:
+        if (!attach) return make_error(ErrorCode::InvalidArgument, "pins near a mesh need the mesh the accessory is attached to");
+        for (size_t i = 0; i < out.size(); ++i)
+            out[i] = std::isfinite(mesh.positions[i].x) && double(std::abs(attach->signed_distance_m(mesh.positions[i]))) <= pins.distance_m;
+        break;
+    }
+    return out;
+}
+
+Result<ClothState> build_cloth(const ClothBuildInputs& in) {
+    const std::string who = "cloth '" + in.name + "'";
+    if (!in.mesh) return make_error(ErrorCode::InvalidArgument, who + ": no mesh");
+    TRESSEL_TRY(check_params(in.params, "accessories['" + in.name + "'].cloth"));
+    const Mesh& m = *in.mesh;
+    if (m.indices.empty() || m.indices.size() % 3 != 0)
+        return make_error(ErrorCode::InvalidArgument, who + ": mesh '" + m.name + "' has no triangles");
+    if (in.pinned.size() != m.positions.size())
+        return make_error(ErrorCode::InvalidArgument, who + ": the pin set has " + std::to_string(in.pinned.size()) + " entries for " +
+                                                          std::to_string(m.positions.size()) + " vertices");
+    for (size_t i = 0; i < m.positions.size(); ++i)
+        if (!std::isfinite(m.positions[i].x) || !std::isfinite(m.positions[i].y) || !std::isfinite(m.positions[i].z))
+            return make_error(ErrorCode::InvalidArgument, who + ": vertex " + std::to_string(i) + " of mesh '" + m.name + "' is not finite");
+    for (uint32_t idx : m.indices)
+        if (idx >= m.positions.size())
+            return make_error(ErrorCode::InvalidArgument, who + ": mesh '" + m.name + "' has an index " + std::to_string(idx) +
+                                                              " past its " + std::to_string(m.positions.size()) + " vertices");
+
+    ClothState c;
+    c.name = in.name;
+    c.params = in.params;
+    c.attach_mesh = in.attach_mesh;
+
+    // Weld identical positions, keep only vertices that belong to a triangle.
+    std::unordered_map<Vec3Key, uint32_t, Vec3KeyHash> by_pos;
+    std::vector<uint32_t> weld(m.positions.size(), gpu_shared::kClothNone);
+    std::vector<glm::vec3> pos;
+    std::vector<bool> pinned;
+    for (uint32_t idx : m.indices) {
+        if (weld[idx] != gpu_shared::kClothNone) continue;
+        auto [it, fresh] = by_pos.try_emplace(key_of(m.positions[idx]), uint32_t(pos.size()));
+        if (fresh) {
+            pos.push_back(m.positions[idx]);
+            pinned.push_back(false);
+            c.source_vertex.push_back(idx);
+        }
+        weld[idx] = it->second;
+    }
+    // Every input vertex at a welded position maps to it (vertices in no triangle map to none).
+    for (size_t i = 0; i < m.positions.size(); ++i) {
+        if (weld[i] != gpu_shared::kClothNone) continue;
+        auto it = by_pos.find(key_of(m.positions[i]));
+        if (it != by_pos.end()) weld[i] = it->second;
+    }
+    for (size_t i = 0; i < m.positions.size(); ++i)
+        if (weld[i] != gpu_shared::kClothNone && in.pinned[i]) pinned[weld[i]] = true;
+    c.welded_of_source = weld;
+    const uint32_t nv = uint32_t(pos.size());
+
+    // Triangles, areas, masses.
+    const size_t nt = m.indices.size() / 3;
+    std::vector<float> area(nt);
+    std::vector<double> mass(nv, 0.0);
+    for (size_t t = 0; t < nt; ++t) {
+        const uint32_t a = weld[m.indices[3 * t]], b = weld[m.indices[3 * t + 1]], d = weld[m.indices[3 * t + 2]];
+        const float ar = 0.5f * glm::length(gpu_shared::cloth_triangle_normal(pos[a], pos[b], pos[d]));
+        if (!(ar > gpu_shared::kClothMinTriangleArea_m2))
+            return make_error(ErrorCode::InvalidArgument, who + ": triangle " + std::to_string(t) + " of mesh '" + m.name +
+                                                              "' has zero area (at " + fmt_vec(pos[a]) + ")");
+        area[t] = ar;
+        c.triangles.emplace_back(a, b, d, 0u);
+        for (uint32_t v : {a, b, d}) mass[v] += double(ar) * in.params.density_kg_m2 / 3.0;
+    }
+
+    // Edges with the triangles on each side (the vertex opposite).
+    struct EdgeSides {
+        uint32_t tri[2] = {0, 0};
+        uint32_t opposite[2] = {0, 0};
+        uint32_t count = 0;
+    };
+    std::map<std::pair<uint32_t, uint32_t>, EdgeSides> edges;
+    for (size_t t = 0; t < nt; ++t) {
+        const glm::uvec4 tr = c.triangles[t];
+        const uint32_t v[3] = {tr.x, tr.y, tr.z};
+        for (int e = 0; e < 3; ++e) {
+            const uint32_t a = v[e], b = v[(e + 1) % 3], o = v[(e + 2) % 3];
+            EdgeSides& s = edges[{std::min(a, b), std::max(a, b)}];
+            if (s.count == 2)
+                return make_error(ErrorCode::InvalidArgument, who + ": mesh '" + m.name + "' is not manifold: the edge " + fmt_vec(pos[a]) + " - " +
+                                                                  fmt_vec(pos[b]) + " is shared by more than two triangles");
+            s.tri[s.count] = uint32_t(t);
+            s.opposite[s.count] = o;
+            ++s.count;
+        }
+    }
+    for (const auto& [e, s] : edges) {
+        ClothConstraint k{};
+        k.v = glm::uvec4(e.first, e.second, e.first, e.first);
+        k.rest = glm::vec4(glm::length(pos[e.first] - pos[e.second]), 1.0f, float(gpu_shared::kClothEdge), 0.0f);
+        c.constraints.push_back(k);
+    }
+    c.edge_count = uint32_t(c.constraints.size());
+    for (const auto& [e, s] : edges) {
+        if (s.count != 2) continue;
+        ClothConstraint k{};
+        k.v = glm::uvec4(e.first, e.second, s.opposite[0], s.opposite[1]);
+        const gpu_shared::ClothHinge h = gpu_shared::cloth_hinge(pos[e.first], pos[e.second], pos[s.opposite[0]], pos[s.opposite[1]]);
+        const float l = glm::length(pos[e.first] - pos[e.second]);
+        // Discrete shells (Grinspun et al. 2003): a hinge's stiffness per unit bending rigidity is
+        // 3 |e|^2 / (A0 + A1), so that the sum over hinges approximates the surface's bending energy.
+        const float weight = 3.0f * l * l / (area[s.tri[0]] + area[s.tri[1]]);
+        k.rest = glm::vec4(h.g0.w, weight, float(gpu_shared::kClothHinge), 0.0f);
+        c.constraints.push_back(k);
+    }
+    c.hinge_count = uint32_t(c.constraints.size()) - c.edge_count;
+
+    // Pins.
+    uint32_t pinned_count = 0;
+    for (bool p : pinned) pinned_count += p ? 1u : 0u;
+    if (pinned_count == 0)
+        return make_error(ErrorCode::InvalidArgument, who + ": no vertex is pinned: the cloth would fall away (pin it near its attach mesh, by a box or by vertex colour)");
+    if (pinned_count == nv)
+        return make_error(ErrorCode::InvalidArgument, who + ": every vertex is pinned: nothing is left to simulate (pin fewer vertices)");
+
+    // Per-vertex lists: constraints (edges first, then hinges) and triangles.
+    std::vector<std::vector<uint32_t>> per_edges(nv), per_hinges(nv), per_tris(nv);
+    for (uint32_t ci = 0; ci < c.constraints.size(); ++ci) {
+        const ClothConstraint& k = c.constraints[ci];
+        if (ci < c.edge_count) {
+            per_edges[k.v.x].push_back(ci);
+            per_edges[k.v.y].push_back(ci);
+        } else {
+            for (uint32_t v : {k.v.x, k.v.y, k.v.z, k.v.w}) per_hinges[v].push_back(ci);
+        }
+    }
+    for (uint32_t t = 0; t < c.triangles.size(); ++t)
+        for (uint32_t v : {c.triangles[t].x, c.triangles[t].y, c.triangles[t].z}) per_tris[v].push_back(t);
+
+    // Tethers: the nearest pin along the edges (Dijkstra from every pin at once).
+    std::vector<double> dist(nv, std::numeric_limits<double>::infinity());
+    std::vector<uint32_t> source(nv, gpu_shared::kClothNone);
+    using Item = std::pair<double, uint32_t>;
+    std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
+    for (uint32_t v = 0; v < nv; ++v)
+        if (pinned[v]) {
+            dist[v] = 0.0;
+            source[v] = v;
+            queue.push({0.0, v});
+        }
+    while (!queue.empty()) {
+        auto [d, v] = queue.top();
+        queue.pop();
+        if (d > dist[v]) continue;
+        for (uint32_t ci : per_edges[v]) {
+            const ClothConstraint& k = c.constraints[ci];
+            const uint32_t u = k.v.x == v ? k.v.y : k.v.x;
+            const double nd = d + double(k.rest.x);
+            if (nd < dist[u]) {
+                dist[u] = nd;
+                source[u] = source[v];
+                queue.push({nd, u});
+            }
+        }
+    }
+
+    // Split inverse masses per kind (cloth_constraint_delta).
+    for (uint32_t ci = 0; ci < c.constraints.size(); ++ci) {
+        ClothConstraint& k = c.constraints[ci];
+        const bool edge = ci < c.edge_count;
+        auto split = [&](uint32_t v) {
+            if (pinned[v]) return 0.0f;
+            return float(double(edge ? per_edges[v].size() : per_hinges[v].size()) / mass[v]);
+        };
+        k.split_w = edge ? glm::vec4(split(k.v.x), split(k.v.y), 0.0f, 0.0f) : glm::vec4(split(k.v.x), split(k.v.y), split(k.v.z), split(k.v.w));
+    }
+
+    c.vertices.resize(nv);
+    for (uint32_t v = 0; v < nv; ++v) {
+        ClothVertex& cv = c.vertices[v];
+        const float w = pinned[v] ? 0.0f : float(1.0 / mass[v]);
+        cv.rest_os = glm::vec4(pos[v], w);
+        cv.first = uint32_t(c.adjacency.size());
+        cv.edges = uint32_t(per_edges[v].size());
+        cv.hinges = uint32_t(per_hinges[v].size());
+        c.adjacency.insert(c.adjacency.end(), per_edges[v].begin(), per_edges[v].end());
+        c.adjacency.insert(c.adjacency.end(), per_hinges[v].begin(), per_hinges[v].end());
+        cv.tether = pinned[v] ? gpu_shared::kClothNone : source[v];
+        cv.tether_m = std::isfinite(dist[v]) ? float(dist[v]) : 0.0f;
+        cv.tri_first = uint32_t(c.vertex_triangles.size());
+        cv.tri_count = uint32_t(per_tris[v].size());
+        c.vertex_triangles.insert(c.vertex_triangles.end(), per_tris[v].begin(), per_tris[v].end());
+        c.total_mass_kg += float(mass[v]);
+    }
+    place_cloth_at_rest(c, glm::mat4(1.0f));
+    return c;
+}
+
+void place_cloth_at_rest(ClothState& cloth, const glm::mat4& pin_transform) {
+    cloth.pin_transform = pin_transform;
+    const size_t nv = cloth.vertices.size();
+    cloth.positions.resize(nv);
+    for (size_t v = 0; v < nv; ++v) {
+        const ClothVertex& cv = cloth.vertices[v];
+        const glm::vec4 r = cv.rest_os;
+        cloth.positions[v] = glm::vec4(gpu_shared::sim_transform_point(pin_transform, glm::vec3(r)), r.w);
+    }
+    cloth.prev_positions = cloth.positions;
+    cloth.work_a = cloth.positions;
+    cloth.work_b = cloth.positions;
+}
+
+ClothStepParams make_cloth_params(const ClothParams& params, const Environment& env, double dt_s, double t_end_s, const glm::mat4& pin_before,
+                                  const glm::mat4& pin_now, uint32_t collider_count, uint32_t sdf_count, uint32_t vertex_count) {
+    ClothStepParams p{};
+    const uint32_t substeps = uint32_t(std::max(params.iterations, 1));
+    const double h = dt_s / double(substeps);
+    p.gravity_mps2 = glm::vec4(glm::vec3(env.gravity_mps2), float(h));
+    const glm::dvec3 dir = glm::length(env.wind.direction) > 0.0 ? glm::normalize(env.wind.direction) : glm::dvec3(0.0);
+    p.wind_mps = glm::vec4(glm::vec3(dir * env.wind.speed_mps), float(env.wind.turbulence));
+    p.pin_transform = pin_now;
+    p.pin_transform_prev = pin_before;
+    p.damping_decay = float(std::exp(-params.damping * h * 60.0));
+    p.stretch_compliance = float(1.0 / (params.stretch_stiffness_n_m * h * h));
+    p.bend_compliance = params.bend_stiffness_nm > 0.0 ? float(1.0 / (params.bend_stiffness_nm * h * h)) : 0.0f;
+    p.relaxation = float(params.relaxation);
+    p.vertex_count = vertex_count;
+    p.collider_count = collider_count;
+    p.sdf_count = sdf_count;
+    p.substeps = substeps;
+    p.thickness_m = float(params.thickness_m);
+    // Friction is the fraction of the slip removed over a step of the world: per small step, the fraction
+    // that compounds to it.
+    p.friction = gpu_shared::sim_iteration_stiffness(float(params.friction), substeps);
+    p.collider_friction_exponent = 1.0f / float(substeps);
+    p.tether_limit = params.tether_slack >= 0.0 ? float(1.0 + params.tether_slack) : 0.0f;
+    p.wind_drag_per_s = gpu_shared::kSimWindDragPerSecond * float(params.wind_scale);
+    p.time_s = float(t_end_s);
+    return p;
+}
+
+namespace cloth_passes {
+
+namespace {
+
+glm::vec3 vertex_normal(const ClothState& c, const std::vector<glm::vec4>& x, uint32_t v) {
+    const ClothVertex& cv = c.vertices[v];
+    glm::vec3 n(0.0f);
+    for (uint32_t i = 0; i < cv.tri_count; ++i) {
+        const glm::uvec4 t = c.triangles[c.vertex_triangles[cv.tri_first + i]];
+        n += gpu_shared::cloth_triangle_normal(xyz(x[t.x]), xyz(x[t.y]), xyz(x[t.z]));
+    }
+    return gpu_shared::sim_safe_normalize(n, glm::vec3(0.0f));
+}
+
+}  // namespace
+
+void predict(uint32_t v, const ClothStepParams& p, const ClothState& c, const std::vector<glm::vec4>& pos, const std::vector<glm::vec4>& prev,
+             std::vector<glm::vec4>& pred, std::vector<glm::vec4>& start) {
+    const glm::vec4 x = pos[v];
+    start[v] = x;
+    if (x.w <= 0.0f) {
+        pred[v] = glm::vec4(gpu_shared::cloth_pin_position(p, xyz(c.vertices[v].rest_os), 0u), x.w);
+        return;
+    }
+    pred[v] = glm::vec4(gpu_shared::cloth_predict(p, xyz(x), xyz(prev[v]), vertex_normal(c, pos, v)), x.w);
+}
+
+void substep(uint32_t v, const ClothStepParams& p, uint32_t s, const ClothState& c, const std::vector<glm::vec4>& pred,
+             const std::vector<glm::vec4>& start, std::vector<glm::vec4>& out_a, std::vector<glm::vec4>& out_b,
+             const std::vector<gpu_shared::SimCollider>& colliders, const std::vector<SdfRef>& sdfs) {
+    const ClothVertex& cv = c.vertices[v];
+    const glm::vec4 x = pred[v];
+    const bool last = s + 1 >= p.substeps;
+    if (x.w <= 0.0f) {
+        out_a[v] = last ? x : glm::vec4(gpu_shared::cloth_pin_position(p, xyz(cv.rest_os), s + 1), x.w);
+        out_b[v] = last ? start[v] : x;
+        return;
+    }
+    // One Jacobi iteration.
+    glm::vec3 sum_e(0.0f), sum_h(0.0f);
+    const uint32_t count = cv.edges + cv.hinges;
+    for (uint32_t i = 0; i < count; ++i) {
+        const ClothConstraint& k = c.constraints[c.adjacency[cv.first + i]];
+        const glm::vec3 d = gpu_shared::cloth_constraint_delta(k, xyz(pred[k.v.x]), xyz(pred[k.v.y]), xyz(pred[k.v.z]), xyz(pred[k.v.w]), p,
+                                                                gpu_shared::cloth_slot_of(k, v));
+        if (i < cv.edges)
+            sum_e += d;
+        else
+            sum_h += d;
+    }
+    glm::vec3 y = xyz(x) + sum_e / float(std::max(cv.edges, 1u)) + sum_h / float(std::max(cv.hinges, 1u));
+    if (p.tether_limit > 0.0f && cv.tether != gpu_shared::kClothNone)
+        y = gpu_shared::cloth_tether(y, xyz(pred[cv.tether]), cv.tether_m, p.tether_limit);
+    // Collisions, then the contacts' friction and depenetration.
+    glm::vec3 yp = xyz(start[v]);
+    for (uint32_t i = 0; i < p.collider_count; ++i) {
+        const glm::vec4 d = gpu_shared::cloth_primitive_distance(y, colliders[i], p.thickness_m);
+        if (d.w >= gpu_shared::kClothContactTolerance_m) continue;
+        if (d.w < 0.0f) y -= xyz(d) * d.w;
+        const glm::vec3 carried = gpu_shared::cloth_primitive_carry(yp, y, colliders[i]);
+        const float f = 1.0f - std::pow(1.0f - std::clamp(colliders[i].p1_m.w, 0.0f, 1.0f), p.collider_friction_exponent);
+        const gpu_shared::SimPair r = gpu_shared::cloth_contact_finish(y, yp, carried, xyz(d), f);
+        y = xyz(r.a);
+        yp = xyz(r.b);
+    }
+    for (uint32_t i = 0; i < p.sdf_count; ++i) {
+        const float reach = p.thickness_m + sdfs[i].frame.params.x;
+        const glm::vec4 d = gpu_shared::cloth_sdf_contact(sdfs[i].field, sdfs[i].grid, sdfs[i].frame, y, reach + gpu_shared::kClothContactTolerance_m);
+        if (d.w >= reach + gpu_shared::kClothContactTolerance_m) continue;
+        if (d.w < reach) y += xyz(d) * (reach - d.w);
+        const glm::vec3 carried = gpu_shared::sim_transform_point(sdfs[i].frame.step_motion, yp);
+        const gpu_shared::SimPair r = gpu_shared::cloth_contact_finish(y, yp, carried, xyz(d), p.friction);
+        y = xyz(r.a);
+        yp = xyz(r.b);
+    }
+    if (last) {
+        out_a[v] = glm::vec4(y, x.w);
+        out_b[v] = glm::vec4(yp, x.w);
+        return;
+    }
+    out_a[v] = glm::vec4(gpu_shared::cloth_predict(p, y, yp, vertex_normal(c, pred, v)), x.w);
+    out_b[v] = glm::vec4(y, x.w);
+}
+
+}  // namespace cloth_passes
+
+void step_cloth(ClothState& c, const ClothStepParams& p, const std::vector<gpu_shared::SimCollider>& colliders,
+                const std::vector<cloth_passes::SdfRef>& sdfs) {
+    const uint32_t nv = uint32_t(c.positions.size());
+    c.pin_transform = p.pin_transform;
+    for (uint32_t v = 0; v < nv; ++v) cloth_passes::predict(v, p, c, c.positions, c.prev_positions, c.work_a, c.work_b);
+    // The pairs alternate: (work_a, work_b) -> (positions, prev_positions) -> (work_a, work_b) ...
+    std::vector<glm::vec4>* in[2] = {&c.work_a, &c.work_b};
+    std::vector<glm::vec4>* out[2] = {&c.positions, &c.prev_positions};
+    for (uint32_t s = 0; s < p.substeps; ++s) {
+        for (uint32_t v = 0; v < nv; ++v) cloth_passes::substep(v, p, s, c, *in[0], *in[1], *out[0], *out[1], colliders, sdfs);
+        std::swap(in[0], out[0]);
+        std::swap(in[1], out[1]);
+    }
+    // The state ended in the pair last written (now `in`).
+    if (in[0] != &c.positions) {
+        std::swap(c.positions, c.work_a);
+        std::swap(c.prev_positions, c.work_b);
+    }
+}
+
+ClothStretch measure_cloth_stretch(const ClothState& c) {
+    ClothStretch s;
+    double sum = 0.0;
+    for (uint32_t i = 0; i < c.edge_count; ++i) {
+        const ClothConstraint& k = c.constraints[i];
+        const double l = glm::length(xyz(c.positions[k.v.x]) - xyz(c.positions[k.v.y]));
+        const double strain = l / double(k.rest.x) - 1.0;
+        s.max_strain = std::max(s.max_strain, strain);
+        sum += std::abs(strain);
+    }
+    s.mean_strain = c.edge_count ? sum / c.edge_count : 0.0;
+    return s;
+}
+
+double cloth_kinetic_energy(const ClothState& c, double dt_s) {
+    double e = 0.0, mass = 0.0;
+    for (size_t v = 0; v < c.positions.size(); ++v) {
+        const float w = c.positions[v].w;
+        if (w <= 0.0f) continue;
+        const glm::vec3 vel = (xyz(c.positions[v]) - xyz(c.prev_positions[v])) / float(dt_s);
+        e += 0.5 * double(glm::dot(vel, vel)) / double(w);
+        mass += 1.0 / double(w);
+    }
+    return mass > 0.0 ? e / mass : 0.0;
+}
+
+}  // namespace tressel

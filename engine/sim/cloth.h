@@ -1,0 +1,124 @@
+// Cloth accessories (seed 004): a triangle mesh simulated as position-based cloth in the hair's world,
+// sharing its time stepping, motion, SDFs and primitive colliders. The formulas are in
+// shaders/shared/cloth.h (one text for this CPU reference and the GPU passes); README.md "Cloth" gives
+// the model, the parallel scheme and the figures.
+//
+//   ClothBuildInputs in{.name = "scarf", .mesh = &scarf, .params = params, .pinned = pins};
+//   auto cloth = build_cloth(in);                 // validates the mesh, welds it, builds the constraints
+//   world.cloths.push_back(std::move(*cloth));    // then step_once(world) steps it with the hair
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "core/result.h"
+#include "io/mesh.h"
+#include "scene/scene_types.h"
+#include "shared/cloth.h"
+
+namespace tressel {
+
+class MeshDistanceOracle;
+
+// The state of one cloth (GPU layout: what the GPU passes keep in buffers).
+struct ClothState {
+    std::string name;
+    ClothParams params;
+    std::string attach_mesh;                    // pins follow this mesh's motion ("" = world)
+    std::vector<glm::vec4> positions;           // world, metres; w = inverse mass (0 pinned)
+    std::vector<glm::vec4> prev_positions;      // world: with positions, the velocity (x - x_prev) / small step dt
+    std::vector<glm::vec4> work_a, work_b;      // within a step: a small step's prediction and its start
+    std::vector<gpu_shared::ClothVertex> vertices;
+    std::vector<gpu_shared::ClothConstraint> constraints;  // edges first, then hinges
+    std::vector<uint32_t> adjacency;            // per vertex, its constraints (ClothVertex::first ...)
+    std::vector<glm::uvec4> triangles;          // xyz: welded vertex indices; w: 0
+    std::vector<uint32_t> vertex_triangles;     // per vertex, its triangles (ClothVertex::tri_first ...)
+    std::vector<uint32_t> source_vertex;        // per welded vertex, one vertex of the input mesh it came from
+    std::vector<uint32_t> welded_of_source;     // per input vertex, its welded vertex (render mesh mapping)
+    uint32_t edge_count = 0, hinge_count = 0;
+    std::vector<uint32_t> sdf_indices;          // into SimWorld::sdfs
+    std::vector<uint32_t> collider_indices;     // into SimWorld::colliders
+    glm::mat4 pin_transform{1.0f};              // rest -> world of the attach mesh now (pins)
+    float total_mass_kg = 0.0f;
+
+    size_t vertex_count() const { return positions.size(); }
+};
+
+struct ClothBuildInputs {
+    std::string name;
+    const Mesh* mesh = nullptr;                 // required: the cloth in the attach mesh's rest space, metres
+    ClothParams params;
+    std::vector<bool> pinned;                   // per input mesh vertex: pinned (follows the attach mesh)
+    std::string attach_mesh;
+};
+
+// A rectangular sheet: (nu + 1) x (nv + 1) vertices from `corner` along u and v (metres), each quad split
+// into two triangles along alternating diagonals (no preferred fold direction). Tests and benchmarks.
+Mesh make_cloth_sheet(const std::string& name, glm::vec3 corner, glm::vec3 u, glm::vec3 v, uint32_t nu, uint32_t nv);
+
+// The cloth as a mesh now: its welded vertices at their positions and its triangles (what is drawn).
+Mesh cloth_mesh(const ClothState& cloth);
+
+// Which vertices of `mesh` a pin rule selects. NearMesh needs the attach mesh's distance oracle (nullptr:
+// InvalidArgument); Box uses the box in the mesh's space; VertexColor the red channel (InvalidArgument
+// when the mesh has no colours). None pins nothing.
+Result<std::vector<bool>> select_pins(const Mesh& mesh, const AccessoryPins& pins, const MeshDistanceOracle* attach);
+
+// Validates the cloth's parameters (the declared ranges) and its mesh, and builds the cloth. Vertices at
+// the same position are welded (seams of UVs or normals split vertices the cloth must keep together).
+// InvalidArgument naming the cloth and the problem: no triangles, an index out of range, a non-finite
+// position, a triangle of (almost) zero area, an edge shared by more than two triangles (non-manifold),
+// a pin set that is empty or holds every vertex.
+Result<ClothState> build_cloth(const ClothBuildInputs& in);
+
+// The step's constants for `cloth` (dt, gravity, wind and time from the world, compliances from its
+// parameters, per small step of dt_s / iterations). `pin_before` / `pin_now`: the attach mesh's rest ->
+// world transform at the step's start and end.
+gpu_shared::ClothStepParams make_cloth_params(const ClothParams& params, const Environment& env, double dt_s, double t_end_s,
+                                              const glm::mat4& pin_before, const glm::mat4& pin_now, uint32_t collider_count,
+                                              uint32_t sdf_count, uint32_t vertex_count);
+
+// Puts every vertex at its rest position under the pin transform, at rest.
+void place_cloth_at_rest(ClothState& cloth, const glm::mat4& pin_transform);
+
+namespace cloth_passes {
+
+struct SdfRef {
+    const float* field = nullptr;
+    gpu_shared::SdfGridParams grid{};
+    gpu_shared::SimSdfFrame frame{};
+};
+
+// Per vertex, the first pass of a step: small step 0's prediction from the state (pos, prev): pinned
+// vertices to their place at its end, free ones a Verlet step with gravity, damping and the wind across
+// the cloth. Writes the prediction to `pred` and the start (pos) to `start`.
+void predict(uint32_t v, const gpu_shared::ClothStepParams& p, const ClothState& c, const std::vector<glm::vec4>& pos,
+             const std::vector<glm::vec4>& prev, std::vector<glm::vec4>& pred, std::vector<glm::vec4>& start);
+
+// Per vertex, small step s: one Jacobi iteration over the prediction (the averaged corrections of its
+// constraints), the tether, the colliders and SDFs (pushed out to thickness + margin), the contacts'
+// friction and launch-free depenetration (cloth_contact_finish); then, unless s is the last small step,
+// small step s + 1's prediction. Writes (out_a, out_b) = (the next prediction, this small step's end), or
+// after the last one the state (position, previous position).
+void substep(uint32_t v, const gpu_shared::ClothStepParams& p, uint32_t s, const ClothState& c, const std::vector<glm::vec4>& pred,
+             const std::vector<glm::vec4>& start, std::vector<glm::vec4>& out_a, std::vector<glm::vec4>& out_b,
+             const std::vector<gpu_shared::SimCollider>& colliders, const std::vector<SdfRef>& sdfs);
+
+}  // namespace cloth_passes
+
+// One step of the world for the cloth: predict, then params.substeps small steps (the passes above, in
+// the order the GPU runs them, reading one buffer pair and writing the other).
+void step_cloth(ClothState& cloth, const gpu_shared::ClothStepParams& p, const std::vector<gpu_shared::SimCollider>& colliders,
+                const std::vector<cloth_passes::SdfRef>& sdfs);
+
+// Figures of a cloth now: the largest and mean edge strain (|x0 - x1| / rest - 1), kinetic energy per kg
+// over the last step.
+struct ClothStretch {
+    double max_strain = 0.0, mean_strain = 0.0;
+};
+ClothStretch measure_cloth_stretch(const ClothState& cloth);
+double cloth_kinetic_energy(const ClothState& cloth, double dt_s);
+
+}  // namespace tressel

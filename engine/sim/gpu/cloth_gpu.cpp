@@ -1,0 +1,167 @@
+#include "sim/gpu/cloth_gpu.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "sim/gpu/sim_gpu.h"
+
+namespace tressel {
+
+static_assert(gpu_shared::kClothBindSdfFields == 13u, "sim/cloth_common.glsl binds the SDF fields at 13 before it can include shared/cloth.h");
+
+namespace {
+
+template <class T>
+Result<gpu::Buffer> device_buffer(gpu::Device& device, std::vector<T> data, const std::string& name) {
+    if (data.empty()) data.resize(1);  // a stub to bind
+    return device.create_buffer_with(std::span<const T>(data), 0, name);
+}
+
+Result<gpu::Buffer> host_buffer(gpu::Device& device, VkDeviceSize bytes, const std::string& name) {
+    return device.create_buffer({std::max<VkDeviceSize>(bytes, 16), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryIntent::Constants, name});
+}
+
+}  // namespace
+
+Result<ClothGpu> ClothGpu::create(gpu::Device& device, const SimGpuPipelines& pipelines, const SimWorld& world, size_t index, uint32_t slots) {
+    const ClothState& c = world.cloths[index];
+    ClothGpu g;
+    g.device_ = &device;
+    g.pipelines_ = &pipelines;
+    g.vertices_ = uint32_t(c.vertex_count());
+    g.slots_ = slots;
+    g.max_colliders_ = std::max<uint32_t>(1, uint32_t(c.collider_indices.size()));
+    g.max_sdfs_ = std::max<uint32_t>(1, uint32_t(c.sdf_indices.size()));
+    std::vector<gpu_shared::SdfGridParams> grids;
+    std::vector<float> fields;
+    std::vector<uint32_t> offsets;
+    for (uint32_t si : c.sdf_indices) {
+        const SimSdfState& s = world.sdfs[si];
+        grids.push_back(s.grid_params);
+        offsets.push_back(uint32_t(fields.size()));
+        fields.insert(fields.end(), s.grid->distance_m.begin(), s.grid->distance_m.end());
+    }
+    const std::string name = "cloth '" + c.name + "' ";
+    struct Up {
+        gpu::Buffer* out;
+        Result<gpu::Buffer> r;
+    } ups[] = {{&g.pairs_[0][0], device_buffer(device, c.positions, name + "positions")},
+               {&g.pairs_[0][1], device_buffer(device, c.prev_positions, name + "previous positions")},
+               {&g.pairs_[1][0], device_buffer(device, c.positions, name + "prediction")},
+               {&g.pairs_[1][1], device_buffer(device, c.prev_positions, name + "small step start")},
+               {&g.vertex_data_, device_buffer(device, c.vertices, name + "vertices")},
+               {&g.constraints_, device_buffer(device, c.constraints, name + "constraints")},
+               {&g.adjacency_, device_buffer(device, c.adjacency, name + "adjacency")},
+               {&g.triangles_, device_buffer(device, c.triangles, name + "triangles")},
+               {&g.vertex_triangles_, device_buffer(device, c.vertex_triangles, name + "vertex triangles")},
+               {&g.sdf_grids_, device_buffer(device, grids, name + "sdf grids")},
+               {&g.sdf_fields_, device_buffer(device, fields, name + "sdf fields")},
+               {&g.sdf_offsets_, device_buffer(device, offsets, name + "sdf offsets")},
+               {&g.params_, host_buffer(device, VkDeviceSize(slots) * sizeof(gpu_shared::ClothStepParams), name + "params")},
+               {&g.colliders_, host_buffer(device, VkDeviceSize(slots) * g.max_colliders_ * sizeof(gpu_shared::SimCollider), name + "colliders")},
+               {&g.sdf_frames_, host_buffer(device, VkDeviceSize(slots) * g.max_sdfs_ * sizeof(gpu_shared::SimSdfFrame), name + "sdf frames")}};
+    for (auto& u : ups) {
+        if (!u.r) return u.r.error();
+        *u.out = std::move(*u.r);
+    }
+    for (uint32_t i = 0; i < 2; ++i) {
+        auto set = device.create_descriptor_set(pipelines.cloth_substep);
+        if (!set) return set.error();
+        g.bind(*set, i, g.pairs_[1 - i][0], g.pairs_[1 - i][1]);
+        g.sets_[i] = std::move(*set);
+    }
+    return g;
+}
+
+void ClothGpu::bind(gpu::DescriptorSet& s, uint32_t in_pair, gpu::Buffer& out_a, gpu::Buffer& out_b) {
+    {
+        s.bind_buffer(gpu_shared::kClothBindParams, params_);
+        s.bind_buffer(gpu_shared::kClothBindVertices, vertex_data_);
+        s.bind_buffer(gpu_shared::kClothBindConstraints, constraints_);
+        s.bind_buffer(gpu_shared::kClothBindAdjacency, adjacency_);
+        s.bind_buffer(gpu_shared::kClothBindTriangles, triangles_);
+        s.bind_buffer(gpu_shared::kClothBindVertexTriangles, vertex_triangles_);
+        s.bind_buffer(gpu_shared::kClothBindInA, pairs_[in_pair][0]);
+        s.bind_buffer(gpu_shared::kClothBindInB, pairs_[in_pair][1]);
+        s.bind_buffer(gpu_shared::kClothBindOutA, out_a);
+        s.bind_buffer(gpu_shared::kClothBindOutB, out_b);
+        s.bind_buffer(gpu_shared::kClothBindColliders, colliders_);
+        s.bind_buffer(gpu_shared::kClothBindSdfFrames, sdf_frames_);
+        s.bind_buffer(gpu_shared::kClothBindSdfGrids, sdf_grids_);
+        s.bind_buffer(gpu_shared::kClothBindSdfFields, sdf_fields_);
+        s.bind_buffer(gpu_shared::kClothBindSdfOffsets, sdf_offsets_);
+    }
+}
+
+Status ClothGpu::set_draw_target(gpu::Buffer* mesh_vertices) {
+    drawing_ = false;
+    if (!mesh_vertices) return {};
+    if (mesh_vertices->size() < VkDeviceSize(vertices_) * 2 * sizeof(glm::vec4))
+        return make_error(ErrorCode::InvalidArgument, "cloth draw target holds fewer vertices than the cloth's " + std::to_string(vertices_));
+    for (uint32_t i = 0; i < 2; ++i) {
+        auto set = device_->create_descriptor_set(pipelines_->cloth_draw);
+        if (!set) return set.error();
+        bind(*set, i, *mesh_vertices, *mesh_vertices);
+        draw_sets_[i] = std::move(*set);
+    }
+    drawing_ = true;
+    return {};
+}
+
+void ClothGpu::record_draw(gpu::CommandBuffer& cmd) {
+    if (!drawing_) return;
+    gpu_shared::ClothPush push{};
+    push.count = vertices_;
+    push.max_colliders = max_colliders_;
+    push.max_sdfs = max_sdfs_;
+    const gpu::DispatchSize d = gpu::dispatch_size(*device_, vertices_, gpu_shared::kClothWorkgroupSize);
+    cmd.bind(pipelines_->cloth_draw, draw_sets_[state_]);
+    cmd.push(pipelines_->cloth_draw, push);
+    cmd.dispatch(d.x, d.y, d.z);
+    cmd.compute_barrier();
+}
+
+void ClothGpu::record_step(gpu::CommandBuffer& cmd, const StepFrame::Cloth& frame, uint32_t slot, gpu::TimestampQueries* ts) {
+    std::memcpy(static_cast<gpu_shared::ClothStepParams*>(params_.mapped()) + slot, &frame.params, sizeof(frame.params));
+    auto* col = static_cast<gpu_shared::SimCollider*>(colliders_.mapped()) + size_t(slot) * max_colliders_;
+    for (size_t i = 0; i < frame.colliders.size(); ++i) col[i] = frame.colliders[i];
+    auto* sf = static_cast<gpu_shared::SimSdfFrame*>(sdf_frames_.mapped()) + size_t(slot) * max_sdfs_;
+    for (size_t i = 0; i < frame.sdf_frames.size(); ++i) sf[i] = frame.sdf_frames[i];
+
+    gpu_shared::ClothPush push{};
+    push.count = vertices_;
+    push.slot = slot;
+    push.max_colliders = max_colliders_;
+    push.max_sdfs = max_sdfs_;
+    const gpu::DispatchSize d = gpu::dispatch_size(*device_, vertices_, gpu_shared::kClothWorkgroupSize);
+    auto pass = [&](const gpu::ComputePipeline& pipe) {
+        cmd.bind(pipe, sets_[state_]);
+        cmd.push(pipe, push);
+        cmd.dispatch(d.x, d.y, d.z);
+        cmd.compute_barrier();
+        state_ = 1 - state_;
+    };
+    if (ts) ts->begin(cmd, "sim cloth");
+    pass(pipelines_->cloth_predict);
+    for (uint32_t s = 0; s < frame.params.substeps; ++s) {
+        push.substep = s;
+        pass(pipelines_->cloth_substep);
+    }
+    if (ts) ts->end(cmd);
+}
+
+Status ClothGpu::download(gpu::Device& device, ClothState& cloth) const {
+    const VkDeviceSize bytes = VkDeviceSize(vertices_) * sizeof(glm::vec4);
+    TRESSEL_TRY(device.download(pairs_[state_][0], cloth.positions.data(), bytes));
+    TRESSEL_TRY(device.download(pairs_[state_][1], cloth.prev_positions.data(), bytes));
+    return {};
+}
+
+Status ClothGpu::upload_state(gpu::Device& device, const ClothState& cloth) {
+    const VkDeviceSize bytes = VkDeviceSize(vertices_) * sizeof(glm::vec4);
+    TRESSEL_TRY(device.upload(pairs_[state_][0], cloth.positions.data(), bytes));
+    TRESSEL_TRY(device.upload(pairs_[state_][1], cloth.prev_positions.data(), bytes));
+    return {};
+}
+
+}  // namespace tressel

@@ -1,0 +1,57 @@
+// Cloth accessories on the GPU: the passes of the CPU reference (engine/sim/cloth.h) as compute shaders
+// (shaders/sim/cloth_predict.comp, cloth_substep.comp) over the same shared formulas (shaders/shared/
+// cloth.h). One step of the world is a predict pass and one pass per small step, each reading one pair of
+// buffers and writing the other: params.iterations + 1 dispatches. SimGpu owns one per world cloth and
+// records them after the hair in each step, from the same StepFrame the CPU step uses.
+#pragma once
+
+#include <vector>
+
+#include "gpu/device.h"
+#include "gpu/timestamps.h"
+#include "shared/cloth.h"
+#include "sim/sim.h"
+
+namespace tressel {
+
+class SimGpuPipelines;
+
+class ClothGpu {
+public:
+    // Uploads world.cloths[cloth] (its state as it is now) and copies the fields of the SDFs it collides
+    // with; `slots`: the most steps one record may hold.
+    static Result<ClothGpu> create(gpu::Device& device, const SimGpuPipelines& pipelines, const SimWorld& world, size_t cloth, uint32_t slots);
+
+    // Records one step: the step's constants into slot `slot` (host-visible: the previous submission must
+    // have completed), then the predict pass and the small steps, with a barrier after each.
+    void record_step(gpu::CommandBuffer& cmd, const StepFrame::Cloth& frame, uint32_t slot, gpu::TimestampQueries* ts);
+
+    // Where record_draw writes the renderer's MeshVertex per vertex (position, normal): a mesh's vertex
+    // buffer (Renderer::mesh_vertices) drawn with cloth_mesh()'s triangles; nullptr stops drawing.
+    Status set_draw_target(gpu::Buffer* mesh_vertices);
+    // Records the draw pass (the positions now into the target) with a barrier after it; nothing without a target.
+    void record_draw(gpu::CommandBuffer& cmd);
+
+    Status download(gpu::Device& device, ClothState& cloth) const;
+    Status upload_state(gpu::Device& device, const ClothState& cloth);
+    // Positions now (vec4 per welded vertex, w = inverse mass).
+    const gpu::Buffer& positions() const { return pairs_[state_][0]; }
+    uint32_t vertex_count() const { return vertices_; }
+
+private:
+    // Binds set `s`: reading pair `in_pair`, writing out_a / out_b, the rest of the cloth's buffers.
+    void bind(gpu::DescriptorSet& s, uint32_t in_pair, gpu::Buffer& out_a, gpu::Buffer& out_b);
+
+    gpu::Device* device_ = nullptr;
+    const SimGpuPipelines* pipelines_ = nullptr;
+    uint32_t vertices_ = 0, slots_ = 0, max_colliders_ = 1, max_sdfs_ = 1;
+    gpu::Buffer pairs_[2][2];          // [pair][0: positions / prediction, 1: previous / start]
+    uint32_t state_ = 0;               // the pair holding the state between steps
+    gpu::Buffer params_, colliders_, sdf_frames_;  // host-visible, per slot
+    gpu::Buffer vertex_data_, constraints_, adjacency_, triangles_, vertex_triangles_, sdf_grids_, sdf_fields_, sdf_offsets_;
+    gpu::DescriptorSet sets_[2];       // set i reads pair i and writes pair 1 - i
+    gpu::DescriptorSet draw_sets_[2];  // set i reads pair i and writes the draw target
+    bool drawing_ = false;
+};
+
+}  // namespace tressel

@@ -1,0 +1,306 @@
+// Cloth accessories (seed 004: position-based cloth; here extended position-based dynamics, Macklin,
+// Mueller & Chentanez 2016): structs and per-item formulas shared by the CPU reference (engine/sim/cloth)
+// and the GPU passes (engine/sim/gpu/cloth_gpu, shaders/sim/cloth_*.comp). One text for C++ and GLSL.
+//
+// A cloth is a triangle mesh whose vertices are particles (float4, w = inverse mass, 0 = pinned). Its
+// constraints are the mesh's edges (distance) and interior edges' hinges (dihedral angle), each with a
+// compliance. A step of the world is split into `substeps` small steps (Macklin, Storey, Lu, Terdiman,
+// Chentanez, Jeschke & Mueller 2019, "Small steps in physics simulation"), each a prediction and one
+// Jacobi iteration: every vertex gathers, from the predicted positions, the correction each of its
+// constraints asks of it, and moves by their average (per kind) times a relaxation factor; with one
+// iteration per small step every multiplier starts and ends it at zero, so none is stored. Nothing
+// depends on the order of anything, so the GPU's step is the CPU's to rounding. A long-range attachment
+// (tether) keeps each free vertex within its rest distance along the cloth of its nearest pin, which
+// carries the weight of a hanging cloth to the pins at once.
+#ifndef TRESSEL_SHARED_CLOTH_H
+#define TRESSEL_SHARED_CLOTH_H
+#include "shared/sim.h"
+#include "shared/sim_sdf.h"
+
+#ifdef __cplusplus
+namespace tressel::gpu_shared {
+using glm::atan;
+}  // namespace tressel::gpu_shared
+#endif
+
+TRESSEL_SHARED_BEGIN
+
+TRESSEL_CONST(uint, kClothWorkgroupSize, 64u);
+TRESSEL_CONST(uint, kClothNone, 0xffffffffu);        // no tether / no vertex
+TRESSEL_CONST(uint, kClothEdge, 0u);                 // ClothConstraint kinds
+TRESSEL_CONST(uint, kClothHinge, 1u);
+TRESSEL_CONST(float, kClothPi, 3.14159265358979f);
+// A vertex is in contact with a surface while it is within thickness + margin + this of it (metres): the
+// step's last pass applies friction and takes the depenetration out of its velocity there.
+TRESSEL_CONST(float, kClothContactTolerance_m, 0.0005f);
+// Rest triangles of less area than this (square metres) are refused: they have no normal and no hinge.
+TRESSEL_CONST(float, kClothMinTriangleArea_m2, 1e-12f);
+
+// The GPU passes (shaders/sim/cloth_*.comp): one set-0 layout. The state is a pair of buffers (positions,
+// previous positions) and a second pair holds a small step's prediction and start; each pass reads one
+// pair and writes the other.
+TRESSEL_CONST(uint, kClothBindParams, 0u);        // ClothStepParams per slot
+TRESSEL_CONST(uint, kClothBindVertices, 1u);      // ClothVertex per vertex
+TRESSEL_CONST(uint, kClothBindConstraints, 2u);   // ClothConstraint
+TRESSEL_CONST(uint, kClothBindAdjacency, 3u);     // uint: each vertex's constraints
+TRESSEL_CONST(uint, kClothBindTriangles, 4u);     // uvec4 per triangle
+TRESSEL_CONST(uint, kClothBindVertexTriangles, 5u); // uint: each vertex's triangles
+TRESSEL_CONST(uint, kClothBindInA, 6u);           // vec4 per vertex: position / prediction read
+TRESSEL_CONST(uint, kClothBindInB, 7u);           // vec4 per vertex: previous position / small step start read
+TRESSEL_CONST(uint, kClothBindOutA, 8u);          // written
+TRESSEL_CONST(uint, kClothBindOutB, 9u);
+TRESSEL_CONST(uint, kClothBindColliders, 10u);    // SimCollider: per slot, max_colliders
+TRESSEL_CONST(uint, kClothBindSdfFrames, 11u);    // SimSdfFrame: per slot, max_sdfs
+TRESSEL_CONST(uint, kClothBindSdfGrids, 12u);     // SdfGridParams per SDF of the cloth
+TRESSEL_CONST(uint, kClothBindSdfFields, 13u);    // float: every SDF's distances, concatenated
+TRESSEL_CONST(uint, kClothBindSdfOffsets, 14u);   // uint per SDF: its first float in the fields
+TRESSEL_CONST(uint, kClothBindingCount, 15u);
+
+struct ClothPush {
+    uint count;                 // vertices
+    uint slot;                  // the step's slot of constants
+    uint substep;               // small step of this pass (cloth_substep.comp)
+    uint max_colliders;
+    uint max_sdfs;
+    uint pad0;
+    uint pad1;
+    uint pad2;
+};
+TRESSEL_CHECK_SIZE(ClothPush, 32)
+
+// Per cloth and per step of the world (one small step is 1 / substeps of it).
+struct ClothStepParams {
+    vec4 gravity_mps2;          // xyz: gravity, m/s^2, world; w: small step dt in seconds
+    vec4 wind_mps;              // xyz: mean air velocity, m/s, world; w: turbulence 0..1
+    mat4 pin_transform;         // rest -> world at the step's end: where pinned vertices go (the attach mesh's motion)
+    mat4 pin_transform_prev;    // rest -> world at the step's start
+    float damping_decay;        // exp(-damping * dt * 60) per small step, as the hair's
+    float stretch_compliance;   // 1 / (stretch stiffness N/m x dt^2): alpha~ of every edge
+    float bend_compliance;      // 1 / (bend stiffness N m x dt^2): alpha~ of a hinge is this / its weight; 0 = off
+    float relaxation;           // Jacobi over-relaxation of the averaged corrections
+    uint vertex_count;
+    uint collider_count;
+    uint sdf_count;
+    uint substeps;              // small steps per step of the world
+    float thickness_m;          // the cloth's collision radius around each vertex
+    float friction;             // 0..1 of the tangential slip removed at an SDF contact per small step
+    float tether_limit;         // a tether lets its vertex reach this x its rest distance; 0 = tethers off
+    float wind_drag_per_s;      // drag rate of air moving across the cloth (along its normal)
+    float time_s;               // simulation time at the end of the step (wind gusts)
+    float collider_friction_exponent;  // 1 / substeps: a collider's per-step friction f is 1 - (1 - f)^this per small step
+    float pad0;
+    float pad1;
+};
+TRESSEL_CHECK_SIZE(ClothStepParams, 224)
+
+// A constraint: an edge (v.x, v.y) or a hinge (shared edge v.x, v.y; wing v.z of the triangle
+// (v.x, v.y, v.z) and wing v.w of (v.y, v.x, v.w)).
+struct ClothConstraint {
+    uvec4 v;
+    vec4 rest;                  // x: rest length (m) or rest angle (rad); y: weight (hinge: stiffness per N m); z: kind; w: 0
+    vec4 split_w;               // per vertex v.x..v.w: its split inverse mass for this kind (cloth_constraint_delta); 0 pinned
+};
+TRESSEL_CHECK_SIZE(ClothConstraint, 48)
+
+// Per vertex, constant.
+struct ClothVertex {
+    vec4 rest_os;               // xyz: rest position in the attach mesh's space (m); w: inverse mass (1/kg), 0 pinned
+    uint first;                 // its constraints: indices at [first, first + edges + hinges) of the adjacency list
+    uint edges;
+    uint hinges;
+    uint tether;                // the nearest pinned vertex along the cloth (kClothNone: none)
+    float tether_m;             // rest distance to it along the cloth's edges
+    uint tri_first;             // its triangles: indices at [tri_first, tri_first + tri_count) of the triangle list
+    uint tri_count;
+    uint pad;
+};
+TRESSEL_CHECK_SIZE(ClothVertex, 48)
+
+// Gradients of a hinge's angle (g0..g3 for v.x..v.w, xyz) and the angle itself (g0.w, radians).
+struct ClothHinge {
+    vec4 g0;
+    vec4 g1;
+    vec4 g2;
+    vec4 g3;
+};
+
+// An angle difference brought into [-pi, pi].
+SIM_FN float cloth_wrap_angle(float a) {
+    if (a > kClothPi) return a - 2.0f * kClothPi;
+    if (a < -kClothPi) return a + 2.0f * kClothPi;
+    return a;
+}
+
+// Signed dihedral angle of the hinge p0-p1 between the triangles (p0, p1, p2) and (p1, p0, p3), zero when
+// flat, and its gradients (Bridson, Marino & Fedkiw 2003, with the sign of this angle). Zero gradients
+// for a degenerate triangle.
+SIM_FN ClothHinge cloth_hinge(vec3 p0, vec3 p1, vec3 p2, vec3 p3) {
+    ClothHinge h;
+    h.g0 = vec4(0.0f);
+    h.g1 = vec4(0.0f);
+    h.g2 = vec4(0.0f);
+    h.g3 = vec4(0.0f);
+    vec3 e = p1 - p0;
+    float l2 = dot(e, e);
+    vec3 na = cross(e, p2 - p0);
+    vec3 nb = cross(p3 - p0, e);
+    float a2 = dot(na, na);
+    float b2 = dot(nb, nb);
+    if (l2 <= kSimTinyLength_m * kSimTinyLength_m || a2 <= 1e-24f || b2 <= 1e-24f) return h;
+    float l = sqrt(l2);
+    float angle = atan(dot(cross(nb, na), e) / l, dot(na, nb));
+    vec3 ua = na / a2;
+    vec3 ub = nb / b2;
+    vec3 g2 = ua * l;
+    vec3 g3 = ub * l;
+    vec3 g0 = ua * (dot(p2 - p1, e) / l) + ub * (dot(p3 - p1, e) / l);
+    vec3 g1 = -(ua * (dot(p2 - p0, e) / l) + ub * (dot(p3 - p0, e) / l));
+    h.g0 = vec4(g0.x, g0.y, g0.z, angle);
+    h.g1 = vec4(g1.x, g1.y, g1.z, 0.0f);
+    h.g2 = vec4(g2.x, g2.y, g2.z, 0.0f);
+    h.g3 = vec4(g3.x, g3.y, g3.z, 0.0f);
+    return h;
+}
+
+// XPBD (Macklin et al. 2016, eq. 18) for one constraint with its multiplier at zero (one iteration per
+// small step), what it asks of its vertex `which` (0..3), given its vertices' positions (an edge's unused
+// x2, x3 anything) and the step's compliances. An edge C = |x0 - x1| - rest; a hinge C = angle - rest
+// angle. The masses are split (Tonge, Benevolenski & Voroshilov 2012, "Mass splitting for jitter-free
+// parallel rigid body simulation"): a vertex in n constraints of a kind is n shares of inverse mass n w
+// (c.split_w), each constraint moves its shares, and the vertex moves by the average of its shares' moves
+// per kind. Averaging alone (Macklin et al. 2014) keeps a stiff constraint stable under Jacobi but divides
+// a compliant one's force by the vertex's constraint count (a soft sheet hung 2.5 times farther than its
+// stiffness says); split masses keep both: a stiff constraint gets the averaged Jacobi step (times the
+// relaxation, in the denominator), a compliant one its true force.
+SIM_FN vec3 cloth_constraint_delta(ClothConstraint c, vec3 x0, vec3 x1, vec3 x2, vec3 x3, ClothStepParams p, uint which) {
+    vec4 w = c.split_w;
+    if (uint(c.rest.z) == kClothEdge) {
+        vec3 d = x0 - x1;
+        float len = sqrt(dot(d, d));
+        float wsum = (w.x + w.y) / p.relaxation + p.stretch_compliance;
+        if (len <= kSimTinyLength_m || wsum <= 0.0f) return vec3(0.0f);
+        vec3 n = d / len;
+        float dl = -(len - c.rest.x) / wsum;
+        return which == 0u ? n * (w.x * dl) : n * (-w.y * dl);
+    }
+    if (p.bend_compliance <= 0.0f || c.rest.y <= 0.0f) return vec3(0.0f);
+    ClothHinge h = cloth_hinge(x0, x1, x2, x3);
+    vec3 g0 = sim_xyz(h.g0), g1 = sim_xyz(h.g1), g2 = sim_xyz(h.g2), g3 = sim_xyz(h.g3);
+    float wsum = (w.x * dot(g0, g0) + w.y * dot(g1, g1) + w.z * dot(g2, g2) + w.w * dot(g3, g3)) / p.relaxation +
+                 p.bend_compliance / c.rest.y;
+    if (wsum <= 0.0f) return vec3(0.0f);
+    float dl = -cloth_wrap_angle(h.g0.w - c.rest.x) / wsum;
+    vec3 g = which == 0u ? g0 * w.x : which == 1u ? g1 * w.y : which == 2u ? g2 * w.z : g3 * w.w;
+    return g * dl;
+}
+
+// Where a pinned vertex is at the end of small step `s` (0-based) of the step: its rest position under
+// the attach mesh's transform blended from the step's start to its end.
+SIM_FN vec3 cloth_pin_position(ClothStepParams p, vec3 rest_os, uint s) {
+    float t = float(s + 1u) / float(max(p.substeps, 1u));
+    vec3 a = sim_transform_point(p.pin_transform_prev, rest_os);
+    vec3 b = sim_transform_point(p.pin_transform, rest_os);
+    return a + (b - a) * t;
+}
+
+// Which of the constraint's vertices `vertex` is (0..3).
+SIM_FN uint cloth_slot_of(ClothConstraint c, uint vertex) {
+    return c.v.x == vertex ? 0u : c.v.y == vertex ? 1u : c.v.z == vertex ? 2u : 3u;
+}
+
+// The long-range attachment: x brought back within limit x rest of its pin (anchor), unchanged inside.
+SIM_FN vec3 cloth_tether(vec3 x, vec3 anchor, float rest_m, float limit) {
+    vec3 d = x - anchor;
+    float l = sqrt(dot(d, d));
+    float m = rest_m * limit;
+    return l > m && l > kSimTinyLength_m ? anchor + d * (m / l) : x;
+}
+
+// Air velocity seen by the cloth: the mean wind with its speed varied by turbulence over time.
+SIM_FN vec3 cloth_wind_velocity(ClothStepParams p) {
+    vec3 w = sim_xyz(p.wind_mps);
+    float turb = clamp(p.wind_mps.w, 0.0f, 1.0f);
+    return w * (1.0f + turb * sim_gust(0u, 0u, p.time_s, 0.5f));
+}
+
+// Seed 004's wind: the air's velocity relative to the cloth, projected on the cloth's unit normal, times
+// the drag rate (air sliding along a sheet does not push it).
+SIM_FN vec3 cloth_wind_accel(vec3 air_velocity, vec3 vertex_velocity, vec3 normal, float drag_per_s) {
+    return normal * (dot(air_velocity - vertex_velocity, normal) * drag_per_s);
+}
+
+// The prediction of a free vertex for a small step: Verlet with damping, gravity and the wind across the
+// cloth (`normal`: the cloth's unit normal there, zero when unknown).
+SIM_FN vec3 cloth_predict(ClothStepParams p, vec3 x, vec3 x_prev, vec3 normal) {
+    float dt = p.gravity_mps2.w;
+    vec3 vel = (x - x_prev) / dt;
+    vec3 accel = sim_xyz(p.gravity_mps2) + cloth_wind_accel(cloth_wind_velocity(p), vel, normal, p.wind_drag_per_s);
+    return sim_integrate(x, x_prev, accel, p.damping_decay, dt);
+}
+
+// Twice the area-weighted normal of a triangle.
+SIM_FN vec3 cloth_triangle_normal(vec3 a, vec3 b, vec3 c) { return cross(b - a, c - a); }
+
+// Contact response at the end of a step, for a vertex at x within the contact distance of a surface with
+// outward unit normal n, whose previous position is x_prev and which that surface would have carried to
+// `carried` over the step: `friction` of the slip along the surface removed from the position, and the
+// previous position set so that the velocity keeps the tangential slip left and any motion into the
+// surface, but not the motion out of it (that is depenetration, which never launches the cloth: contact
+// without restitution). Returns the position (xyz) in .a and the previous position in .b.
+SIM_FN SimPair cloth_contact_finish(vec3 x, vec3 x_prev, vec3 carried, vec3 n, float friction) {
+    vec3 rel = x - carried;
+    float rn = dot(rel, n);
+    vec3 rt = rel - n * rn;
+    float f = clamp(friction, 0.0f, 1.0f);
+    vec3 moved = x - rt * f;
+    vec3 surface = carried - x_prev;
+    vec3 keep = rt * (1.0f - f) + n * min(rn, 0.0f);
+    vec3 prev = moved - surface - keep;
+    SimPair r;
+    r.a = vec4(moved.x, moved.y, moved.z, 0.0f);
+    r.b = vec4(prev.x, prev.y, prev.z, 0.0f);
+    return r;
+}
+
+// A sphere or capsule collider's contact with a cloth vertex: the outward unit normal (xyz) and the
+// distance from the surface grown by radius_m (w, negative inside); w = 1e30 when there is no direction.
+SIM_FN vec4 cloth_primitive_distance(vec3 x, SimCollider c, float radius_m) {
+    vec3 p0 = sim_xyz(c.p0_m);
+    vec3 p1 = sim_xyz(c.p1_m);
+    float t = c.p0_prev_m.w > 0.5f ? sim_segment_param(x, p0, p1) : 0.0f;
+    vec3 d = x - (p0 + (p1 - p0) * t);
+    float l = sqrt(dot(d, d));
+    if (l <= kSimTinyLength_m) return vec4(0.0f, 0.0f, 0.0f, 1e30f);
+    vec3 n = d / l;
+    return vec4(n.x, n.y, n.z, l - (c.p0_m.w + radius_m));
+}
+
+// Where the collider's surface carries a point over the step (its translation at the point's nearest
+// axis parameter).
+SIM_FN vec3 cloth_primitive_carry(vec3 x_prev, vec3 x, SimCollider c) {
+    vec3 p0 = sim_xyz(c.p0_m);
+    vec3 p1 = sim_xyz(c.p1_m);
+    float t = c.p0_prev_m.w > 0.5f ? sim_segment_param(x, p0, p1) : 0.0f;
+    vec3 now = p0 + (p1 - p0) * t;
+    vec3 before = sim_xyz(c.p0_prev_m) + (sim_xyz(c.p1_prev_m) - sim_xyz(c.p0_prev_m)) * t;
+    return x_prev + (now - before);
+}
+
+// A collision mesh's field at world point x, for a cloth vertex: the outward unit normal (xyz, world) and
+// the signed distance (w, metres) when the point is within `reach` of the surface; w = 1e30 when it is
+// farther, outside the grid, or where the gradient vanishes (no direction).
+SIM_FN vec4 cloth_sdf_contact(SDF_FIELD_PARAM SdfGridParams g, SimSdfFrame f, vec3 x, float reach) {
+    vec4 none = vec4(0.0f, 0.0f, 0.0f, 1e30f);
+    vec3 p = sim_transform_point(f.world_to_rest, x);
+    if (!sim_sdf_in_grid(g, p)) return none;
+    float d = sdf_sample_distance_m(SDF_FIELD_ARG g, p);
+    if (d >= reach) return none;
+    vec3 n_rest = sim_safe_normalize(sdf_gradient_central(SDF_FIELD_ARG g, p, f.params.y), vec3(0.0f));
+    if (dot(n_rest, n_rest) <= 0.0f) return none;
+    vec3 n = sim_safe_normalize(sim_transform_dir(f.rest_to_world, n_rest), vec3(0.0f));
+    return vec4(n.x, n.y, n.z, d);
+}
+
+TRESSEL_SHARED_END
+
+#endif

@@ -1,0 +1,63 @@
+#version 450
+#include "sim/cloth_common.glsl"
+layout(local_size_x = kClothWorkgroupSize) in;
+
+// Per vertex, small step pc.substep (cloth_passes::substep): one Jacobi iteration over the prediction
+// (in_a), the tether, collisions and contacts against the small step's start (in_b); then the next small
+// step's prediction and this one's end, or after the last small step the state.
+void main() {
+    uint v = LINEAR_INVOCATION_INDEX;
+    if (v >= pc.count) return;
+    ClothStepParams p = P();
+    ClothVertex cv = vertices[v];
+    vec4 x = in_a[v];
+    bool last = pc.substep + 1u >= p.substeps;
+    if (x.w <= 0.0) {
+        out_a[v] = last ? x : vec4(cloth_pin_position(p, cv.rest_os.xyz, pc.substep + 1u), x.w);
+        out_b[v] = last ? in_b[v] : x;
+        return;
+    }
+    vec3 sum_e = vec3(0.0), sum_h = vec3(0.0);
+    uint count = cv.edges + cv.hinges;
+    for (uint i = 0u; i < count; ++i) {
+        ClothConstraint k = constraints[adjacency[cv.first + i]];
+        vec3 d = cloth_constraint_delta(k, in_a[k.v.x].xyz, in_a[k.v.y].xyz, in_a[k.v.z].xyz, in_a[k.v.w].xyz, p, cloth_slot_of(k, v));
+        if (i < cv.edges)
+            sum_e += d;
+        else
+            sum_h += d;
+    }
+    vec3 y = x.xyz + sum_e / float(max(cv.edges, 1u)) + sum_h / float(max(cv.hinges, 1u));
+    if (p.tether_limit > 0.0 && cv.tether != kClothNone) y = cloth_tether(y, in_a[cv.tether].xyz, cv.tether_m, p.tether_limit);
+    vec3 yp = in_b[v].xyz;
+    for (uint i = 0u; i < p.collider_count; ++i) {
+        SimCollider c = colliders[pc.slot * pc.max_colliders + i];
+        vec4 d = cloth_primitive_distance(y, c, p.thickness_m);
+        if (d.w >= kClothContactTolerance_m) continue;
+        if (d.w < 0.0) y -= d.xyz * d.w;
+        vec3 carried = cloth_primitive_carry(yp, y, c);
+        float f = 1.0 - pow(1.0 - clamp(c.p1_m.w, 0.0, 1.0), p.collider_friction_exponent);
+        SimPair r = cloth_contact_finish(y, yp, carried, d.xyz, f);
+        y = r.a.xyz;
+        yp = r.b.xyz;
+    }
+    for (uint i = 0u; i < p.sdf_count; ++i) {
+        SimSdfFrame f = sdf_frames[pc.slot * pc.max_sdfs + i];
+        g_sdf_offset = sdf_offsets[i];
+        float reach = p.thickness_m + f.params.x;
+        vec4 d = cloth_sdf_contact(sdf_grids[i], f, y, reach + kClothContactTolerance_m);
+        if (d.w >= reach + kClothContactTolerance_m) continue;
+        if (d.w < reach) y += d.xyz * (reach - d.w);
+        vec3 carried = sim_transform_point(f.step_motion, yp);
+        SimPair r = cloth_contact_finish(y, yp, carried, d.xyz, p.friction);
+        y = r.a.xyz;
+        yp = r.b.xyz;
+    }
+    if (last) {
+        out_a[v] = vec4(y, x.w);
+        out_b[v] = vec4(yp, x.w);
+        return;
+    }
+    out_a[v] = vec4(cloth_predict(p, y, yp, vertex_normal(v)), x.w);
+    out_b[v] = vec4(y, x.w);
+}

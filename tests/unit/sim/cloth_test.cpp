@@ -1,0 +1,322 @@
+// Cloth accessories (engine/sim/cloth.h): the hinge's gradients, the mesh checks, and the CPU reference's
+// behaviour under gravity, pins, collisions and wind.
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "groom/groom_bench.h"
+#include "sim/cloth.h"
+#include "sim/sim.h"
+#include "sim_test_util.h"
+
+namespace tressel {
+namespace {
+
+using gpu_shared::ClothHinge;
+
+glm::vec3 xyz(const glm::vec4& v) { return glm::vec3(v); }
+
+// A sheet of side `side_m` lying in x-z at height y, cells per side `cells`.
+Mesh flat_sheet(float side_m, uint32_t cells, float y = 0.0f) {
+    return make_cloth_sheet("sheet", glm::vec3(-side_m / 2, y, -side_m / 2), glm::vec3(side_m, 0, 0), glm::vec3(0, 0, side_m), cells, cells);
+}
+
+std::vector<bool> pins_where(const Mesh& m, const std::function<bool(glm::vec3)>& f) {
+    std::vector<bool> p(m.positions.size());
+    for (size_t i = 0; i < p.size(); ++i) p[i] = f(m.positions[i]);
+    return p;
+}
+
+ClothState must_build(const Mesh& m, const std::vector<bool>& pins, const ClothParams& params = {}) {
+    ClothBuildInputs in;
+    in.name = "test";
+    in.mesh = &m;
+    in.params = params;
+    in.pinned = pins;
+    auto c = build_cloth(in);
+    EXPECT_TRUE(c.ok()) << c.error().describe();
+    return c.ok() ? std::move(*c) : ClothState{};
+}
+
+std::string build_error(const Mesh& m, const std::vector<bool>& pins, const ClothParams& params = {}) {
+    ClothBuildInputs in;
+    in.name = "scarf";
+    in.mesh = &m;
+    in.params = params;
+    in.pinned = pins;
+    auto c = build_cloth(in);
+    return c.ok() ? std::string() : c.error().message;
+}
+
+// A world with one cloth and nothing else, gravity on, 60 Hz x 2 substeps.
+SimWorld cloth_world(ClothState cloth, const std::vector<SimSdfInputs>& sdfs = {}, const std::vector<Collider>& colliders = {}) {
+    SimWorldInputs in;
+    in.sdfs = sdfs;
+    in.colliders = colliders;
+    SimWorld w = test::build(in);
+    for (uint32_t i = 0; i < sdfs.size(); ++i) cloth.sdf_indices.push_back(i);
+    for (uint32_t i = 0; i < colliders.size(); ++i) cloth.collider_indices.push_back(i);
+    w.cloths.push_back(std::move(cloth));
+    return w;
+}
+
+TEST(ClothFormulas, HingeAngleAndGradientsMatchFiniteDifferences) {
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    int checked = 0;
+    for (int trial = 0; trial < 200; ++trial) {
+        glm::vec3 p[4] = {{0, 0, 0}, {1, 0, 0}, {0.5f, 1, 0}, {0.5f, -1, 0}};
+        for (auto& q : p) q += glm::vec3(u(rng), u(rng), u(rng)) * 0.3f;
+        const ClothHinge h = gpu_shared::cloth_hinge(p[0], p[1], p[2], p[3]);
+        const glm::vec3 g[4] = {xyz(h.g0), xyz(h.g1), xyz(h.g2), xyz(h.g3)};
+        if (std::abs(h.g0.w) > 2.5f) continue;  // near the wrap at pi the angle is not differentiable
+        const double eps = 1e-3;
+        for (int v = 0; v < 4; ++v)
+            for (int a = 0; a < 3; ++a) {
+                glm::vec3 hi[4] = {p[0], p[1], p[2], p[3]}, lo[4] = {p[0], p[1], p[2], p[3]};
+                hi[v][a] += float(eps);
+                lo[v][a] -= float(eps);
+                const double fd = (double(gpu_shared::cloth_hinge(hi[0], hi[1], hi[2], hi[3]).g0.w) -
+                                   double(gpu_shared::cloth_hinge(lo[0], lo[1], lo[2], lo[3]).g0.w)) / (2 * eps);
+                EXPECT_NEAR(g[v][a], fd, 2e-3 + 1e-2 * std::abs(fd)) << "trial " << trial << " vertex " << v << " axis " << a;
+            }
+        // The gradients sum to zero: a hinge moved rigidly keeps its angle.
+        EXPECT_LT(glm::length(g[0] + g[1] + g[2] + g[3]), 1e-4f);
+        ++checked;
+    }
+    EXPECT_GT(checked, 150);
+    // Flat is zero; lifting the first wing folds it positive.
+    const ClothHinge flat = gpu_shared::cloth_hinge({0, 0, 0}, {1, 0, 0}, {0.5f, 1, 0}, {0.5f, -1, 0});
+    EXPECT_NEAR(flat.g0.w, 0.0f, 1e-6f);
+    const ClothHinge folded = gpu_shared::cloth_hinge({0, 0, 0}, {1, 0, 0}, {0.5f, 1, 0.2f}, {0.5f, -1, 0});
+    EXPECT_GT(folded.g0.w, 0.1f);
+}
+
+TEST(ClothBuild, WeldsSplitVerticesAndBuildsEdgesHingesAndTethers) {
+    // The sheet as a triangle soup: three vertices per triangle, as a file split at every seam would be.
+    const Mesh indexed = flat_sheet(0.2f, 4);
+    Mesh soup;
+    soup.name = "soup";
+    for (uint32_t i : indexed.indices) {
+        soup.indices.push_back(uint32_t(soup.positions.size()));
+        soup.positions.push_back(indexed.positions[i]);
+    }
+    const auto pins = pins_where(soup, [](glm::vec3 p) { return p.z < -0.099f; });
+    const ClothState c = must_build(soup, pins);
+    EXPECT_EQ(c.vertex_count(), 25u);
+    EXPECT_EQ(c.edge_count, 4u * 5 * 2 + 16u);   // rows and columns, and one diagonal per cell
+    EXPECT_EQ(c.hinge_count, c.edge_count - 16u); // every edge but the border's 16
+    // Mass: density x area.
+    EXPECT_NEAR(c.total_mass_kg, 0.15 * 0.04, 1e-6);
+    // Tethers: the far edge's vertices hang 0.2 m from their pins along the columns.
+    for (size_t v = 0; v < c.vertex_count(); ++v) {
+        const glm::vec4 r = c.vertices[v].rest_os;
+        if (r.w == 0.0f) {
+            EXPECT_EQ(c.vertices[v].tether, gpu_shared::kClothNone);
+            continue;
+        }
+        ASSERT_NE(c.vertices[v].tether, gpu_shared::kClothNone);
+        EXPECT_NEAR(c.vertices[v].tether_m, r.z + 0.1f, 1e-5f) << "vertex " << v;
+    }
+    // Every input vertex maps to the welded one at its position.
+    for (size_t i = 0; i < soup.positions.size(); ++i)
+        EXPECT_EQ(xyz(c.vertices[c.welded_of_source[i]].rest_os), soup.positions[i]);
+}
+
+TEST(ClothBuild, BadMeshesAndPinSetsAreRefusedWithTheirReason) {
+    const Mesh sheet = flat_sheet(0.2f, 4);
+    const auto some = pins_where(sheet, [](glm::vec3 p) { return p.z < -0.099f; });
+    EXPECT_NE(build_error(sheet, std::vector<bool>(sheet.positions.size(), false)).find("no vertex is pinned"), std::string::npos);
+    EXPECT_NE(build_error(sheet, std::vector<bool>(sheet.positions.size(), true)).find("every vertex is pinned"), std::string::npos);
+
+    Mesh fin = sheet;  // a third triangle on an interior edge
+    fin.positions.push_back(glm::vec3(0, 0.1f, 0));
+    const uint32_t a = fin.indices[0], b = fin.indices[2];  // the first cell's diagonal
+    fin.indices.insert(fin.indices.end(), {a, b, uint32_t(fin.positions.size() - 1)});
+    auto fin_pins = some;
+    fin_pins.push_back(false);
+    EXPECT_NE(build_error(fin, fin_pins).find("not manifold"), std::string::npos);
+
+    Mesh flat_tri = sheet;  // a triangle with two vertices at one place
+    flat_tri.indices.insert(flat_tri.indices.end(), {0, 1, 1});
+    EXPECT_NE(build_error(flat_tri, some).find("zero area"), std::string::npos);
+
+    Mesh nan = sheet;
+    nan.positions[3].y = std::nanf("");
+    EXPECT_NE(build_error(nan, some).find("not finite"), std::string::npos);
+
+    Mesh out_of_range = sheet;
+    out_of_range.indices[4] = 999;
+    EXPECT_NE(build_error(out_of_range, some).find("index 999"), std::string::npos);
+
+    Mesh empty = sheet;
+    empty.indices.clear();
+    EXPECT_NE(build_error(empty, some).find("no triangles"), std::string::npos);
+
+    ClothParams bad;
+    bad.iterations = 0;
+    EXPECT_NE(build_error(sheet, some, bad).find("accessories['scarf'].cloth.iterations"), std::string::npos);
+}
+
+// The largest drop below its rest height of any vertex, and the strain, of a sheet pinned along one edge
+// after `seconds` under gravity.
+struct Hang {
+    double sag_m = 0.0;
+    ClothStretch stretch;
+    double kinetic = 0.0;
+};
+Hang hang(ClothParams params, double seconds, uint32_t cells = 16) {
+    const Mesh sheet = flat_sheet(0.3f, cells);
+    ClothState c = must_build(sheet, pins_where(sheet, [](glm::vec3 p) { return p.z < -0.149f; }), params);
+    SimWorld w = cloth_world(std::move(c));
+    const uint32_t frames = uint32_t(seconds * 60.0);
+    EXPECT_TRUE(run_frames(w, frames).ok());
+    Hang h;
+    const ClothState& s = w.cloths[0];
+    for (const glm::vec4& p : s.positions) h.sag_m = std::max(h.sag_m, double(-p.y));
+    h.stretch = measure_cloth_stretch(s);
+    h.kinetic = cloth_kinetic_energy(s, w.step_dt_s());
+    return h;
+}
+
+TEST(ClothSim, SheetPinnedAlongAnEdgeHangsStillWithLittleStretch) {
+    // Default fabric (5000 N/m, tethers on) at 5 and 20 small steps: it hangs its full length, stretched
+    // by at most 2% anywhere, and comes to rest.
+    for (int iterations : {5, 20}) {
+        ClothParams p;
+        p.iterations = iterations;
+        const Hang h = hang(p, 4.0);
+        std::printf("hanging sheet 0.3 m, 16 cells, %d small steps: sag %.4f m, strain max %.5f mean %.6f, kinetic %.2e J/kg\n", iterations,
+                    h.sag_m, h.stretch.max_strain, h.stretch.mean_strain, h.kinetic);
+        EXPECT_GT(h.sag_m, 0.29);
+        EXPECT_LT(h.sag_m, 0.3 * 1.02);
+        EXPECT_LT(h.stretch.max_strain, 0.02);
+        EXPECT_LT(h.kinetic, 1e-4);
+    }
+}
+
+TEST(ClothSim, StiffnessMeansTheSameAt5And20Iterations) {
+    // A soft sheet (2 N/m, tethers off) hangs longer by its stiffness: weight per width x length / 2E
+    // (0.15 kg/m^2 x 9.81 x 0.3 m x 0.3 m / 4 N/m = 33 mm for a column of springs; the lattice's diagonals
+    // carry some of it). The compliance, not the iteration count, decides how much.
+    ClothParams p;
+    p.stretch_stiffness_n_m = 2.0;
+    p.tether_slack = -1.0;
+    p.iterations = 5;
+    const Hang h5 = hang(p, 6.0, 4);
+    p.iterations = 20;
+    const Hang h20 = hang(p, 6.0, 4);
+    const double e5 = h5.sag_m - 0.3, e20 = h20.sag_m - 0.3;
+    std::printf("soft sheet 2 N/m: extension %.2f mm at 5 small steps, %.2f mm at 20 (a column of springs: 33 mm)\n", e5 * 1e3, e20 * 1e3);
+    EXPECT_NEAR(e5, e20, 0.1 * e20);
+    EXPECT_GT(e20, 0.015);
+    EXPECT_LT(e20, 0.04);
+    // Ten times stiffer, ten times less (within the lattice's and the solver's share).
+    p.stretch_stiffness_n_m = 20.0;
+    const Hang stiff = hang(p, 6.0, 4);
+    EXPECT_LT(stiff.sag_m - 0.3, 0.2 * e20);
+}
+
+TEST(ClothSim, DrapedOverASphereRestsOutsideItsMargin) {
+    const float radius = 0.1f;
+    const Mesh ball = make_sphere_mesh(radius, 48, 96);
+    const SdfGrid field = test::build_test_field(ball, 48, 0.3);
+    const double margin = 0.004;
+    // A sheet 1 cm above the ball, pinned at its centre.
+    const Mesh sheet = flat_sheet(0.4f, 24, radius + 0.01f);
+    ClothParams params;
+    ClothState c = must_build(sheet, pins_where(sheet, [](glm::vec3 p) { return std::abs(p.x) < 0.02f && std::abs(p.z) < 0.02f; }), params);
+    SimWorld w = cloth_world(std::move(c), {{"ball", &field, margin}});
+    double worst = 1e9, peak_ke = 0.0;
+    for (int f = 0; f < 180; ++f) {
+        ASSERT_TRUE(run_frames(w, 1).ok());
+        for (const glm::vec4& p : w.cloths[0].positions) worst = std::min(worst, double(glm::length(xyz(p))) - radius);
+        peak_ke = std::max(peak_ke, cloth_kinetic_energy(w.cloths[0], w.step_dt_s()));
+    }
+    const ClothStretch s = measure_cloth_stretch(w.cloths[0]);
+    std::printf("sheet over a ball: deepest vertex %.5f m from the surface (margin %.3f), peak kinetic %.3f J/kg, strain max %.4f\n",
+                worst, margin, peak_ke, s.max_strain);
+    // No vertex inside the ball deeper than 0.1 x margin (the field's own error included), every frame.
+    EXPECT_GT(worst, -0.1 * margin);
+    // It draped: the corners fell well below the pin.
+    double lowest = 1e9;
+    for (const glm::vec4& p : w.cloths[0].positions) lowest = std::min(lowest, double(p.y));
+    EXPECT_LT(lowest, 0.0);
+    EXPECT_LT(s.max_strain, 0.06);
+}
+
+TEST(ClothSim, SheetStartingInsideABallIsPushedOutWithoutLaunch) {
+    const float radius = 0.1f;
+    const Mesh ball = make_sphere_mesh(radius, 48, 96);
+    const SdfGrid field = test::build_test_field(ball, 48, 0.3);
+    // A sheet through the ball's upper half, pinned at its four corners, no gravity: only depenetration moves it.
+    const Mesh sheet = flat_sheet(0.4f, 24, 0.05f);
+    auto pins = pins_where(sheet, [](glm::vec3 p) { return std::abs(p.x) > 0.19f && std::abs(p.z) > 0.19f; });
+    SimWorld w = cloth_world(must_build(sheet, pins), {{"ball", &field, 0.004}});
+    w.environment.gravity_mps2 = glm::dvec3(0.0);
+    double peak_speed = 0.0;
+    for (int f = 0; f < 60; ++f) {
+        ASSERT_TRUE(run_frames(w, 1).ok());
+        const ClothState& c = w.cloths[0];
+        for (size_t v = 0; v < c.positions.size(); ++v)
+            peak_speed = std::max(peak_speed, double(glm::length(xyz(c.positions[v]) - xyz(c.prev_positions[v]))) / w.step_dt_s());
+    }
+    double worst = 1e9;
+    for (const glm::vec4& p : w.cloths[0].positions) worst = std::min(worst, double(glm::length(xyz(p))) - radius);
+    std::printf("sheet started through a ball: deepest %.5f m, peak vertex speed %.3f m/s\n", worst, peak_speed);
+    EXPECT_GT(worst, -0.0004);
+    // Pushed out by 5 cm or more within a step, it would leave at several m/s if the push became velocity.
+    EXPECT_LT(peak_speed, 0.5);
+}
+
+TEST(ClothSim, WindPushesAcrossTheSheetNotAlongIt) {
+    // Wind across a hanging sheet moves it; wind along its plane barely does.
+    auto tip_shift = [](glm::dvec3 wind_dir) {
+        const Mesh sheet = flat_sheet(0.3f, 12);
+        // Hang it first: pinned along one edge, rotated to hang in the x-y plane.
+        Mesh hanging = sheet;
+        for (auto& p : hanging.positions) p = glm::vec3(p.x, -(p.z + 0.15f), 0.0f);
+        ClothState c = must_build(hanging, pins_where(hanging, [](glm::vec3 p) { return p.y > -0.001f; }));
+        SimWorld w = cloth_world(std::move(c));
+        w.environment.wind.direction = wind_dir;
+        w.environment.wind.speed_mps = 3.0;
+        EXPECT_TRUE(run_frames(w, 120).ok());
+        double shift = 0.0;
+        for (const glm::vec4& p : w.cloths[0].positions) shift = std::max(shift, std::abs(double(p.z)));
+        return shift;
+    };
+    const double across = tip_shift({0, 0, 1}), along = tip_shift({1, 0, 0});
+    std::printf("wind 3 m/s: largest shift %.4f m across the sheet, %.4f m along it\n", across, along);
+    EXPECT_GT(across, 0.03);
+    EXPECT_LT(along, 0.1 * across);
+}
+
+TEST(ClothSim, EnergyDoesNotGrowWithoutGravity) {
+    // A crumpled sheet released with no gravity: the constraints only take energy out.
+    Mesh sheet = flat_sheet(0.3f, 16);
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<float> u(-0.01f, 0.01f);
+    for (auto& p : sheet.positions) p.y += u(rng);
+    auto pins = pins_where(sheet, [](glm::vec3 p) { return p.z < -0.149f; });
+    ClothState c = must_build(sheet, pins);
+    // Start it with the rest shape flat (the build took the noisy shape as rest): a flat rest, noisy start.
+    for (auto& k : c.constraints)
+        if (k.rest.z == float(gpu_shared::kClothHinge)) k.rest.x = 0.0f;
+    SimWorld w = cloth_world(std::move(c));
+    w.environment.gravity_mps2 = glm::dvec3(0.0);
+    double e_prev = 0.0, peak = 0.0;
+    for (int f = 0; f < 120; ++f) {
+        ASSERT_TRUE(run_frames(w, 1).ok());
+        e_prev = cloth_kinetic_energy(w.cloths[0], w.step_dt_s());
+        peak = std::max(peak, e_prev);
+    }
+    // The bending energy of 1 cm bumps is tiny; it must not become a flapping sheet.
+    EXPECT_LT(peak, 0.05);
+    EXPECT_LT(e_prev, 1e-3);
+    std::printf("crumpled sheet without gravity: kinetic %.3e J/kg after 2 s\n", e_prev);
+}
+
+}  // namespace
+}  // namespace tressel
