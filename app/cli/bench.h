@@ -22,6 +22,7 @@ int bench_sim(const Args& args, nlohmann::json& out);
 // 2,228 guides x 32 from Ratboy_mohawk.tfx with 2 TressFX follows each, 37,747 fur guides x 8 with 1 each.
 Scene ratboy_bench_scene(const std::filesystem::path& data);
 int bench_anim(const Args& args, nlohmann::json& out);
+int bench_cloth(const Args& args, nlohmann::json& out);
 int bench_render_json(const Args& args, nlohmann::json& out);  // cmd_render.cpp
 
 }  // namespace tressel::cli

@@ -9,7 +9,7 @@
 namespace tressel::cli {
 
 const char* const kBenchUsage =
-    "usage: tressel-cli bench <groom|sdf|sim|anim|render> [options] [--out FILE]\n\n"
+    "usage: tressel-cli bench <groom|sdf|sim|anim|cloth|render> [options] [--out FILE]\n\n"
     "       tressel-cli bench groom [--mesh FILE] [--repeats N] [--clearance M] [--out FILE]\n"
     "groom: regrows 10,000 guides x 32 vertices plus 100,000 barycentric follow descriptors on one core\n"
     "       (on FILE's merged mesh with a cap region, else a procedural sphere head) and prints the timings\n"
@@ -31,6 +31,9 @@ const char* const kBenchUsage =
     "       simulation) and one simulation step,\n"
     "       median GPU ms each over --frames N (200); and the walking scene (--scene FILE, default\n"
     "       presets/scenes/walking.json) stepped as `bake` steps it: wall ms a frame. --only ratboy|walking\n"
+    "cloth: a 64 x 64 and a 256 x 256 vertex cloth pinned at its centre over a ball's SDF (64 cells), in\n"
+    "       wind: median GPU ms of one simulation substep over --frames N (200), at 10 and 20 iterations\n"
+    "       (--iterations N for one count); --device NAME\n"
     "render: synthetic hair of 20K, 100K, 300K and 1M strands x 32 vertices at 1920 x 1080 (4x MSAA,\n"
     "       shadows), drawn by the compute rasterizer and by the ribbons: median GPU ms per render pass over\n"
     "       --frames N (20); --counts A,B,.. strand counts; --renderers compute,ribbons; --scene FILE also\n"
@@ -46,13 +49,13 @@ std::string bench_testdata_dir() {
 }
 
 int run_bench(const std::vector<std::string>& argv) {
-    if (argv.empty()) return fail("bench needs a workload: groom, sdf, sim, anim or render (see tressel-cli bench --help)", 2);
+    if (argv.empty()) return fail("bench needs a workload: groom, sdf, sim, anim, cloth or render (see tressel-cli bench --help)", 2);
     const std::string workload = argv[0];
     if (workload == "groom") return run_bench_groom(argv);
     auto args = Args::parse(std::vector<std::string>(argv.begin() + 1, argv.end()),
                             {{"out", true}, {"frames", true}, {"testdata", true}, {"device", true}, {"only", true}, {"phases", false}, {"chain", false}, {"volume", false},
                              {"counts", true}, {"renderers", true}, {"tile-kernel", true}, {"scene", true},
-                             {"size", true}});
+                             {"size", true}, {"iterations", true}});
     if (!args) return fail(args.error().message, 2);
     nlohmann::json out = nlohmann::json::object();
     int rc = 0;
@@ -62,10 +65,12 @@ int run_bench(const std::vector<std::string>& argv) {
         rc = bench_sim(*args, out);
     else if (workload == "anim")
         rc = bench_anim(*args, out);
+    else if (workload == "cloth")
+        rc = bench_cloth(*args, out);
     else if (workload == "render")
         rc = bench_render_json(*args, out);
     else
-        return fail("unknown bench workload '" + workload + "' (groom, sdf, sim, anim or render)", 2);
+        return fail("unknown bench workload '" + workload + "' (groom, sdf, sim, anim, cloth or render)", 2);
     if (rc != 0) return rc;
     const std::string text = out.dump(2) + "\n";
     if (auto path = args->get("out")) {

@@ -8,6 +8,7 @@
 namespace tressel {
 
 static_assert(gpu_shared::kClothBindSdfFields == 13u, "sim/cloth_common.glsl binds the SDF fields at 13 before it can include shared/cloth.h");
+static_assert(gpu_shared::kClothWorkgroupSize % gpu_shared::kClothMaxLanes == 0, "a vertex's lanes must share a workgroup");
 
 namespace {
 
@@ -133,8 +134,8 @@ void ClothGpu::record_step(gpu::CommandBuffer& cmd, const StepFrame::Cloth& fram
     push.slot = slot;
     push.max_colliders = max_colliders_;
     push.max_sdfs = max_sdfs_;
-    const gpu::DispatchSize d = gpu::dispatch_size(*device_, vertices_, gpu_shared::kClothWorkgroupSize);
-    auto pass = [&](const gpu::ComputePipeline& pipe) {
+    auto pass = [&](const gpu::ComputePipeline& pipe, uint32_t lanes) {
+        const gpu::DispatchSize d = gpu::dispatch_size(*device_, vertices_ * lanes, gpu_shared::kClothWorkgroupSize);
         cmd.bind(pipe, sets_[state_]);
         cmd.push(pipe, push);
         cmd.dispatch(d.x, d.y, d.z);
@@ -142,10 +143,10 @@ void ClothGpu::record_step(gpu::CommandBuffer& cmd, const StepFrame::Cloth& fram
         state_ = 1 - state_;
     };
     if (ts) ts->begin(cmd, "sim cloth");
-    pass(pipelines_->cloth_predict);
+    pass(pipelines_->cloth_predict, 1);
     for (uint32_t s = 0; s < frame.params.substeps; ++s) {
         push.substep = s;
-        pass(pipelines_->cloth_substep);
+        pass(pipelines_->cloth_substep, frame.params.lanes);
     }
     if (ts) ts->end(cmd);
 }

@@ -1,0 +1,78 @@
+// `tressel-cli bench cloth`: GPU cloth step times (engine/sim/cloth.h, engine/sim/gpu/cloth_gpu.h) for a
+// 64 x 64 and a 256 x 256 vertex sheet draped over a ball's SDF, pinned at its centre, in wind.
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include "bench.h"
+#include "gpu_context.h"
+#include "groom/groom_bench.h"
+#include "sdf/sdf.h"
+#include "sim/gpu/sim_bench.h"
+
+namespace tressel::cli {
+
+int bench_cloth(const Args& args, nlohmann::json& out) {
+    auto steps = args.get_int("frames", 200);
+    if (!steps || *steps < 1 || *steps > 100000) return fail("--frames must be 1..100000", 2);
+    std::vector<int> iteration_counts = {10, 20};
+    if (auto it = args.get_int("iterations", 0); it && *it > 0) iteration_counts = {int(*it)};
+
+    auto ctx = GpuContext::create(args.get_or("device", ""));
+    if (!ctx) return fail(ctx.error().message);
+    gpu::Device& device = *ctx->device;
+    auto pipelines = SimGpuPipelines::create(device);
+    if (!pipelines) return fail(pipelines.error().message);
+
+    // A ball of 0.15 m radius and its field (64 cells across), the sheet 0.6 m across, 2 cm above it.
+    const Mesh ball = make_sphere_mesh(0.15f, 48, 96);
+    SdfBuildDesc d;
+    d.mesh = &ball;
+    d.cells_x = 64;
+    d.padding = 0.3;
+    Diagnostics diag;
+    auto field = build_sdf_cpu(d, diag);
+    if (!field) return fail("ball field: " + field.error().message);
+
+    nlohmann::json results = nlohmann::json::array();
+    for (uint32_t side : {64u, 128u, 256u})
+        for (int iterations : iteration_counts) {
+            SimWorldInputs in;
+            in.sdfs.push_back({"ball", &*field, 0.004});
+            in.environment.wind.speed_mps = 2.0;
+            in.environment.wind.turbulence = 0.5;
+            auto world = build_sim_world(in);
+            if (!world) return fail(world.error().message);
+            const Mesh sheet = make_cloth_sheet("sheet", glm::vec3(-0.3f, 0.17f, -0.3f), glm::vec3(0.6f, 0, 0), glm::vec3(0, 0, 0.6f), side - 1, side - 1);
+            ClothBuildInputs cb;
+            cb.name = "sheet";
+            cb.mesh = &sheet;
+            cb.params.iterations = iterations;
+            for (const glm::vec3& p : sheet.positions) cb.pinned.push_back(std::abs(p.x) < 0.03f && std::abs(p.z) < 0.03f);
+            auto cloth = build_cloth(cb);
+            if (!cloth) return fail(cloth.error().message);
+            cloth->sdf_indices = {0};
+            const size_t vertices = cloth->vertex_count(), constraints = cloth->constraints.size();
+            world->cloths.push_back(std::move(*cloth));
+            // Let it fall onto the ball first (on the device), so the timed steps have contacts.
+            auto r = bench_sim_gpu(device, *pipelines, *world, int(*steps));
+            if (!r) return fail(r.error().message);
+            nlohmann::json row;
+            row["vertices"] = vertices;
+            row["constraints"] = constraints;
+            row["iterations"] = iterations;
+            row["step_ms"] = r->fused.step_ms;
+            row["ms_per_iteration"] = r->fused.step_ms / double(iterations + 1);
+            row["lanes_per_vertex"] = gpu_shared::cloth_lanes_for(uint32_t(vertices));
+            results.push_back(row);
+            std::fprintf(stderr, "cloth %u x %u, %d iterations: %.4f ms per step\n", side, side, iterations, r->fused.step_ms);
+        }
+    out["workload"] = "cloth";
+    out["device"] = device.info().name;
+    out["what"] = "median GPU ms of one simulation substep of a sheet pinned at its centre over a ball's SDF (64 cells), wind 2 m/s: "
+                  "a predict pass and one pass per iteration (small step)";
+    out["cases"] = results;
+    return 0;
+}
+
+}  // namespace tressel::cli
