@@ -756,6 +756,76 @@ TEST_F(RuntimeTest, BlendInFromRestNeverLaunchesTheHair) {
     }
 }
 
+// A cloth accessory: built from the scene's accessories section (a sheet above the head, pinned by a box
+// at its centre), simulated on the device with the hair, drawn from the device's positions in place of
+// its mesh, and refused with the accessory named when its pins select nothing (the scene keeps running).
+TEST_F(RuntimeTest, ClothAccessoryIsSimulatedAndDrawnInPlaceOfItsMesh) {
+    const std::filesystem::path dir = test::scratch_dir("runtime_cloth");
+    {
+        const Mesh sheet = make_cloth_sheet("sheet", glm::vec3(-0.2f, 0.88f, -0.15f), glm::vec3(0.4f, 0, 0), glm::vec3(0, 0, 0.4f), 12, 12);
+        std::string obj;
+        for (const glm::vec3& p : sheet.positions) obj += "v " + std::to_string(p.x) + " " + std::to_string(p.y) + " " + std::to_string(p.z) + "\n";
+        for (size_t t = 0; t < sheet.indices.size(); t += 3)
+            obj += "f " + std::to_string(sheet.indices[t] + 1) + " " + std::to_string(sheet.indices[t + 2] + 1) + " " +
+                   std::to_string(sheet.indices[t + 1] + 1) + "\n";
+        ASSERT_TRUE(write_file_atomic(dir / "sheet.obj", obj).ok());
+    }
+    auto rt = make();
+    ASSERT_TRUE(rt);
+    Scene s = light_scene();
+    MeshRef sheet_ref;
+    sheet_ref.name = "sheet";
+    sheet_ref.path = (dir / "sheet.obj").string();
+    s.meshes.push_back(sheet_ref);
+    Accessory a;
+    a.name = "kerchief";
+    a.mesh = "sheet";
+    a.attach = "head";
+    a.pins.mode = PinMode::Box;
+    a.pins.box_min_m = {-0.04, 0.8, -0.01};
+    a.pins.box_max_m = {0.04, 0.95, 0.09};
+    a.sdf = {"head"};
+    a.color = {0.05, 0.1, 0.9};
+    s.accessories.push_back(a);
+    ASSERT_TRUE(rt->apply(s).ok());
+    ASSERT_EQ(rt->world()->cloths.size(), 1u);
+    ASSERT_TRUE(rt->step(20).ok());
+    ASSERT_TRUE(rt->download().ok());
+    const ClothState& c = rt->world()->cloths[0];
+    double fell = 0.0;
+    for (const glm::vec4& p : c.positions) {
+        ASSERT_TRUE(std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z));
+        fell = std::max(fell, double(0.88f - p.y));
+    }
+    EXPECT_GT(fell, 0.02) << "the sheet's free corners fall";
+    // Drawn in blue where the sheet is (looking down on it): the static sheet is not drawn, the cloth is.
+    ASSERT_TRUE(rt->resize(160, 120).ok());
+    render::FrameDesc frame = rt->frame_desc(true);
+    frame.camera.target_m = glm::dvec3(0.01, 0.7, 0.05);
+    frame.camera.yaw_deg = 0.0;
+    frame.camera.pitch_deg = 80.0;
+    frame.camera.distance_m = 1.2;
+    auto rgba = rt->render_to_rgba(frame);
+    ASSERT_TRUE(rgba.ok()) << rgba.error().describe();
+    size_t blue = 0;
+    for (size_t i = 0; i + 3 < rgba->size(); i += 4) blue += (*rgba)[i + 2] > (*rgba)[i] + 40 && (*rgba)[i + 2] > (*rgba)[i + 1] + 20 ? 1 : 0;
+    auto png = encode_png_rgba(*rgba, 160, 120);
+    ASSERT_TRUE(png.ok());
+    EXPECT_TRUE(write_file_atomic(dir / "cloth_from_above.png", *png).ok());
+    EXPECT_GT(blue, 100u) << "the cloth is drawn";
+
+    // Pins that select nothing: refused, naming the accessory; the running scene stays.
+    Scene bad = s;
+    bad.accessories[0].pins.box_min_m = {5.0, 5.0, 5.0};
+    bad.accessories[0].pins.box_max_m = {6.0, 6.0, 6.0};
+    const Status st = rt->apply(bad);
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.error().message.find("kerchief"), std::string::npos) << st.error().message;
+    EXPECT_NE(st.error().message.find("no vertex is pinned"), std::string::npos) << st.error().message;
+    EXPECT_TRUE(rt->scene() == s);
+    EXPECT_EQ(rt->world()->cloths.size(), 1u);
+}
+
 TEST(RuntimeWithoutDevice, GrowsTheHairOnly) {
     auto rt = SceneRuntime::create(nullptr, {});
     ASSERT_TRUE(rt.ok());
