@@ -45,6 +45,7 @@ const nlohmann::json& EditorContext::default_json() {
         s.collision_meshes.emplace_back();
         s.colliders.emplace_back();
         s.hair_groups.emplace_back();
+        s.accessories.emplace_back();
         default_json_ = scene_to_json(s);
     }
     return *default_json_;

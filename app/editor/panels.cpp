@@ -224,6 +224,65 @@ void SimulationPanel::draw(EditorContext& ctx) {
         draw_param_table(ctx, "hair_groups[].simulation", ptr("hair_groups", i, "simulation"));
         ImGui::PopID();
     }
+    draw_accessories(ctx);
+}
+
+void SimulationPanel::draw_accessories(EditorContext& ctx) {
+    section("Accessories (cloth)");
+    size_t remove = SIZE_MAX;
+    for (size_t i = 0; i < ctx.scene.accessories.size(); ++i) {
+        ImGui::PushID(int(2000 + i));
+        const Accessory& a = ctx.scene.accessories[i];
+        if (ImGui::TreeNodeEx("accessory", ImGuiTreeNodeFlags_DefaultOpen, "%s  (mesh %s)", a.name.c_str(), a.mesh.c_str())) {
+            draw_param_table(ctx, "accessories[]", ptr("accessories", i), {"type"});
+            if (ImGui::TreeNode("pins")) {
+                draw_param_table(ctx, "accessories[].pins", ptr("accessories", i, "pins"));
+                ImGui::TreePop();
+            }
+            if (ImGui::TreeNode("cloth")) {
+                draw_param_table(ctx, "accessories[].cloth", ptr("accessories", i, "cloth"));
+                ImGui::TreePop();
+            }
+            if (ImGui::Button("Remove accessory")) remove = i;
+            ImGui::TreePop();
+        }
+        ImGui::PopID();
+    }
+    if (remove != SIZE_MAX) ctx.scene.accessories.erase(ctx.scene.accessories.begin() + long(remove));
+    // A mesh of the scene (a scarf or ribbon imported in the Scene panel) made cloth, pinned near the head.
+    std::vector<std::string> candidates;
+    for (const MeshRef& m : ctx.scene.meshes) {
+        const bool used = std::any_of(ctx.scene.accessories.begin(), ctx.scene.accessories.end(), [&](const Accessory& a) { return a.mesh == m.name; }) ||
+                          std::any_of(ctx.scene.hair_groups.begin(), ctx.scene.hair_groups.end(), [&](const HairGroup& g) { return g.scalp.mesh == m.name; }) ||
+                          std::any_of(ctx.scene.collision_meshes.begin(), ctx.scene.collision_meshes.end(), [&](const CollisionMesh& c) { return c.mesh == m.name; });
+        if (!used) candidates.push_back(m.name);
+    }
+    if (candidates.empty()) {
+        ImGui::TextDisabled("add a mesh (a scarf, ribbon or hood) in the Scene panel to make it cloth");
+        return;
+    }
+    accessory_mesh_ = std::min(accessory_mesh_, candidates.size() - 1);
+    if (ImGui::BeginCombo("cloth mesh", candidates[accessory_mesh_].c_str())) {
+        for (size_t k = 0; k < candidates.size(); ++k)
+            if (ImGui::Selectable(candidates[k].c_str(), k == accessory_mesh_)) accessory_mesh_ = k;
+        ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("a scene mesh that is neither a scalp nor a collision mesh");
+    if (ImGui::Button("Make cloth")) {
+        std::vector<std::string> names;
+        for (const Accessory& a : ctx.scene.accessories) names.push_back(a.name);
+        Accessory a;
+        a.mesh = candidates[accessory_mesh_];
+        a.name = unique_name(names, a.mesh);
+        // Pinned where it touches the first scalp's mesh (or the first collision mesh), colliding with every field.
+        if (!ctx.scene.hair_groups.empty()) a.attach = ctx.scene.hair_groups.front().scalp.mesh;
+        else if (!ctx.scene.collision_meshes.empty()) a.attach = ctx.scene.collision_meshes.front().mesh;
+        if (a.attach.empty()) a.pins.mode = PinMode::VertexColor;
+        for (const CollisionMesh& c : ctx.scene.collision_meshes) a.sdf.push_back(c.mesh);
+        ctx.scene.accessories.push_back(a);
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("simulate the mesh as cloth: pinned where it lies within pins.distance of the head, colliding with every SDF");
 }
 
 void CollisionPanel::draw(EditorContext& ctx) {

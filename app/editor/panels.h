@@ -44,6 +44,11 @@ public:
 
 protected:
     void draw(EditorContext& ctx) override;
+
+private:
+    // The accessories: each one's parameters, pins and cloth; a mesh of the scene made cloth.
+    void draw_accessories(EditorContext& ctx);
+    size_t accessory_mesh_ = 0;  // the mesh chosen to become cloth
 };
 
 class CollisionPanel final : public Panel {
