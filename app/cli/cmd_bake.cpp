@@ -44,6 +44,8 @@ const char* const kBakeUsage =
     "vertex's distance from its groomed position carried by its root, mean and largest). The summary adds\n"
     "the rest jitter (RMS and largest speed over the last second, every frame of it measured), the last\n"
     "frame's style error and the deepest follow vertex. --still drops the scene's motion (a still head).\n"
+    "Per measured frame and in the summary, per accessory (cloth): the largest and mean edge strain, the\n"
+    "vertices inside the collision meshes it collides with and the deepest (exact distance), kinetic energy.\n"
     "Hair density per measured frame (hairs per cm^2 on each group's volume grid: densest node, the\n"
     "density the average hair sits in, the fraction above volume_density), whether or not volume is on.\n"
     "The report's `sag_free` gives the sag-free rest state's solve (groups with sag_free on): corrections,\n"
@@ -171,6 +173,7 @@ int run_bake(const std::vector<std::string>& argv) {
 
     std::vector<std::unique_ptr<MeshDistanceOracle>> oracle_objects;
     std::vector<SimSdfOracle> oracles;
+    json worst_accessories = json::object();  // per accessory: its worst figures over the measured frames
     for (const CollisionMesh& cm : scene.collision_meshes) {
         oracle_objects.push_back(std::make_unique<MeshDistanceOracle>(content.find_mesh(cm.mesh)->mesh));
         oracles.push_back(oracle_objects.back()->as_function());
@@ -263,7 +266,35 @@ int run_bake(const std::vector<std::string>& argv) {
             frame_gpu += v;
             gpu_total[k] += v;
         }
+        // Accessories: edge strain, and vertices inside the collision meshes they collide with (exact distance).
+        json accessories = json::array();
+        for (const ClothState& c : world.cloths) {
+            const ClothStretch st = measure_cloth_stretch(c);
+            double deepest = 0.0;
+            size_t inside = 0;
+            for (uint32_t si : c.sdf_indices) {
+                if (!penetration || si >= oracles.size() || !oracles[si]) continue;
+                const glm::mat4 to_rest = glm::inverse(world.sdfs[si].transform);
+                for (const glm::vec4& p : c.positions) {
+                    const float d = oracles[si](glm::vec3(to_rest * glm::vec4(glm::vec3(p), 1.0f)));
+                    if (d < 0.0f) {
+                        ++inside;
+                        deepest = std::max(deepest, double(-d));
+                    }
+                }
+            }
+            const double ke = cloth_kinetic_energy(c, world.step_dt_s());
+            accessories.push_back({{"name", c.name}, {"max_strain", st.max_strain}, {"mean_strain", st.mean_strain},
+                                   {"penetrating_vertices", inside}, {"max_penetration_m", deepest}, {"kinetic_energy", ke}});
+            json& w = worst_accessories[c.name];
+            if (!w.is_object()) w = json::object();
+            w["max_strain"] = std::max(w.value("max_strain", 0.0), st.max_strain);
+            w["mean_strain"] = std::max(w.value("mean_strain", 0.0), st.mean_strain);
+            w["max_penetration_m"] = std::max(w.value("max_penetration_m", 0.0), deepest);
+            w["kinetic_energy"] = std::max(w.value("kinetic_energy", 0.0), ke);
+        }
         frames_json.push_back({{"frame", f},
+                               {"accessories", accessories},
                                {"penetration_measured", penetration},
                                {"time_s", world.time_s()},
                                {"max_stretch", m.max_stretch},
@@ -347,6 +378,7 @@ int run_bake(const std::vector<std::string>& argv) {
                                      {"max_speed_m_s", worst.jitter_max_m_s}}},
                     {"style_error", {{"mean_m", worst.style_mean_m}, {"max_m", worst.style_max_m}}},
                     {"density_per_cm2", {{"max", worst.density_max}, {"mean_last", worst.density_mean}, {"over_target_last", worst.density_over}}},
+                    {"accessories", worst_accessories},
                     {"still", args->has("still")},
                     {"non_finite", worst.non_finite}};
     json sdf_ms = json::object();
