@@ -1,4 +1,4 @@
-// tressel-cli preset save|apply|check: section presets (simulation, shading, growth, collision) as
+// tressel-cli preset save|apply|check: section presets (simulation, shading, growth, collision, cloth) as
 // partial JSON documents, merged over a scene by engine/scene/presets.h.
 #include <cstdio>
 
@@ -13,13 +13,13 @@
 namespace tressel::cli {
 
 const char* const kPresetUsage =
-    "usage: tressel-cli preset save <scene.json> --kind simulation|shading|growth|collision [--group NAME] --out preset.json\n"
+    "usage: tressel-cli preset save <scene.json> --kind simulation|shading|growth|collision|cloth [--group NAME] --out preset.json\n"
     "       tressel-cli preset apply <scene.json> <preset.json>... [--group NAME] [--out scene.json]\n"
     "       tressel-cli preset check <preset.json>...\n\n"
     "save   writes the current values of one section of hair group NAME (default: the first group), or of\n"
-    "       the first collision mesh, as a preset\n"
+    "       the first collision mesh, or the first accessory's cloth, as a preset\n"
     "apply  merges the presets, in order, over hair group NAME (default: every group; collision presets change\n"
-    "       every collision mesh) and saves the scene to --out (default: over the scene file)\n"
+    "       every collision mesh, cloth presets every accessory's cloth) and saves the scene to --out (default: over the scene file)\n"
     "check  validates preset files (format, kind, value types and ranges)\n"
     "Shipped presets: presets/sim/*.json and presets/shading/*.json (see presets/README.md).\n";
 
@@ -58,15 +58,15 @@ int run_preset(const std::vector<std::string>& argv) {
     }
     if (action == "save") {
         if (pos.size() != 2) return fail("preset save takes one scene file", 2);
-        if (!args->has("kind")) return fail("preset save needs --kind simulation|shading|growth|collision", 2);
+        if (!args->has("kind")) return fail("preset save needs --kind simulation|shading|growth|collision|cloth", 2);
         if (!args->has("out")) return fail("preset save needs --out preset.json", 2);
         auto kind = enum_from_string<PresetKind>(*args->get("kind"));
-        if (!kind) return fail("--kind must be simulation, shading, growth or collision", 2);
+        if (!kind) return fail("--kind must be simulation, shading, growth, collision or cloth", 2);
         auto loaded = load_scene(pos[1]);
         if (!loaded) return fail(loaded.error().message);
         auto group = group_index(loaded->scene, args->get("group"));
         if (!group) return fail(group.error().message);
-        if (*kind != PresetKind::Collision && *group < 0) return fail("the scene has no hair group to take a " + *args->get("kind") + " preset from");
+        if (*kind != PresetKind::Collision && *kind != PresetKind::Cloth && *group < 0) return fail("the scene has no hair group to take a " + *args->get("kind") + " preset from");
         const auto doc = make_section_preset(loaded->scene, *kind, *group);
         auto st = write_file_atomic(*args->get("out"), std::string_view(doc.dump(2) + "\n"));
         if (!st) return fail(st.error().message);
@@ -93,7 +93,9 @@ int run_preset(const std::vector<std::string>& argv) {
             if (!doc) return fail(doc.error().message);
             auto p = parse_section_preset(*doc, diag);
             if (!p) return fail(pos[i] + ": " + p.error().message);
-            const std::vector<int> targets = p->kind == PresetKind::Collision ? std::vector<int>{-1} : groups;
+            // Collision and cloth presets merge over every collision mesh / every accessory.
+            const bool every = p->kind == PresetKind::Collision || p->kind == PresetKind::Cloth;
+            const std::vector<int> targets = every ? std::vector<int>{-1} : groups;
             if (targets.empty()) return fail(pos[i] + ": the scene has no hair group to apply it to");
             for (int g : targets) {
                 auto st = apply_section_preset(scene, p->kind, g, *doc, diag);

@@ -16,6 +16,7 @@ std::string_view section_key(PresetKind kind) {
         case PresetKind::Shading: return "shading";
         case PresetKind::Growth: return "growth";
         case PresetKind::Collision: return "";
+        case PresetKind::Cloth: return "cloth";
     }
     return "";
 }
@@ -40,6 +41,7 @@ Status check_section_values(const json& values, PresetKind kind, Diagnostics& di
                 return make_error(ErrorCode::InvalidArgument,
                                   at("values.mesh") + "a collision preset applies to every collision mesh and cannot choose the mesh");
             return check_values<CollisionMesh>(values, kind, diagnostics);
+        case PresetKind::Cloth: return check_values<ClothParams>(values, kind, diagnostics);
     }
     return {};
 }
@@ -52,6 +54,7 @@ std::string_view preset_table(PresetKind kind) {
         case PresetKind::Shading: return "hair_groups[].shading";
         case PresetKind::Growth: return "hair_groups[].growth";
         case PresetKind::Collision: return "collision_meshes[]";
+        case PresetKind::Cloth: return "accessories[].cloth";
     }
     return "";
 }
@@ -82,7 +85,7 @@ Result<SectionPreset> parse_section_preset(const json& doc, Diagnostics& diagnos
     if (!kind)
         return make_error(ErrorCode::InvalidArgument,
                           at("kind") + (kind_it == doc.end() ? std::string("missing") : kind_it->dump() + " is not valid") +
-                              "; one of \"simulation\", \"shading\", \"growth\", \"collision\"");
+                              "; one of \"simulation\", \"shading\", \"growth\", \"collision\", \"cloth\"");
     auto values = doc.find("values");
     if (values == doc.end()) return make_error(ErrorCode::InvalidArgument, at("values") + "missing; the preset's parameters go in \"values\"");
     if (!values->is_object())
@@ -110,6 +113,8 @@ Status apply_section_preset(Scene& scene, PresetKind kind, int group, const json
     json merged = scene_to_json(scene);
     if (kind == PresetKind::Collision) {
         for (auto& cm : merged["collision_meshes"]) cm.merge_patch(preset->values);
+    } else if (kind == PresetKind::Cloth) {
+        for (auto& a : merged["accessories"]) a["cloth"].merge_patch(preset->values);
     } else {
         if (group < 0 || static_cast<size_t>(group) >= scene.hair_groups.size())
             return make_error(ErrorCode::InvalidArgument, "hair_groups[" + std::to_string(group) + "]: no such hair group (the scene has " +
@@ -128,6 +133,8 @@ json make_section_preset(const Scene& scene, PresetKind kind, int group) {
     if (kind == PresetKind::Collision) {
         values = scene_json::Writer<json>::write(scene.collision_meshes.empty() ? CollisionMesh{} : scene.collision_meshes.front());
         values.erase("mesh");
+    } else if (kind == PresetKind::Cloth) {
+        values = scene_json::Writer<json>::write(scene.accessories.empty() ? ClothParams{} : scene.accessories.front().cloth);
     } else {
         TRESSEL_ASSERT(group >= 0 && static_cast<size_t>(group) < scene.hair_groups.size(),
                        "make_section_preset: pass the index of an existing hair group");

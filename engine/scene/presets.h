@@ -21,12 +21,13 @@ namespace tressel {
 // keeps scene.origin. Unknown keys are warnings in `diagnostics`.
 Result<Scene> apply_preset(const Scene& scene, const nlohmann::json& preset, Diagnostics& diagnostics);
 
-// Section presets change one section of one hair group (or of every collision mesh):
+// Section presets change one section of one hair group (or of every collision mesh, or every accessory):
 //   {"format": "tressel-preset", "kind": "simulation", "values": { ...part of hair_groups[].simulation... }}
 // simulation -> hair_groups[].simulation, shading -> hair_groups[].shading,
-// growth -> hair_groups[].growth, collision -> collision_meshes[] (every one; "mesh" may not be set).
-enum class PresetKind { Simulation, Shading, Growth, Collision };
-template <> struct EnumNames<PresetKind> { static constexpr std::array<std::string_view, 4> names{"simulation", "shading", "growth", "collision"}; };
+// growth -> hair_groups[].growth, collision -> collision_meshes[] (every one; "mesh" may not be set),
+// cloth -> accessories[].cloth (every one).
+enum class PresetKind { Simulation, Shading, Growth, Collision, Cloth };
+template <> struct EnumNames<PresetKind> { static constexpr std::array<std::string_view, 5> names{"simulation", "shading", "growth", "collision", "cloth"}; };
 
 inline constexpr const char* kPresetFormat = "tressel-preset";
 
@@ -45,14 +46,15 @@ Result<SectionPreset> parse_section_preset(const nlohmann::json& doc, Diagnostic
 // read_json_file + parse_section_preset; content errors are prefixed with the file name.
 Result<SectionPreset> load_section_preset(const std::filesystem::path& file, Diagnostics& diagnostics);
 
-// Merges the preset's values over hair group `group`'s section (ignored for collision presets, which
-// change every collision mesh) and re-validates the whole scene. `kind` must be the document's kind.
+// Merges the preset's values over hair group `group`'s section (ignored for collision and cloth presets,
+// which change every collision mesh / every accessory's cloth) and re-validates the whole scene. `kind` must be the document's kind.
 // On any error `scene` is left unchanged.
 Status apply_section_preset(Scene& scene, PresetKind kind, int group, const nlohmann::json& doc, Diagnostics& diagnostics);
 
 // A complete section preset holding the current values of the section (for "save preset").
 // `group` must be a valid hair group index for the hair-group kinds; collision presets take the first
-// collision mesh's values (or the defaults when there is none), without "mesh".
+// collision mesh's values (or the defaults when there is none), without "mesh"; cloth presets the first
+// accessory's cloth (or the defaults).
 nlohmann::json make_section_preset(const Scene& scene, PresetKind kind, int group);
 
 }  // namespace tressel

@@ -22,18 +22,28 @@ std::vector<std::string> stems(const std::filesystem::path& dir) {
 
 TEST(PresetLibrary, EveryShippedPresetLoadsAppliesAndValidates) {
     const auto sim_dir = test::source("presets/sim"), shading_dir = test::source("presets/shading");
-    EXPECT_EQ(stems(sim_dir), (std::vector<std::string>{"curly", "fur", "long_straight", "ponytail", "short_stiff"}));
+    EXPECT_EQ(stems(sim_dir), (std::vector<std::string>{"cloth_cotton", "cloth_denim", "cloth_leather", "cloth_silk", "curly", "fur",
+                                                         "long_straight", "ponytail", "short_stiff"}));
     EXPECT_EQ(stems(shading_dir), (std::vector<std::string>{"black", "blonde", "brown", "red"}));
     auto scene = load_scene(test::source("presets/scenes/default.json"));
     ASSERT_TRUE(scene.ok()) << scene.error().describe();
-    for (const auto& [dir, kind] : {std::pair{sim_dir, PresetKind::Simulation}, std::pair{shading_dir, PresetKind::Shading}}) {
+    // Cloth presets (presets/sim/cloth_*) merge over every accessory's cloth: the default scene with one.
+    Scene with_accessory = scene->scene;
+    Accessory a;
+    a.name = "scarf";
+    a.mesh = "head";
+    a.attach = "head";
+    with_accessory.accessories.push_back(a);
+    for (const auto& [dir, dir_kind] : {std::pair{sim_dir, PresetKind::Simulation}, std::pair{shading_dir, PresetKind::Shading}}) {
         for (const auto& e : std::filesystem::directory_iterator(dir)) {
+            const bool cloth = e.path().stem().string().rfind("cloth_", 0) == 0;
+            const PresetKind kind = cloth ? PresetKind::Cloth : dir_kind;
             Diagnostics diag;
             auto p = load_section_preset(e.path(), diag);
             ASSERT_TRUE(p.ok()) << e.path() << ": " << p.error().describe();
             EXPECT_EQ(p->kind, kind) << e.path();
             EXPECT_TRUE(diag.items.empty()) << e.path() << ": no unknown keys";
-            Scene s = scene->scene;
+            Scene s = cloth ? with_accessory : scene->scene;
             auto doc = read_json_file(e.path());
             ASSERT_TRUE(doc.ok());
             ASSERT_TRUE(apply_section_preset(s, kind, 0, *doc, diag).ok()) << e.path();
