@@ -44,7 +44,7 @@ const Fixture& fixture() {
     return *f;
 }
 
-SimWorld make_world(int iterations = 20) {
+SimWorld make_world(int iterations = 20, const Mesh* sheet = nullptr, const std::vector<bool>* pins = nullptr) {
     const Fixture& f = fixture();
     SimWorldInputs in;
     in.sdfs.push_back({"head", &f.field, 0.004});
@@ -64,8 +64,8 @@ SimWorld make_world(int iterations = 20) {
     EXPECT_TRUE(w.ok()) << w.error().describe();
     ClothBuildInputs cb;
     cb.name = "scarf";
-    cb.mesh = &f.sheet;
-    cb.pinned = f.pins;
+    cb.mesh = sheet ? sheet : &f.sheet;
+    cb.pinned = pins ? *pins : f.pins;
     cb.params.iterations = iterations;
     cb.attach_mesh = "head";
     auto cloth = build_cloth(cb);
@@ -144,6 +144,33 @@ TEST_F(ClothGpuTest, OddAndEvenSmallStepCountsEndInTheState) {
         std::vector<glm::vec4> drawn(gpu_world.cloths[0].positions.size());
         ASSERT_TRUE(device().download(sim->cloth_positions(0), drawn.data(), drawn.size() * sizeof(glm::vec4)).ok());
         EXPECT_EQ(drawn, gpu_world.cloths[0].positions);
+    }
+}
+
+TEST_F(ClothGpuTest, LargerClothsWithFewerLanesPerVertexMatchTheCpu) {
+    // 4 lanes per vertex at 71 x 71 vertices, 2 at 101 x 101 (cloth_lanes_for): the lanes' sums are added
+    // in the order the CPU adds them.
+    auto pipelines = SimGpuPipelines::create(device());
+    ASSERT_TRUE(pipelines.ok());
+    for (uint32_t cells : {70u, 100u}) {
+        const Fixture& f = fixture();
+        const glm::vec3 corner(f.sheet.positions.front());
+        const glm::vec3 far(f.sheet.positions.back());
+        const Mesh sheet = make_cloth_sheet("big", corner, glm::vec3(far.x - corner.x, 0, 0), glm::vec3(0, 0, far.z - corner.z), cells, cells);
+        const glm::vec3 c = 0.5f * (corner + far);
+        std::vector<bool> pins;
+        for (const glm::vec3& p : sheet.positions) pins.push_back(std::abs(p.x - c.x) < 0.05f && std::abs(p.z - c.z) < 0.05f);
+        SimWorld cpu = make_world(20, &sheet, &pins), gpu_world = make_world(20, &sheet, &pins);
+        const uint32_t lanes = gpu_shared::cloth_lanes_for(uint32_t(cpu.cloths[0].vertex_count()));
+        EXPECT_EQ(lanes, cells == 70u ? 4u : 2u);
+        auto sim = SimGpu::create(device(), *pipelines, gpu_world);
+        ASSERT_TRUE(sim.ok());
+        for (int i = 0; i < 3; ++i) ASSERT_TRUE(step_once(cpu).ok());
+        run_gpu(device(), *sim, gpu_world, 3);
+        ASSERT_TRUE(sim->download(device(), gpu_world).ok());
+        const double d = max_diff(cpu.cloths[0], gpu_world.cloths[0]);
+        std::printf("cloth of %zu vertices, %u lanes: GPU vs CPU %.2e m after 3 steps\n", cpu.cloths[0].vertex_count(), lanes, d);
+        EXPECT_LT(d, 1e-5);
     }
 }
 
