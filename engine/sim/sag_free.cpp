@@ -139,7 +139,12 @@ Result<SagFreeReport> solve_sag_free(SimWorld& world, const SagFreeOptions& opti
     const bool saved_step_follows = world.step_follows;
     const auto saved_driver = world.root_driver;
     const auto saved_collider_driver = world.collider_driver;
+    // Accessories are not part of the solve: out of the world while it steps (nothing steps them, on the
+    // CPU or the GPU), back as they were after it.
+    std::vector<ClothState> saved_cloths = std::move(world.cloths);
+    world.cloths.clear();
     auto restore = [&]() -> Status {
+        world.cloths = std::move(saved_cloths);
         for (size_t gi : solved) {
             std::vector<glm::vec4> rest = std::move(world.groups[gi].rest_positions_os);
             std::vector<glm::vec4> ref = std::move(world.groups[gi].ref_vectors_m);
