@@ -309,6 +309,19 @@ SimGroupParams make_group_params(const SimWorld& world, const SimGroupState& g, 
     return p;
 }
 
+namespace {
+
+// A collision mesh's frame this step as a group or a cloth reads it: margin, gradient step (half a cell)
+// and the reader's friction.
+gpu_shared::SimSdfFrame sdf_frame_now(const SimSdfState& sdf, double friction) {
+    gpu_shared::SimSdfFrame f = sdf.frame;
+    const float h = gpu_shared::kSimSdfGradientStepCells * sdf.grid_params.origin_m.w;
+    f.params = glm::vec4(float(sdf.margin_m), h, float(friction), 0.0f);
+    return f;
+}
+
+}  // namespace
+
 StepFrame begin_step(SimWorld& world) {
     const double dt = world.step_dt_s();
     const double t_prev = double(world.clock.steps) * dt;
@@ -356,10 +369,7 @@ StepFrame begin_step(SimWorld& world) {
         fg.params = make_group_params(world, g, t_now);
         for (uint32_t ci : g.collider_indices) fg.colliders.push_back(world.colliders[ci].gpu);
         for (uint32_t si : g.sdf_indices) {
-            const SimSdfState& sdf = world.sdfs[si];
-            gpu_shared::SimSdfFrame f = sdf.frame;
-            const float h = gpu_shared::kSimSdfGradientStepCells * sdf.grid_params.origin_m.w;
-            f.params = glm::vec4(float(sdf.margin_m), h, float(g.params.friction), 0.0f);
+            gpu_shared::SimSdfFrame f = sdf_frame_now(world.sdfs[si], g.params.friction);
             fg.sdf_frames.push_back(f);
             f.params.z = 0.0f;  // follow hairs carry no velocity: push only
             fg.follow_sdf_frames.push_back(f);
@@ -373,13 +383,7 @@ StepFrame begin_step(SimWorld& world) {
         fc.params = make_cloth_params(c.params, world.environment, dt, t_now, rigid_now(world, moves, t_prev), rigid_now(world, moves, t_now),
                                       uint32_t(c.collider_indices.size()), uint32_t(c.sdf_indices.size()), uint32_t(c.vertex_count()));
         for (uint32_t k : c.collider_indices) fc.colliders.push_back(world.colliders[k].gpu);
-        for (uint32_t si : c.sdf_indices) {
-            const SimSdfState& sdf = world.sdfs[si];
-            gpu_shared::SimSdfFrame f = sdf.frame;
-            const float h = gpu_shared::kSimSdfGradientStepCells * sdf.grid_params.origin_m.w;
-            f.params = glm::vec4(float(sdf.margin_m), h, float(c.params.friction), 0.0f);
-            fc.sdf_frames.push_back(f);
-        }
+        for (uint32_t si : c.sdf_indices) fc.sdf_frames.push_back(sdf_frame_now(world.sdfs[si], c.params.friction));
     }
     return frame;
 }

@@ -75,23 +75,21 @@ Result<ClothGpu> ClothGpu::create(gpu::Device& device, const SimGpuPipelines& pi
 }
 
 void ClothGpu::bind(gpu::DescriptorSet& s, uint32_t in_pair, gpu::Buffer& out_a, gpu::Buffer& out_b) {
-    {
-        s.bind_buffer(gpu_shared::kClothBindParams, params_);
-        s.bind_buffer(gpu_shared::kClothBindVertices, vertex_data_);
-        s.bind_buffer(gpu_shared::kClothBindConstraints, constraints_);
-        s.bind_buffer(gpu_shared::kClothBindAdjacency, adjacency_);
-        s.bind_buffer(gpu_shared::kClothBindTriangles, triangles_);
-        s.bind_buffer(gpu_shared::kClothBindVertexTriangles, vertex_triangles_);
-        s.bind_buffer(gpu_shared::kClothBindInA, pairs_[in_pair][0]);
-        s.bind_buffer(gpu_shared::kClothBindInB, pairs_[in_pair][1]);
-        s.bind_buffer(gpu_shared::kClothBindOutA, out_a);
-        s.bind_buffer(gpu_shared::kClothBindOutB, out_b);
-        s.bind_buffer(gpu_shared::kClothBindColliders, colliders_);
-        s.bind_buffer(gpu_shared::kClothBindSdfFrames, sdf_frames_);
-        s.bind_buffer(gpu_shared::kClothBindSdfGrids, sdf_grids_);
-        s.bind_buffer(gpu_shared::kClothBindSdfFields, sdf_fields_);
-        s.bind_buffer(gpu_shared::kClothBindSdfOffsets, sdf_offsets_);
-    }
+    s.bind_buffer(gpu_shared::kClothBindParams, params_);
+    s.bind_buffer(gpu_shared::kClothBindVertices, vertex_data_);
+    s.bind_buffer(gpu_shared::kClothBindConstraints, constraints_);
+    s.bind_buffer(gpu_shared::kClothBindAdjacency, adjacency_);
+    s.bind_buffer(gpu_shared::kClothBindTriangles, triangles_);
+    s.bind_buffer(gpu_shared::kClothBindVertexTriangles, vertex_triangles_);
+    s.bind_buffer(gpu_shared::kClothBindInA, pairs_[in_pair][0]);
+    s.bind_buffer(gpu_shared::kClothBindInB, pairs_[in_pair][1]);
+    s.bind_buffer(gpu_shared::kClothBindOutA, out_a);
+    s.bind_buffer(gpu_shared::kClothBindOutB, out_b);
+    s.bind_buffer(gpu_shared::kClothBindColliders, colliders_);
+    s.bind_buffer(gpu_shared::kClothBindSdfFrames, sdf_frames_);
+    s.bind_buffer(gpu_shared::kClothBindSdfGrids, sdf_grids_);
+    s.bind_buffer(gpu_shared::kClothBindSdfFields, sdf_fields_);
+    s.bind_buffer(gpu_shared::kClothBindSdfOffsets, sdf_offsets_);
 }
 
 Status ClothGpu::set_draw_target(gpu::Buffer* mesh_vertices) {
