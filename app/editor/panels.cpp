@@ -228,19 +228,23 @@ void SimulationPanel::draw(EditorContext& ctx) {
 }
 
 void SimulationPanel::draw_accessories(EditorContext& ctx) {
-    section("Accessories (cloth)");
+    section("Accessories (cloth, soft bodies)");
     size_t remove = SIZE_MAX;
     for (size_t i = 0; i < ctx.scene.accessories.size(); ++i) {
         ImGui::PushID(int(2000 + i));
         const Accessory& a = ctx.scene.accessories[i];
         if (ImGui::TreeNodeEx("accessory", ImGuiTreeNodeFlags_DefaultOpen, "%s  (mesh %s)", a.name.c_str(), a.mesh.c_str())) {
-            draw_param_table(ctx, "accessories[]", ptr("accessories", i), {"type"});
+            draw_param_table(ctx, "accessories[]", ptr("accessories", i));
             if (ImGui::TreeNode("pins")) {
                 draw_param_table(ctx, "accessories[].pins", ptr("accessories", i, "pins"));
                 ImGui::TreePop();
             }
-            if (ImGui::TreeNode("cloth")) {
-                draw_param_table(ctx, "accessories[].cloth", ptr("accessories", i, "cloth"));
+            const bool soft = a.type == AccessoryType::SoftBody;
+            if (ImGui::TreeNode(soft ? "soft body" : "cloth")) {
+                if (soft)
+                    draw_param_table(ctx, "accessories[].soft_body", ptr("accessories", i, "soft_body"));
+                else
+                    draw_param_table(ctx, "accessories[].cloth", ptr("accessories", i, "cloth"));
                 ImGui::TreePop();
             }
             if (ImGui::Button("Remove accessory")) remove = i;
@@ -268,21 +272,28 @@ void SimulationPanel::draw_accessories(EditorContext& ctx) {
         ImGui::EndCombo();
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("a scene mesh that is neither a scalp nor a collision mesh");
-    if (ImGui::Button("Make cloth")) {
+    auto make = [&](AccessoryType type) {
         std::vector<std::string> names;
         for (const Accessory& a : ctx.scene.accessories) names.push_back(a.name);
         Accessory a;
+        a.type = type;
         a.mesh = candidates[accessory_mesh_];
         a.name = unique_name(names, a.mesh);
         // Pinned where it touches the first scalp's mesh (or the first collision mesh), colliding with every field.
         if (!ctx.scene.hair_groups.empty()) a.attach = ctx.scene.hair_groups.front().scalp.mesh;
         else if (!ctx.scene.collision_meshes.empty()) a.attach = ctx.scene.collision_meshes.front().mesh;
-        if (a.attach.empty()) a.pins.mode = PinMode::VertexColor;
+        if (a.attach.empty()) a.pins.mode = type == AccessoryType::SoftBody ? PinMode::None : PinMode::VertexColor;
         for (const CollisionMesh& c : ctx.scene.collision_meshes) a.sdf.push_back(c.mesh);
         ctx.scene.accessories.push_back(a);
-    }
+    };
+    if (ImGui::Button("Make cloth")) make(AccessoryType::Cloth);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("simulate the mesh as cloth: pinned where it lies within pins.distance of the head, colliding with every SDF");
+    ImGui::SameLine();
+    if (ImGui::Button("Make soft body")) make(AccessoryType::SoftBody);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("simulate the closed mesh as a soft body (a bun, bow or pompom): particles 1 cm apart inside it, pinned where they lie within "
+                          "pins.distance of the head, colliding with every SDF");
 }
 
 void CollisionPanel::draw(EditorContext& ctx) {

@@ -9,6 +9,7 @@
 #include <limits>
 #include "sim/mesh_oracle.h"
 #include "sim/motion.h"
+#include "sim/soft_body.h"
 
 namespace tressel::runtime {
 
@@ -260,15 +261,27 @@ Status SceneRuntime::build_cloths(const Scene& scene) {
         if (!a.attach.empty() && !attach) return make_error(ErrorCode::NotFound, who + ".attach: no mesh '" + a.attach + "' in the scene");
         std::unique_ptr<MeshDistanceOracle> oracle;
         if (attach && a.pins.mode == PinMode::NearMesh) oracle = std::make_unique<MeshDistanceOracle>(attach->mesh);
-        auto pins = select_pins(mesh->mesh, a.pins, oracle.get());
-        if (!pins) return make_error(pins.error().code, who + ".pins: " + pins.error().message);
-        ClothBuildInputs in;
-        in.name = a.name;
-        in.mesh = &mesh->mesh;
-        in.params = a.cloth;
-        in.pinned = std::move(*pins);
-        in.attach_mesh = a.attach;
-        auto cloth = build_cloth(in);
+        Result<ClothState> cloth = make_error(ErrorCode::InvalidArgument, who + ".type: unknown");
+        if (a.type == AccessoryType::SoftBody) {
+            SoftBodyBuildInputs in;
+            in.name = a.name;
+            in.mesh = &mesh->mesh;
+            in.params = a.soft_body;
+            in.pins = a.pins;
+            in.attach = oracle.get();
+            in.attach_mesh = a.attach;
+            cloth = build_soft_body(in);
+        } else {
+            auto pins = select_pins(mesh->mesh, a.pins, oracle.get());
+            if (!pins) return make_error(pins.error().code, who + ".pins: " + pins.error().message);
+            ClothBuildInputs in;
+            in.name = a.name;
+            in.mesh = &mesh->mesh;
+            in.params = a.cloth;
+            in.pinned = std::move(*pins);
+            in.attach_mesh = a.attach;
+            cloth = build_cloth(in);
+        }
         if (!cloth) return cloth.error();
         for (const std::string& name : a.sdf)
             for (uint32_t si = 0; si < world_->sdfs.size(); ++si)
@@ -418,7 +431,8 @@ Status SceneRuntime::populate_meshes(const Scene& scene, double t_s) {
         auto id = renderer_->add_mesh(render::make_collider_mesh(c), render::MeshStyle::Collider);
         if (!id) return id.error();
     }
-    // Cloths: their meshes at the current positions; the device rewrites the vertices after every step.
+    // Cloths and soft bodies: their meshes at the current positions; the device rewrites the vertices
+    // after every step.
     for (size_t ai = 0; ai < scene.accessories.size() && ai < cloth_of_accessory_.size() && world_; ++ai) {
         const int ci = cloth_of_accessory_[ai];
         if (ci < 0 || !scene.accessories[ai].visible) continue;
@@ -427,7 +441,8 @@ Status SceneRuntime::populate_meshes(const Scene& scene, double t_s) {
         if (!id) return id.error();
         glm::vec3 lo(1e30f), hi(-1e30f);
         for (const gpu_shared::ClothVertex& v : cloth.vertices) lo = glm::min(lo, glm::vec3(v.rest_os)), hi = glm::max(hi, glm::vec3(v.rest_os));
-        const float reach = glm::length(hi - lo);  // a cloth swings at most its own size about its pins
+        // A cloth swings at most its own size about its pins; a soft body may also fall onto what is below it.
+        const float reach = glm::length(hi - lo) + (cloth.soft_body ? 1.0f : 0.0f);
         renderer_->set_mesh_bounds(*id, lo - glm::vec3(reach), hi + glm::vec3(reach));
         if (sim_ && size_t(ci) < sim_->cloth_count()) TRESSEL_TRY(sim_->set_cloth_draw_target(size_t(ci), renderer_->mesh_vertices(*id)));
         copy_pending_ = true;

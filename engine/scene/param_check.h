@@ -142,6 +142,7 @@ inline Status check_params(const Environment& e, std::string_view path = "enviro
     return param_check_detail::check(e, "environment", path);
 }
 inline Status check_params(const ClothParams& c, std::string_view path) { return param_check_detail::check(c, "accessories[].cloth", path); }
+inline Status check_params(const SoftBodyParams& c, std::string_view path) { return param_check_detail::check(c, "accessories[].soft_body", path); }
 inline Status check_params(const Collider& c, std::string_view path) { return param_check_detail::check(c, "colliders[]", path); }
 inline Status check_params(const CollisionMesh& c, std::string_view path) {
     return param_check_detail::check(c, "collision_meshes[]", path);

@@ -257,7 +257,7 @@ inline constexpr std::array kView{
 
 inline constexpr std::array kAccessory{
     text("name", "unique accessory name (required)"),
-    choice("type", "cloth", "what simulates it: cloth (position-based, from the mesh's triangles)"),
+    choice("type", "cloth|soft_body", "what simulates it: cloth (position-based, from the mesh's triangles) or soft_body (shape matching of particles inside the closed mesh)"),
     text("mesh", "name of the mesh that is the accessory, placed over the character in its rest pose (required)"),
     text("attach", "name of the mesh its pins follow (usually the head); \"\" = fixed in the world"),
     boolean("enabled", "simulate this accessory (off: it is not in the scene's simulation)"),
@@ -268,7 +268,7 @@ inline constexpr std::array kAccessory{
 };
 
 inline constexpr std::array kAccessoryPins{
-    choice("mode", "near_mesh|vertex_color|box|none", "which vertices are pinned to the attach mesh: those near it, by vertex colour, inside a box, or none (refused: a cloth needs pins)"),
+    choice("mode", "near_mesh|vertex_color|box|none", "which vertices (soft body: particles) are pinned to the attach mesh: those near it, by vertex colour, inside a box, or none (a soft body then rests on what it collides with; refused for a cloth)"),
     num("distance", "m", 0.0, 1.0, "near_mesh: vertices closer than this to the attach mesh's surface are pinned"),
     num("color_threshold", "1", 0.0, 1.0, "vertex_color: vertices whose red channel is at least this are pinned"),
     vec3("box_min", "m", -kMaxCoord_m, kMaxCoord_m, "box: lower corner, in the accessory mesh's space"),
@@ -288,6 +288,16 @@ inline constexpr std::array kCloth{
     num("tether_slack", "1", -1.0, 1.0, "long-range attachments: a vertex may go this fraction beyond its rest distance (along the cloth) from its nearest pin; 0 keeps hanging cloth from stretching, below 0 turns them off"),
 };
 
+inline constexpr std::array kSoftBody{
+    num("particle_spacing", "m", 0.001, 0.1, "distance between the particles sampled inside the closed mesh: smaller follows the shape more finely and costs more (at most 262144 particles)"),
+    integer("cluster_radius", "", 1, 3, "a particle's shape-matching cluster: the particles within this many lattice steps (1 = 3 x 3 x 3); larger clusters bend less"),
+    num("density", "kg/m^3", 1.0, 5000.0, "mass per volume (a hair bun about 100, felt 300, rubber 1100)"),
+    num("stiffness", "1", 0.0, 1.0, "firmness: the fraction of its shape error a body sampled 1 cm apart removes per 1/60 s; the same at any spacing, iteration count and step rate (0 limp, 1 rigid)"),
+    num("damping", "1", 0.0, 1.0, "velocity damping per 1/60 s, as the hair's"),
+    integer("iterations", "", 1, 64, "small steps per simulation substep, one shape matching each: more keep contacts and pins tighter and cost more"),
+    num("friction", "1", 0.0, 1.0, "friction against collision meshes: the fraction of sliding removed per simulation step (colliders use their own)"),
+};
+
 inline constexpr std::array kTables{
     ParamTable{"", "the scene document", kRoot},
     ParamTable{"meshes[]", "a mesh file loaded into the scene", kMesh},
@@ -302,9 +312,10 @@ inline constexpr std::array kTables{
     ParamTable{"hair_groups[].smoothing", "render-time curve smoothing of the guides", kSmoothing},
     ParamTable{"hair_groups[].simulation", "the group's simulation (TressFX 4.1 pass order)", kSimulation},
     ParamTable{"hair_groups[].shading", "the group's appearance", kShading},
-    ParamTable{"accessories[]", "a cloth accessory simulated with the hair (headscarf, bandana, hood, ribbon)", kAccessory},
+    ParamTable{"accessories[]", "an accessory simulated with the hair: cloth (headscarf, bandana, hood, ribbon) or soft body (bun, bow, pompom)", kAccessory},
     ParamTable{"accessories[].pins", "which of the accessory's vertices follow the attach mesh", kAccessoryPins},
-    ParamTable{"accessories[].cloth", "the cloth's material and solver", kCloth},
+    ParamTable{"accessories[].cloth", "the cloth's material and solver (type cloth)", kCloth},
+    ParamTable{"accessories[].soft_body", "the soft body's sampling, material and solver (type soft_body)", kSoftBody},
     ParamTable{"environment", "forces and the simulation clock", kEnvironment},
     ParamTable{"environment.wind", "wind", kWind},
     ParamTable{"motion", "motion of the meshes in the live preview", kMotion},

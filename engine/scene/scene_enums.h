@@ -25,7 +25,7 @@ template <> struct EnumNames<SmoothingMode> { static constexpr std::array<std::s
 template <> struct EnumNames<ShadingModel> { static constexpr std::array<std::string_view, 2> names{"kajiya_kay", "marschner"}; };
 template <> struct EnumNames<MotionType> { static constexpr std::array<std::string_view, 3> names{"none", "procedural", "animation"}; };
 template <> struct EnumNames<PinMode> { static constexpr std::array<std::string_view, 4> names{"near_mesh", "vertex_color", "box", "none"}; };
-template <> struct EnumNames<AccessoryType> { static constexpr std::array<std::string_view, 1> names{"cloth"}; };
+template <> struct EnumNames<AccessoryType> { static constexpr std::array<std::string_view, 2> names{"cloth", "soft_body"}; };
 template <> struct EnumNames<SliceAxis> { static constexpr std::array<std::string_view, 3> names{"x", "y", "z"}; };
 
 template <class E>

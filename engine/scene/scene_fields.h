@@ -207,6 +207,17 @@ void describe(V& v, S& s) {
     v.field("tether_slack", s.tether_slack);
 }
 
+template <class V, class S> requires Is<S, SoftBodyParams>
+void describe(V& v, S& s) {
+    v.field("particle_spacing", s.particle_spacing_m);
+    v.field("cluster_radius", s.cluster_radius);
+    v.field("density", s.density_kg_m3);
+    v.field("stiffness", s.stiffness);
+    v.field("damping", s.damping);
+    v.field("iterations", s.iterations);
+    v.field("friction", s.friction);
+}
+
 template <class V, class S> requires Is<S, AccessoryPins>
 void describe(V& v, S& s) {
     v.field("mode", s.mode);
@@ -227,6 +238,7 @@ void describe(V& v, S& s) {
     v.field("color", s.color);
     v.object("pins", s.pins);
     v.object("cloth", s.cloth);
+    v.object("soft_body", s.soft_body);
     v.field("sdf", s.sdf);
     v.field("colliders", s.colliders);
 }

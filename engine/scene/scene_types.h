@@ -215,6 +215,19 @@ struct ClothParams {
     bool operator==(const ClothParams&) const = default;
 };
 
+// Soft body (seed 003, shape matching): how a closed accessory mesh is sampled and how firmly it keeps
+// its shape.
+struct SoftBodyParams {
+    double particle_spacing_m = 0.01;         // lattice spacing of the particles sampled inside the mesh
+    int cluster_radius = 1;                   // a particle's cluster: the particles within this many lattice steps (1 = 3 x 3 x 3)
+    double density_kg_m3 = 100.0;             // mass per volume
+    double stiffness = 0.9;                   // fraction of the shape error removed per 1/60 s at 1 cm spacing (1 = rigid)
+    double damping = 0.05;                    // velocity lost per 1/60 s, as the hair's
+    int iterations = 10;                      // small steps per substep of the world, one matching each
+    double friction = 0.4;                    // against SDFs and colliders: 0 slides, 1 sticks
+    bool operator==(const SoftBodyParams&) const = default;
+};
+
 enum class PinMode { NearMesh, VertexColor, Box, None };
 
 // Which vertices of an accessory are pinned (follow the attach mesh rigidly).
@@ -227,16 +240,18 @@ struct AccessoryPins {
     bool operator==(const AccessoryPins&) const = default;
 };
 
-enum class AccessoryType { Cloth };
+enum class AccessoryType { Cloth, SoftBody };
 
-// An accessory shown and simulated with the hair: a headscarf, bandana, hood or ribbon as cloth.
+// An accessory shown and simulated with the hair: a headscarf, bandana, hood or ribbon as cloth; a bun,
+// bow or pompom as a soft body.
 struct Accessory {
     std::string name;
     AccessoryType type = AccessoryType::Cloth;
     std::string mesh;                         // the accessory's own mesh (a MeshRef name)
     std::string attach;                       // mesh its pins follow (usually the head); "" = world
     AccessoryPins pins;
-    ClothParams cloth;
+    ClothParams cloth;                        // type cloth
+    SoftBodyParams soft_body;                 // type soft_body
     std::vector<std::string> sdf;             // collision mesh names it collides with
     std::vector<std::string> colliders;       // primitive collider names
     glm::dvec3 color{0.45, 0.08, 0.08};       // linear RGB in the viewport

@@ -10,6 +10,7 @@
 #include "scene/param_check.h"
 #include "shared/sim_roots.h"
 #include "sim/mesh_oracle.h"
+#include "sim/soft_body.h"
 
 namespace tressel {
 
@@ -70,6 +71,13 @@ Mesh make_cloth_sheet(const std::string& name, glm::vec3 corner, glm::vec3 u, gl
 Mesh cloth_mesh(const ClothState& c) {
     Mesh m;
     m.name = c.name;
+    if (c.soft_body) {
+        m.positions.resize(c.render_vertices.size());
+        m.normals.resize(c.render_vertices.size());
+        for (uint32_t r = 0; r < c.render_vertices.size(); ++r) soft_passes::render_vertex(r, c, m.positions[r], m.normals[r]);
+        m.indices = c.render_indices;
+        return m;
+    }
     m.positions.reserve(c.positions.size());
     for (const glm::vec4& p : c.positions) m.positions.push_back(glm::vec3(p));
     m.indices.reserve(c.triangles.size() * 3);
@@ -301,6 +309,7 @@ void place_cloth_at_rest(ClothState& cloth, const glm::mat4& pin_transform) {
     cloth.prev_positions = cloth.positions;
     cloth.work_a = cloth.positions;
     cloth.work_b = cloth.positions;
+    if (cloth.soft_body) place_clusters_at_rest(cloth, pin_transform);
 }
 
 ClothStepParams make_cloth_params(const ClothParams& params, const Environment& env, double dt_s, double t_end_s, const glm::mat4& pin_before,
@@ -360,6 +369,34 @@ void predict(uint32_t v, const ClothStepParams& p, const ClothState& c, const st
     pred[v] = glm::vec4(gpu_shared::cloth_predict(p, xyz(x), xyz(prev[v]), vertex_normal(c, pos, v)), x.w);
 }
 
+gpu_shared::SimPair contacts(const ClothStepParams& p, glm::vec3 y, glm::vec3 yp, const std::vector<gpu_shared::SimCollider>& colliders,
+                             const std::vector<SdfRef>& sdfs) {
+    for (uint32_t i = 0; i < p.collider_count; ++i) {
+        const glm::vec4 d = gpu_shared::cloth_primitive_distance(y, colliders[i], p.thickness_m);
+        if (d.w >= gpu_shared::kClothContactTolerance_m) continue;
+        if (d.w < 0.0f) y -= xyz(d) * d.w;
+        const glm::vec3 carried = gpu_shared::cloth_primitive_carry(yp, y, colliders[i]);
+        const float f = 1.0f - std::pow(1.0f - std::clamp(colliders[i].p1_m.w, 0.0f, 1.0f), p.collider_friction_exponent);
+        const gpu_shared::SimPair r = gpu_shared::cloth_contact_finish(y, yp, carried, xyz(d), f);
+        y = xyz(r.a);
+        yp = xyz(r.b);
+    }
+    for (uint32_t i = 0; i < p.sdf_count; ++i) {
+        const float reach = p.thickness_m + sdfs[i].frame.params.x;
+        const glm::vec4 d = gpu_shared::cloth_sdf_contact(sdfs[i].field, sdfs[i].grid, sdfs[i].frame, y, reach + gpu_shared::kClothContactTolerance_m);
+        if (d.w >= reach + gpu_shared::kClothContactTolerance_m) continue;
+        if (d.w < reach) y += xyz(d) * (reach - d.w);
+        const glm::vec3 carried = gpu_shared::sim_transform_point(sdfs[i].frame.step_motion, yp);
+        const gpu_shared::SimPair r = gpu_shared::cloth_contact_finish(y, yp, carried, xyz(d), p.friction);
+        y = xyz(r.a);
+        yp = xyz(r.b);
+    }
+    gpu_shared::SimPair out;
+    out.a = glm::vec4(y, 0.0f);
+    out.b = glm::vec4(yp, 0.0f);
+    return out;
+}
+
 void substep(uint32_t v, const ClothStepParams& p, uint32_t s, const ClothState& c, const std::vector<glm::vec4>& pred,
              const std::vector<glm::vec4>& start, std::vector<glm::vec4>& out_a, std::vector<glm::vec4>& out_b,
              const std::vector<gpu_shared::SimCollider>& colliders, const std::vector<SdfRef>& sdfs) {
@@ -393,27 +430,9 @@ void substep(uint32_t v, const ClothStepParams& p, uint32_t s, const ClothState&
     if (p.tether_limit > 0.0f && cv.tether != gpu_shared::kClothNone)
         y = gpu_shared::cloth_tether(y, xyz(pred[cv.tether]), cv.tether_m, p.tether_limit);
     // Collisions, then the contacts' friction and depenetration.
-    glm::vec3 yp = xyz(start[v]);
-    for (uint32_t i = 0; i < p.collider_count; ++i) {
-        const glm::vec4 d = gpu_shared::cloth_primitive_distance(y, colliders[i], p.thickness_m);
-        if (d.w >= gpu_shared::kClothContactTolerance_m) continue;
-        if (d.w < 0.0f) y -= xyz(d) * d.w;
-        const glm::vec3 carried = gpu_shared::cloth_primitive_carry(yp, y, colliders[i]);
-        const float f = 1.0f - std::pow(1.0f - std::clamp(colliders[i].p1_m.w, 0.0f, 1.0f), p.collider_friction_exponent);
-        const gpu_shared::SimPair r = gpu_shared::cloth_contact_finish(y, yp, carried, xyz(d), f);
-        y = xyz(r.a);
-        yp = xyz(r.b);
-    }
-    for (uint32_t i = 0; i < p.sdf_count; ++i) {
-        const float reach = p.thickness_m + sdfs[i].frame.params.x;
-        const glm::vec4 d = gpu_shared::cloth_sdf_contact(sdfs[i].field, sdfs[i].grid, sdfs[i].frame, y, reach + gpu_shared::kClothContactTolerance_m);
-        if (d.w >= reach + gpu_shared::kClothContactTolerance_m) continue;
-        if (d.w < reach) y += xyz(d) * (reach - d.w);
-        const glm::vec3 carried = gpu_shared::sim_transform_point(sdfs[i].frame.step_motion, yp);
-        const gpu_shared::SimPair r = gpu_shared::cloth_contact_finish(y, yp, carried, xyz(d), p.friction);
-        y = xyz(r.a);
-        yp = xyz(r.b);
-    }
+    const gpu_shared::SimPair r = contacts(p, y, xyz(start[v]), colliders, sdfs);
+    y = xyz(r.a);
+    const glm::vec3 yp = xyz(r.b);
     if (last) {
         out_a[v] = glm::vec4(y, x.w);
         out_b[v] = glm::vec4(yp, x.w);
@@ -427,6 +446,7 @@ void substep(uint32_t v, const ClothStepParams& p, uint32_t s, const ClothState&
 
 void step_cloth(ClothState& c, const ClothStepParams& p, const std::vector<gpu_shared::SimCollider>& colliders,
                 const std::vector<cloth_passes::SdfRef>& sdfs) {
+    if (c.soft_body) return step_soft_body(c, p, colliders, sdfs);
     const uint32_t nv = uint32_t(c.positions.size());
     c.pin_transform = p.pin_transform;
     for (uint32_t v = 0; v < nv; ++v) cloth_passes::predict(v, p, c, c.positions, c.prev_positions, c.work_a, c.work_b);
@@ -460,11 +480,13 @@ ClothStretch measure_cloth_stretch(const ClothState& c) {
 }
 
 double cloth_kinetic_energy(const ClothState& c, double dt_s) {
+    // The previous positions are the last small step's start: the velocity is over dt / small steps.
+    const double h = dt_s / double(std::max(c.soft_body ? c.soft.iterations : c.params.iterations, 1));
     double e = 0.0, mass = 0.0;
     for (size_t v = 0; v < c.positions.size(); ++v) {
         const float w = c.positions[v].w;
         if (w <= 0.0f) continue;
-        const glm::vec3 vel = (xyz(c.positions[v]) - xyz(c.prev_positions[v])) / float(dt_s);
+        const glm::vec3 vel = (xyz(c.positions[v]) - xyz(c.prev_positions[v])) / float(h);
         e += 0.5 * double(glm::dot(vel, vel)) / double(w);
         mass += 1.0 / double(w);
     }

@@ -43,6 +43,15 @@ struct ClothState {
     glm::mat4 pin_transform{1.0f};              // rest -> world of the attach mesh now (pins)
     float total_mass_kg = 0.0f;
 
+    // Soft bodies (soft_body.h): the vertices are particles, vertex v's adjacency its cluster's members
+    // (itself included), edge constraints the lattice's links (measured, not solved), no triangles.
+    bool soft_body = false;
+    SoftBodyParams soft;
+    std::vector<glm::vec4> cluster_rest;        // per cluster (one per particle): rest centroid, attach space
+    std::vector<glm::vec4> clusters;            // per cluster: rotation q, translation t of its goals now
+    std::vector<gpu_shared::SoftRenderVertex> render_vertices;  // the accessory mesh's vertices, bound to clusters
+    std::vector<uint32_t> render_indices;       // its triangles
+
     size_t vertex_count() const { return positions.size(); }
 };
 
@@ -58,7 +67,8 @@ struct ClothBuildInputs {
 // into two triangles along alternating diagonals (no preferred fold direction). Tests and benchmarks.
 Mesh make_cloth_sheet(const std::string& name, glm::vec3 corner, glm::vec3 u, glm::vec3 v, uint32_t nu, uint32_t nv);
 
-// The cloth as a mesh now: its welded vertices at their positions and its triangles (what is drawn).
+// The cloth as a mesh now: its welded vertices at their positions and its triangles (what is drawn); a
+// soft body's render mesh carried by its clusters.
 Mesh cloth_mesh(const ClothState& cloth);
 
 // Which vertices of `mesh` a pin rule selects. NearMesh needs the attach mesh's distance oracle (nullptr:
@@ -97,6 +107,12 @@ struct SdfRef {
 void predict(uint32_t v, const gpu_shared::ClothStepParams& p, const ClothState& c, const std::vector<glm::vec4>& pos,
              const std::vector<glm::vec4>& prev, std::vector<glm::vec4>& pred, std::vector<glm::vec4>& start);
 
+// The contacts of a particle that ends a small step at y, having started it at yp: pushed out of the
+// colliders and SDFs to thickness + margin, then each contact's friction and launch-free depenetration
+// (cloth_contact_finish). Returns (y, yp) after them in .a / .b (xyz).
+gpu_shared::SimPair contacts(const gpu_shared::ClothStepParams& p, glm::vec3 y, glm::vec3 yp,
+                             const std::vector<gpu_shared::SimCollider>& colliders, const std::vector<SdfRef>& sdfs);
+
 // Per vertex, small step s: one Jacobi iteration over the prediction (the averaged corrections of its
 // constraints), the tether, the colliders and SDFs (pushed out to thickness + margin), the contacts'
 // friction and launch-free depenetration (cloth_contact_finish); then, unless s is the last small step,
@@ -113,8 +129,8 @@ void substep(uint32_t v, const gpu_shared::ClothStepParams& p, uint32_t s, const
 void step_cloth(ClothState& cloth, const gpu_shared::ClothStepParams& p, const std::vector<gpu_shared::SimCollider>& colliders,
                 const std::vector<cloth_passes::SdfRef>& sdfs);
 
-// Figures of a cloth now: the largest and mean edge strain (|x0 - x1| / rest - 1), kinetic energy per kg
-// over the last step.
+// Figures of a cloth now: the largest and mean edge strain (|x0 - x1| / rest - 1); kinetic energy per kg
+// at the velocity of the last small step (dt_s: the world's step, which the small steps divide).
 struct ClothStretch {
     double max_strain = 0.0, mean_strain = 0.0;
 };

@@ -9,6 +9,7 @@
 #include "groom/spatial.h"
 #include "scene/param_check.h"
 #include "sim/motion.h"
+#include "sim/soft_body.h"
 #include "sim/sim_passes.h"
 #include "shared/sim_roots.h"
 #include "shared/shape_match.h"
@@ -380,10 +381,13 @@ StepFrame begin_step(SimWorld& world) {
         const ClothState& c = world.cloths[ci];
         StepFrame::Cloth& fc = frame.cloths[ci];
         const bool moves = motion_moves_mesh(world.motion, c.attach_mesh);
-        fc.params = make_cloth_params(c.params, world.environment, dt, t_now, rigid_now(world, moves, t_prev), rigid_now(world, moves, t_now),
-                                      uint32_t(c.collider_indices.size()), uint32_t(c.sdf_indices.size()), uint32_t(c.vertex_count()));
+        const glm::mat4 before = rigid_now(world, moves, t_prev), now = rigid_now(world, moves, t_now);
+        const uint32_t nc = uint32_t(c.collider_indices.size()), ns = uint32_t(c.sdf_indices.size());
+        fc.params = c.soft_body ? make_soft_body_params(c, world.environment, dt, t_now, before, now, nc, ns)
+                                : make_cloth_params(c.params, world.environment, dt, t_now, before, now, nc, ns, uint32_t(c.vertex_count()));
+        const double friction = c.soft_body ? c.soft.friction : c.params.friction;
         for (uint32_t k : c.collider_indices) fc.colliders.push_back(world.colliders[k].gpu);
-        for (uint32_t si : c.sdf_indices) fc.sdf_frames.push_back(sdf_frame_now(world.sdfs[si], c.params.friction));
+        for (uint32_t si : c.sdf_indices) fc.sdf_frames.push_back(sdf_frame_now(world.sdfs[si], friction));
     }
     return frame;
 }

@@ -66,7 +66,10 @@ TRESSEL_CONST(uint, kClothBindSdfFrames, 11u);    // SimSdfFrame: per slot, max_
 TRESSEL_CONST(uint, kClothBindSdfGrids, 12u);     // SdfGridParams per SDF of the cloth
 TRESSEL_CONST(uint, kClothBindSdfFields, 13u);    // float: every SDF's distances, concatenated
 TRESSEL_CONST(uint, kClothBindSdfOffsets, 14u);   // uint per SDF: its first float in the fields
-TRESSEL_CONST(uint, kClothBindingCount, 15u);
+TRESSEL_CONST(uint, kClothBindClusterRest, 15u);  // soft bodies: vec4 per cluster, its rest centroid (attach space)
+TRESSEL_CONST(uint, kClothBindClusters, 16u);     // soft bodies: 2 vec4 per cluster, its rotation q and translation t now
+TRESSEL_CONST(uint, kClothBindRenderVertices, 17u); // soft bodies: SoftRenderVertex per vertex of the render mesh
+TRESSEL_CONST(uint, kClothBindingCount, 18u);
 
 struct ClothPush {
     uint count;                 // vertices
@@ -80,7 +83,7 @@ struct ClothPush {
 };
 TRESSEL_CHECK_SIZE(ClothPush, 32)
 
-// Per cloth and per step of the world (one small step is 1 / substeps of it).
+// Per cloth or soft body and per step of the world (one small step is 1 / substeps of it).
 struct ClothStepParams {
     vec4 gravity_mps2;          // xyz: gravity, m/s^2, world; w: small step dt in seconds
     vec4 wind_mps;              // xyz: mean air velocity, m/s, world; w: turbulence 0..1
@@ -101,7 +104,7 @@ struct ClothStepParams {
     float time_s;               // simulation time at the end of the step (wind gusts)
     float collider_friction_exponent;  // 1 / substeps: a collider's per-step friction f is 1 - (1 - f)^this per small step
     uint lanes;                 // invocations per vertex of a small step's pass (cloth_lanes_for)
-    float pad1;
+    float shape_stiffness;      // soft bodies: fraction of the way to its clusters' goals a particle moves per small step
 };
 TRESSEL_CHECK_SIZE(ClothStepParams, 224)
 
@@ -312,6 +315,33 @@ SIM_FN vec4 cloth_sdf_contact(SDF_FIELD_PARAM SdfGridParams g, SimSdfFrame f, ve
     vec3 n = sim_safe_normalize(sim_transform_dir(f.rest_to_world, n_rest), vec3(0.0f));
     return vec4(n.x, n.y, n.z, d);
 }
+
+// ---- soft bodies (seed 003: shape matching) ----
+// A soft body is particles on a lattice inside a closed mesh (ClothVertex per particle, its cluster's
+// members in the adjacency list at [first, first + edges), itself included). Each small step is two
+// passes: every cluster is matched to the predicted positions of its members (shared/shape_match.h:
+// centroid, covariance, rotation warm-started from its last rotation, translation), then every particle
+// moves toward the mean of the goals its clusters give it by shape_stiffness, and meets the same contacts
+// as a cloth vertex. The render mesh follows the clusters of the particles nearest each of its vertices.
+
+// Clusters that carry a render vertex (the nearest particles at rest, SoftRenderVertex).
+TRESSEL_CONST(uint, kSoftRenderInfluences, 8u);
+// Most particles a soft body may have (the lattice is refined no further; a spacing that asks for more
+// is refused with the count it would give).
+TRESSEL_CONST(uint, kSoftMaxParticles, 262144u);
+
+struct SoftRenderVertex {
+    vec4 rest_os;               // xyz: rest position in the attach mesh's space (m); w: 0
+    vec4 normal_os;             // xyz: rest normal; w: 0
+    uvec4 p0;                   // clusters (particles) 0..3 carrying it
+    uvec4 p1;                   // clusters 4..7
+    vec4 w0;                    // their weights (sum 1; unused ones 0)
+    vec4 w1;
+};
+TRESSEL_CHECK_SIZE(SoftRenderVertex, 96)
+
+// A particle's move toward the mean of its clusters' goals.
+SIM_FN vec3 soft_pull(vec3 x, vec3 goal_mean, float stiffness) { return x + (goal_mean - x) * stiffness; }
 
 TRESSEL_SHARED_END
 

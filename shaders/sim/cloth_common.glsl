@@ -7,6 +7,7 @@ uint g_sdf_offset = 0u;
 layout(std430, binding = 13) readonly buffer SdfFieldsBuf { float sdf_fields[]; };
 #define SDF_FETCH(i) sdf_fields[g_sdf_offset + (i)]
 #include "shared/cloth.h"
+#include "shared/shape_match.h"
 
 layout(push_constant) uniform PushBuf { ClothPush pc; };
 layout(std430, binding = kClothBindParams) readonly buffer ParamsBuf { ClothStepParams step_params[]; };
@@ -23,6 +24,9 @@ layout(std430, binding = kClothBindColliders) readonly buffer CollidersBuf { Sim
 layout(std430, binding = kClothBindSdfFrames) readonly buffer SdfFramesBuf { SimSdfFrame sdf_frames[]; };
 layout(std430, binding = kClothBindSdfGrids) readonly buffer SdfGridsBuf { SdfGridParams sdf_grids[]; };
 layout(std430, binding = kClothBindSdfOffsets) readonly buffer SdfOffsetsBuf { uint sdf_offsets[]; };
+layout(std430, binding = kClothBindClusterRest) readonly buffer ClusterRestBuf { vec4 cluster_rest[]; };
+layout(std430, binding = kClothBindClusters) buffer ClustersBuf { vec4 clusters[]; };
+layout(std430, binding = kClothBindRenderVertices) readonly buffer RenderVerticesBuf { SoftRenderVertex render_vertices[]; };
 
 ClothStepParams P() { return step_params[pc.slot]; }
 
@@ -35,4 +39,36 @@ vec3 vertex_normal(uint v) {
         n += cloth_triangle_normal(in_a[t.x].xyz, in_a[t.y].xyz, in_a[t.z].xyz);
     }
     return sim_safe_normalize(n, vec3(0.0));
+}
+
+// cloth_passes::contacts: y pushed out of the colliders and SDFs, each contact's friction and
+// depenetration against the small step's start yp. (y, yp) after them in .a / .b.
+SimPair contacts(ClothStepParams p, vec3 y, vec3 yp) {
+    for (uint i = 0u; i < p.collider_count; ++i) {
+        SimCollider c = colliders[pc.slot * pc.max_colliders + i];
+        vec4 d = cloth_primitive_distance(y, c, p.thickness_m);
+        if (d.w >= kClothContactTolerance_m) continue;
+        if (d.w < 0.0) y -= d.xyz * d.w;
+        vec3 carried = cloth_primitive_carry(yp, y, c);
+        float f = 1.0 - pow(1.0 - clamp(c.p1_m.w, 0.0, 1.0), p.collider_friction_exponent);
+        SimPair r = cloth_contact_finish(y, yp, carried, d.xyz, f);
+        y = r.a.xyz;
+        yp = r.b.xyz;
+    }
+    for (uint i = 0u; i < p.sdf_count; ++i) {
+        SimSdfFrame f = sdf_frames[pc.slot * pc.max_sdfs + i];
+        g_sdf_offset = sdf_offsets[i];
+        float reach = p.thickness_m + f.params.x;
+        vec4 d = cloth_sdf_contact(sdf_grids[i], f, y, reach + kClothContactTolerance_m);
+        if (d.w >= reach + kClothContactTolerance_m) continue;
+        if (d.w < reach) y += d.xyz * (reach - d.w);
+        vec3 carried = sim_transform_point(f.step_motion, yp);
+        SimPair r = cloth_contact_finish(y, yp, carried, d.xyz, p.friction);
+        y = r.a.xyz;
+        yp = r.b.xyz;
+    }
+    SimPair out_pair;
+    out_pair.a = vec4(y, 0.0);
+    out_pair.b = vec4(yp, 0.0);
+    return out_pair;
 }

@@ -46,30 +46,9 @@ void main() {
     }
     vec3 y = x.xyz + sum_e / float(max(cv.edges, 1u)) + sum_h / float(max(cv.hinges, 1u));
     if (p.tether_limit > 0.0 && cv.tether != kClothNone) y = cloth_tether(y, in_a[cv.tether].xyz, cv.tether_m, p.tether_limit);
-    vec3 yp = in_b[v].xyz;
-    for (uint i = 0u; i < p.collider_count; ++i) {
-        SimCollider c = colliders[pc.slot * pc.max_colliders + i];
-        vec4 d = cloth_primitive_distance(y, c, p.thickness_m);
-        if (d.w >= kClothContactTolerance_m) continue;
-        if (d.w < 0.0) y -= d.xyz * d.w;
-        vec3 carried = cloth_primitive_carry(yp, y, c);
-        float f = 1.0 - pow(1.0 - clamp(c.p1_m.w, 0.0, 1.0), p.collider_friction_exponent);
-        SimPair r = cloth_contact_finish(y, yp, carried, d.xyz, f);
-        y = r.a.xyz;
-        yp = r.b.xyz;
-    }
-    for (uint i = 0u; i < p.sdf_count; ++i) {
-        SimSdfFrame f = sdf_frames[pc.slot * pc.max_sdfs + i];
-        g_sdf_offset = sdf_offsets[i];
-        float reach = p.thickness_m + f.params.x;
-        vec4 d = cloth_sdf_contact(sdf_grids[i], f, y, reach + kClothContactTolerance_m);
-        if (d.w >= reach + kClothContactTolerance_m) continue;
-        if (d.w < reach) y += d.xyz * (reach - d.w);
-        vec3 carried = sim_transform_point(f.step_motion, yp);
-        SimPair r = cloth_contact_finish(y, yp, carried, d.xyz, p.friction);
-        y = r.a.xyz;
-        yp = r.b.xyz;
-    }
+    SimPair r = contacts(p, y, in_b[v].xyz);
+    y = r.a.xyz;
+    vec3 yp = r.b.xyz;
     if (last) {
         out_a[v] = vec4(y, x.w);
         out_b[v] = vec4(yp, x.w);

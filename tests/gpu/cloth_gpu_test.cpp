@@ -1,12 +1,15 @@
-// Cloth accessories on the GPU against the CPU reference (engine/sim/cloth.h): the same passes over the
-// same shared formulas, fed the same per-step constants, on a sheet draped over the real head while it
-// turns, in wind, against the head's SDF and a sphere collider.
+// Cloth and soft-body accessories on the GPU against the CPU reference (engine/sim/cloth.h, soft_body.h):
+// the same passes over the same shared formulas, fed the same per-step constants, on a sheet draped over
+// the real head (and a bun on it) while it turns, in wind, against the head's SDF and a sphere collider.
 #include <cmath>
 #include <cstdio>
 
 #include "gpu_test.h"
+#include "groom/groom_bench.h"
 #include "real_head.h"
 #include "sim/gpu/sim_gpu.h"
+#include "sim/mesh_oracle.h"
+#include "sim/soft_body.h"
 #include "test_paths.h"
 
 namespace tressel {
@@ -171,6 +174,82 @@ TEST_F(ClothGpuTest, LargerClothsWithFewerLanesPerVertexMatchTheCpu) {
         const double d = max_diff(cpu.cloths[0], gpu_world.cloths[0]);
         std::printf("cloth of %zu vertices, %u lanes: GPU vs CPU %.2e m after 3 steps\n", cpu.cloths[0].vertex_count(), lanes, d);
         EXPECT_LT(d, 1e-5);
+    }
+}
+
+// A soft bun (a ball of 5 cm, particles 1 cm apart) on top of the turning head, pinned where it touches
+// it, against the head's SDF and the sphere collider.
+SimWorld make_soft_world(int iterations) {
+    const Fixture& f = fixture();
+    SimWorld w = make_world(iterations);
+    w.cloths.clear();
+    glm::vec3 lo(1e9f), hi(-1e9f);
+    for (const glm::vec3& p : f.head.positions) lo = glm::min(lo, p), hi = glm::max(hi, p);
+    Mesh bun = make_sphere_mesh(0.05f, 16, 24);
+    for (glm::vec3& p : bun.positions) p += glm::vec3(0.5f * (lo.x + hi.x), hi.y + 0.03f, 0.5f * (lo.z + hi.z) - 0.04f);
+    static const MeshDistanceOracle head(f.head);
+    SoftBodyBuildInputs in;
+    in.name = "bun";
+    in.mesh = &bun;
+    in.params.iterations = iterations;
+    in.params.stiffness = 0.3;
+    in.pins.mode = PinMode::NearMesh;
+    in.pins.distance_m = 0.005;
+    in.attach = &head;
+    in.attach_mesh = "head";
+    auto body = build_soft_body(in);
+    EXPECT_TRUE(body.ok()) << body.error().describe();
+    body->sdf_indices = {0};
+    body->collider_indices = {0};
+    w.cloths.push_back(std::move(*body));
+    return w;
+}
+
+TEST_F(ClothGpuTest, SoftBodyMatchesTheCpuStepAndDrawsItsMeshFromTheClusters) {
+    auto pipelines = SimGpuPipelines::create(device());
+    ASSERT_TRUE(pipelines.ok()) << pipelines.error().describe();
+    for (int iterations : {3, 10}) {
+        SimWorld cpu = make_soft_world(iterations), gpu_world = make_soft_world(iterations);
+        auto sim = SimGpu::create(device(), *pipelines, gpu_world);
+        ASSERT_TRUE(sim.ok()) << sim.error().describe();
+        const ClothState& c = cpu.cloths[0];
+        gpu::BufferDesc bd;
+        bd.size = c.render_vertices.size() * 2 * sizeof(glm::vec4);
+        bd.name = "bun mesh vertices";
+        auto target = device().create_buffer(bd);
+        ASSERT_TRUE(target.ok());
+        ASSERT_TRUE(sim->set_cloth_draw_target(0, &*target).ok());
+        for (int i = 0; i < 10; ++i) ASSERT_TRUE(step_once(cpu).ok());
+        run_gpu(device(), *sim, gpu_world, 10);
+        ASSERT_TRUE(sim->download(device(), gpu_world).ok());
+        const double d = max_diff(c, gpu_world.cloths[0]);
+        double q = 0.0;
+        for (size_t i = 0; i < c.clusters.size(); ++i) q = std::max<double>(q, glm::length(c.clusters[i] - gpu_world.cloths[0].clusters[i]));
+        // The render mesh drawn on the device against the CPU's.
+        auto cmd = device().begin_commands();
+        ASSERT_TRUE(cmd.ok());
+        sim->record_cloth_draws(*cmd);
+        auto serial = device().submit(std::move(*cmd));
+        ASSERT_TRUE(serial.ok());
+        ASSERT_TRUE(device().wait(*serial).ok());
+        std::vector<glm::vec4> drawn(c.render_vertices.size() * 2);
+        ASSERT_TRUE(device().download(*target, drawn.data(), drawn.size() * sizeof(glm::vec4)).ok());
+        const Mesh cpu_mesh = cloth_mesh(c);
+        double dm = 0.0, dn = 0.0;
+        for (size_t r = 0; r < cpu_mesh.positions.size(); ++r) {
+            dm = std::max<double>(dm, glm::length(glm::vec3(drawn[2 * r]) - cpu_mesh.positions[r]));
+            dn = std::max<double>(dn, glm::length(glm::vec3(drawn[2 * r + 1]) - cpu_mesh.normals[r]));
+        }
+        double moved = 0.0;
+        for (size_t v = 0; v < c.positions.size(); ++v)
+            moved = std::max<double>(moved, glm::length(glm::vec3(c.positions[v]) - glm::vec3(c.vertices[v].rest_os)));
+        std::printf("soft body of %zu particles, %d iterations: GPU vs CPU %.2e m after 10 steps, clusters %.2e, drawn mesh %.2e m, normals %.2e "
+                    "(largest move %.4f m)\n",
+                    c.vertex_count(), iterations, d, q, dm, dn, moved);
+        EXPECT_GT(moved, 0.005);
+        EXPECT_LT(d, 1e-5);
+        EXPECT_LT(dm, 1e-5);
+        EXPECT_LT(dn, 1e-4);
     }
 }
 

@@ -33,6 +33,8 @@ Result<ClothGpu> ClothGpu::create(gpu::Device& device, const SimGpuPipelines& pi
     g.slots_ = slots;
     g.max_colliders_ = std::max<uint32_t>(1, uint32_t(c.collider_indices.size()));
     g.max_sdfs_ = std::max<uint32_t>(1, uint32_t(c.sdf_indices.size()));
+    g.soft_ = c.soft_body;
+    g.render_count_ = c.soft_body ? uint32_t(c.render_vertices.size()) : g.vertices_;
     std::vector<gpu_shared::SdfGridParams> grids;
     std::vector<float> fields;
     std::vector<uint32_t> offsets;
@@ -58,6 +60,9 @@ Result<ClothGpu> ClothGpu::create(gpu::Device& device, const SimGpuPipelines& pi
                {&g.sdf_grids_, device_buffer(device, grids, name + "sdf grids")},
                {&g.sdf_fields_, device_buffer(device, fields, name + "sdf fields")},
                {&g.sdf_offsets_, device_buffer(device, offsets, name + "sdf offsets")},
+               {&g.cluster_rest_, device_buffer(device, c.cluster_rest, name + "cluster rest centroids")},
+               {&g.clusters_, device_buffer(device, c.clusters, name + "clusters")},
+               {&g.render_vertices_, device_buffer(device, c.render_vertices, name + "render vertices")},
                {&g.params_, host_buffer(device, VkDeviceSize(slots) * sizeof(gpu_shared::ClothStepParams), name + "params")},
                {&g.colliders_, host_buffer(device, VkDeviceSize(slots) * g.max_colliders_ * sizeof(gpu_shared::SimCollider), name + "colliders")},
                {&g.sdf_frames_, host_buffer(device, VkDeviceSize(slots) * g.max_sdfs_ * sizeof(gpu_shared::SimSdfFrame), name + "sdf frames")}};
@@ -90,15 +95,18 @@ void ClothGpu::bind(gpu::DescriptorSet& s, uint32_t in_pair, gpu::Buffer& out_a,
     s.bind_buffer(gpu_shared::kClothBindSdfGrids, sdf_grids_);
     s.bind_buffer(gpu_shared::kClothBindSdfFields, sdf_fields_);
     s.bind_buffer(gpu_shared::kClothBindSdfOffsets, sdf_offsets_);
+    s.bind_buffer(gpu_shared::kClothBindClusterRest, cluster_rest_);
+    s.bind_buffer(gpu_shared::kClothBindClusters, clusters_);
+    s.bind_buffer(gpu_shared::kClothBindRenderVertices, render_vertices_);
 }
 
 Status ClothGpu::set_draw_target(gpu::Buffer* mesh_vertices) {
     drawing_ = false;
     if (!mesh_vertices) return {};
-    if (mesh_vertices->size() < VkDeviceSize(vertices_) * 2 * sizeof(glm::vec4))
-        return make_error(ErrorCode::InvalidArgument, "cloth draw target holds fewer vertices than the cloth's " + std::to_string(vertices_));
+    if (mesh_vertices->size() < VkDeviceSize(render_count_) * 2 * sizeof(glm::vec4))
+        return make_error(ErrorCode::InvalidArgument, "accessory draw target holds fewer vertices than the accessory's " + std::to_string(render_count_));
     for (uint32_t i = 0; i < 2; ++i) {
-        auto set = device_->create_descriptor_set(pipelines_->cloth_draw);
+        auto set = device_->create_descriptor_set(soft_ ? pipelines_->soft_draw : pipelines_->cloth_draw);
         if (!set) return set.error();
         bind(*set, i, *mesh_vertices, *mesh_vertices);
         draw_sets_[i] = std::move(*set);
@@ -110,12 +118,13 @@ Status ClothGpu::set_draw_target(gpu::Buffer* mesh_vertices) {
 void ClothGpu::record_draw(gpu::CommandBuffer& cmd) {
     if (!drawing_) return;
     gpu_shared::ClothPush push{};
-    push.count = vertices_;
+    push.count = render_count_;
     push.max_colliders = max_colliders_;
     push.max_sdfs = max_sdfs_;
-    const gpu::DispatchSize d = gpu::dispatch_size(*device_, vertices_, gpu_shared::kClothWorkgroupSize);
-    cmd.bind(pipelines_->cloth_draw, draw_sets_[state_]);
-    cmd.push(pipelines_->cloth_draw, push);
+    const gpu::ComputePipeline& pipe = soft_ ? pipelines_->soft_draw : pipelines_->cloth_draw;
+    const gpu::DispatchSize d = gpu::dispatch_size(*device_, render_count_, gpu_shared::kClothWorkgroupSize);
+    cmd.bind(pipe, draw_sets_[state_]);
+    cmd.push(pipe, push);
     cmd.dispatch(d.x, d.y, d.z);
     cmd.compute_barrier();
 }
@@ -132,20 +141,27 @@ void ClothGpu::record_step(gpu::CommandBuffer& cmd, const StepFrame::Cloth& fram
     push.slot = slot;
     push.max_colliders = max_colliders_;
     push.max_sdfs = max_sdfs_;
-    auto pass = [&](const gpu::ComputePipeline& pipe, uint32_t lanes) {
+    // A pass reads the state's pair; those that write a pair (flip) leave the state in the other.
+    auto pass = [&](const gpu::ComputePipeline& pipe, uint32_t lanes, bool flip) {
         const gpu::DispatchSize d = gpu::dispatch_size(*device_, vertices_ * lanes, gpu_shared::kClothWorkgroupSize);
         cmd.bind(pipe, sets_[state_]);
         cmd.push(pipe, push);
         cmd.dispatch(d.x, d.y, d.z);
         cmd.compute_barrier();
-        state_ = 1 - state_;
+        if (flip) state_ = 1 - state_;
     };
-    if (ts) ts->begin(cmd, "sim cloth");
-    pass(pipelines_->cloth_predict, 1);
+    if (ts) ts->begin(cmd, soft_ ? "sim soft body" : "sim cloth");
+    pass(pipelines_->cloth_predict, 1, true);
     for (uint32_t s = 0; s < frame.params.substeps; ++s) {
         push.substep = s;
-        pass(pipelines_->cloth_substep, frame.params.lanes);
+        if (soft_) {
+            pass(pipelines_->soft_cluster, 1, false);
+            pass(pipelines_->soft_substep, 1, true);
+        } else {
+            pass(pipelines_->cloth_substep, frame.params.lanes, true);
+        }
     }
+    if (soft_) pass(pipelines_->soft_cluster, 1, false);
     if (ts) ts->end(cmd);
 }
 
@@ -153,6 +169,7 @@ Status ClothGpu::download(gpu::Device& device, ClothState& cloth) const {
     const VkDeviceSize bytes = VkDeviceSize(vertices_) * sizeof(glm::vec4);
     TRESSEL_TRY(device.download(pairs_[state_][0], cloth.positions.data(), bytes));
     TRESSEL_TRY(device.download(pairs_[state_][1], cloth.prev_positions.data(), bytes));
+    if (soft_) TRESSEL_TRY(device.download(clusters_, cloth.clusters.data(), cloth.clusters.size() * sizeof(glm::vec4)));
     return {};
 }
 
@@ -160,6 +177,7 @@ Status ClothGpu::upload_state(gpu::Device& device, const ClothState& cloth) {
     const VkDeviceSize bytes = VkDeviceSize(vertices_) * sizeof(glm::vec4);
     TRESSEL_TRY(device.upload(pairs_[state_][0], cloth.positions.data(), bytes));
     TRESSEL_TRY(device.upload(pairs_[state_][1], cloth.prev_positions.data(), bytes));
+    if (soft_) TRESSEL_TRY(device.upload(clusters_, cloth.clusters.data(), cloth.clusters.size() * sizeof(glm::vec4)));
     return {};
 }
 

@@ -3,6 +3,9 @@
 // cloth.h). One step of the world is a predict pass and one pass per small step, each reading one pair of
 // buffers and writing the other: params.iterations + 1 dispatches. SimGpu owns one per world cloth and
 // records them after the hair in each step, from the same StepFrame the CPU step uses.
+// A soft body (soft_body.h) is a ClothGpu too: per small step a cluster pass (soft_cluster.comp) before
+// its particle pass (soft_substep.comp), and one more cluster pass at the step's end: 2 x iterations + 2
+// dispatches; its draw pass (soft_draw.comp) writes its render mesh from the clusters.
 #pragma once
 
 #include <vector>
@@ -49,6 +52,9 @@ private:
     uint32_t state_ = 0;               // the pair holding the state between steps
     gpu::Buffer params_, colliders_, sdf_frames_;  // host-visible, per slot
     gpu::Buffer vertex_data_, constraints_, adjacency_, triangles_, vertex_triangles_, sdf_grids_, sdf_fields_, sdf_offsets_;
+    gpu::Buffer cluster_rest_, clusters_, render_vertices_;  // soft bodies (stubs for a cloth)
+    bool soft_ = false;
+    uint32_t render_count_ = 0;        // vertices the draw pass writes (a soft body's render mesh; else the cloth's)
     gpu::DescriptorSet sets_[2];       // set i reads pair i and writes pair 1 - i
     gpu::DescriptorSet draw_sets_[2];  // set i reads pair i and writes the draw target
     bool drawing_ = false;
