@@ -1,5 +1,6 @@
-// `tressel-cli bench cloth`: GPU cloth step times (engine/sim/cloth.h, engine/sim/gpu/cloth_gpu.h) for a
-// 64 x 64 and a 256 x 256 vertex sheet draped over a ball's SDF, pinned at its centre, in wind.
+// `tressel-cli bench cloth`: GPU accessory step times (engine/sim/cloth.h, soft_body.h, engine/sim/gpu/
+// cloth_gpu.h): a 64 x 64, 128 x 128 and 256 x 256 vertex sheet draped over a ball's SDF, pinned at its
+// centre, in wind; a soft ball of about 4,096 particles resting on the ball.
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
@@ -9,6 +10,7 @@
 #include "groom/groom_bench.h"
 #include "sdf/sdf.h"
 #include "sim/gpu/sim_bench.h"
+#include "sim/soft_body.h"
 
 namespace tressel::cli {
 
@@ -67,10 +69,45 @@ int bench_cloth(const Args& args, nlohmann::json& out) {
             results.push_back(row);
             std::fprintf(stderr, "cloth %u x %u, %d iterations: %.4f ms per step\n", side, side, iterations, r->fused.step_ms);
         }
+    // A soft ball of 0.2 m across, particles 1 cm apart (4,169 of them), dropped onto the big ball.
+    nlohmann::json soft = nlohmann::json::array();
+    Mesh bun = make_sphere_mesh(0.1f, 32, 48);
+    for (glm::vec3& p : bun.positions) p.y += 0.27f;
+    for (int cluster_radius : {1, 2})
+        for (int iterations : iteration_counts) {
+            SimWorldInputs in;
+            in.sdfs.push_back({"ball", &*field, 0.004});
+            auto world = build_sim_world(in);
+            if (!world) return fail(world.error().message);
+            SoftBodyBuildInputs sb;
+            sb.name = "soft ball";
+            sb.mesh = &bun;
+            sb.params.iterations = iterations;
+            sb.params.cluster_radius = cluster_radius;
+            sb.pins.mode = PinMode::None;
+            auto body = build_soft_body(sb);
+            if (!body) return fail(body.error().message);
+            body->sdf_indices = {0};
+            const size_t particles = body->vertex_count(), members = body->adjacency.size();
+            world->cloths.push_back(std::move(*body));
+            auto r = bench_sim_gpu(device, *pipelines, *world, int(*steps));
+            if (!r) return fail(r.error().message);
+            nlohmann::json row;
+            row["particles"] = particles;
+            row["cluster_radius"] = cluster_radius;
+            row["cluster_members"] = members;
+            row["iterations"] = iterations;
+            row["step_ms"] = r->fused.step_ms;
+            soft.push_back(row);
+            std::fprintf(stderr, "soft body of %zu particles, clusters of radius %d, %d iterations: %.4f ms per step\n", particles, cluster_radius,
+                         iterations, r->fused.step_ms);
+        }
+    out["soft_bodies"] = soft;
     out["workload"] = "cloth";
     out["device"] = device.info().name;
     out["what"] = "median GPU ms of one simulation substep of a sheet pinned at its centre over a ball's SDF (64 cells), wind 2 m/s: "
-                  "a predict pass and one pass per iteration (small step)";
+                  "a predict pass and one pass per iteration (small step); soft_bodies: a soft ball falling onto and resting on the ball, "
+                  "a predict pass, two passes per iteration (clusters, particles) and a last cluster pass";
     out["cases"] = results;
     return 0;
 }

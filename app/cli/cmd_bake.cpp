@@ -44,8 +44,9 @@ const char* const kBakeUsage =
     "vertex's distance from its groomed position carried by its root, mean and largest). The summary adds\n"
     "the rest jitter (RMS and largest speed over the last second, every frame of it measured), the last\n"
     "frame's style error and the deepest follow vertex. --still drops the scene's motion (a still head).\n"
-    "Per measured frame and in the summary, per accessory (cloth): the largest and mean edge strain, the\n"
-    "vertices inside the collision meshes it collides with and the deepest (exact distance), kinetic energy.\n"
+    "Per measured frame and in the summary, per accessory: the largest and mean edge strain (a soft body's\n"
+    "lattice links), the free vertices inside the collision meshes it collides with and the deepest (exact\n"
+    "distance; a soft body's drawn surface, but where a pinned particle carries it), kinetic energy.\n"
     "Hair density per measured frame (hairs per cm^2 on each group's volume grid: densest node, the\n"
     "density the average hair sits in, the fraction above volume_density), whether or not volume is on.\n"
     "The report's `sag_free` gives the sag-free rest state's solve (groups with sag_free on): corrections,\n"
@@ -266,17 +267,29 @@ int run_bake(const std::vector<std::string>& argv) {
             frame_gpu += v;
             gpu_total[k] += v;
         }
-        // Accessories: edge strain, and vertices inside the collision meshes they collide with (exact distance).
+        // Accessories: edge strain (a soft body's lattice links), and vertices inside the collision meshes
+        // they collide with (exact distance): a cloth's vertices, a soft body's drawn surface.
         json accessories = json::array();
         for (const ClothState& c : world.cloths) {
             const ClothStretch st = measure_cloth_stretch(c);
             double deepest = 0.0;
             size_t inside = 0;
+            // Pinned vertices (a soft body's surface carried by a pinned particle) are where the scene
+            // places them, not where the simulation put them: left out.
+            std::vector<glm::vec3> surface;
+            if (c.soft_body) {
+                const Mesh drawn = cloth_mesh(c);
+                for (size_t r = 0; r < drawn.positions.size(); ++r)
+                    if (c.positions[c.render_vertices[r].p0.x].w > 0.0f) surface.push_back(drawn.positions[r]);
+            } else {
+                for (const glm::vec4& p : c.positions)
+                    if (p.w > 0.0f) surface.push_back(glm::vec3(p));
+            }
             for (uint32_t si : c.sdf_indices) {
                 if (!penetration || si >= oracles.size() || !oracles[si]) continue;
                 const glm::mat4 to_rest = glm::inverse(world.sdfs[si].transform);
-                for (const glm::vec4& p : c.positions) {
-                    const float d = oracles[si](glm::vec3(to_rest * glm::vec4(glm::vec3(p), 1.0f)));
+                for (const glm::vec3& p : surface) {
+                    const float d = oracles[si](glm::vec3(to_rest * glm::vec4(p, 1.0f)));
                     if (d < 0.0f) {
                         ++inside;
                         deepest = std::max(deepest, double(-d));
@@ -284,7 +297,7 @@ int run_bake(const std::vector<std::string>& argv) {
                 }
             }
             const double ke = cloth_kinetic_energy(c, world.step_dt_s());
-            accessories.push_back({{"name", c.name}, {"max_strain", st.max_strain}, {"mean_strain", st.mean_strain},
+            accessories.push_back({{"name", c.name}, {"type", c.soft_body ? "soft_body" : "cloth"}, {"max_strain", st.max_strain}, {"mean_strain", st.mean_strain},
                                    {"penetrating_vertices", inside}, {"max_penetration_m", deepest}, {"kinetic_energy", ke}});
             json& w = worst_accessories[c.name];
             if (!w.is_object()) w = json::object();

@@ -292,7 +292,7 @@ inline constexpr std::array kSoftBody{
     num("particle_spacing", "m", 0.001, 0.1, "distance between the particles sampled inside the closed mesh: smaller follows the shape more finely and costs more (at most 262144 particles)"),
     integer("cluster_radius", "", 1, 3, "a particle's shape-matching cluster: the particles within this many lattice steps (1 = 3 x 3 x 3); larger clusters bend less"),
     num("density", "kg/m^3", 1.0, 5000.0, "mass per volume (a hair bun about 100, felt 300, rubber 1100)"),
-    num("stiffness", "1", 0.0, 1.0, "firmness: the fraction of its shape error a body sampled 1 cm apart removes per 1/60 s; the same at any spacing, iteration count and step rate (0 limp, 1 rigid)"),
+    num("stiffness", "1", 0.0, 1.0, "firmness: the fraction of its shape error a body sampled 1 cm apart removes per 1/60 s, at any spacing and step rate (0.9 a jelly, 0.99 soft, 0.999 a bun, 1 as rigid as the iterations make it)"),
     num("damping", "1", 0.0, 1.0, "velocity damping per 1/60 s, as the hair's"),
     integer("iterations", "", 1, 64, "small steps per simulation substep, one shape matching each: more keep contacts and pins tighter and cost more"),
     num("friction", "1", 0.0, 1.0, "friction against collision meshes: the fraction of sliding removed per simulation step (colliders use their own)"),

@@ -221,7 +221,7 @@ struct SoftBodyParams {
     double particle_spacing_m = 0.01;         // lattice spacing of the particles sampled inside the mesh
     int cluster_radius = 1;                   // a particle's cluster: the particles within this many lattice steps (1 = 3 x 3 x 3)
     double density_kg_m3 = 100.0;             // mass per volume
-    double stiffness = 0.9;                   // fraction of the shape error removed per 1/60 s at 1 cm spacing (1 = rigid)
+    double stiffness = 0.999;                 // fraction of the shape error removed per 1/60 s at 1 cm spacing (1 = rigid)
     double damping = 0.05;                    // velocity lost per 1/60 s, as the hair's
     int iterations = 10;                      // small steps per substep of the world, one matching each
     double friction = 0.4;                    // against SDFs and colliders: 0 slides, 1 sticks

@@ -369,10 +369,10 @@ void predict(uint32_t v, const ClothStepParams& p, const ClothState& c, const st
     pred[v] = glm::vec4(gpu_shared::cloth_predict(p, xyz(x), xyz(prev[v]), vertex_normal(c, pos, v)), x.w);
 }
 
-gpu_shared::SimPair contacts(const ClothStepParams& p, glm::vec3 y, glm::vec3 yp, const std::vector<gpu_shared::SimCollider>& colliders,
-                             const std::vector<SdfRef>& sdfs) {
+gpu_shared::SimPair contacts(const ClothStepParams& p, glm::vec3 y, glm::vec3 yp, float thickness_m,
+                             const std::vector<gpu_shared::SimCollider>& colliders, const std::vector<SdfRef>& sdfs) {
     for (uint32_t i = 0; i < p.collider_count; ++i) {
-        const glm::vec4 d = gpu_shared::cloth_primitive_distance(y, colliders[i], p.thickness_m);
+        const glm::vec4 d = gpu_shared::cloth_primitive_distance(y, colliders[i], thickness_m);
         if (d.w >= gpu_shared::kClothContactTolerance_m) continue;
         if (d.w < 0.0f) y -= xyz(d) * d.w;
         const glm::vec3 carried = gpu_shared::cloth_primitive_carry(yp, y, colliders[i]);
@@ -382,7 +382,7 @@ gpu_shared::SimPair contacts(const ClothStepParams& p, glm::vec3 y, glm::vec3 yp
         yp = xyz(r.b);
     }
     for (uint32_t i = 0; i < p.sdf_count; ++i) {
-        const float reach = p.thickness_m + sdfs[i].frame.params.x;
+        const float reach = thickness_m + sdfs[i].frame.params.x;
         const glm::vec4 d = gpu_shared::cloth_sdf_contact(sdfs[i].field, sdfs[i].grid, sdfs[i].frame, y, reach + gpu_shared::kClothContactTolerance_m);
         if (d.w >= reach + gpu_shared::kClothContactTolerance_m) continue;
         if (d.w < reach) y += xyz(d) * (reach - d.w);
@@ -430,7 +430,7 @@ void substep(uint32_t v, const ClothStepParams& p, uint32_t s, const ClothState&
     if (p.tether_limit > 0.0f && cv.tether != gpu_shared::kClothNone)
         y = gpu_shared::cloth_tether(y, xyz(pred[cv.tether]), cv.tether_m, p.tether_limit);
     // Collisions, then the contacts' friction and depenetration.
-    const gpu_shared::SimPair r = contacts(p, y, xyz(start[v]), colliders, sdfs);
+    const gpu_shared::SimPair r = contacts(p, y, xyz(start[v]), p.thickness_m, colliders, sdfs);
     y = xyz(r.a);
     const glm::vec3 yp = xyz(r.b);
     if (last) {

@@ -108,9 +108,9 @@ void predict(uint32_t v, const gpu_shared::ClothStepParams& p, const ClothState&
              const std::vector<glm::vec4>& prev, std::vector<glm::vec4>& pred, std::vector<glm::vec4>& start);
 
 // The contacts of a particle that ends a small step at y, having started it at yp: pushed out of the
-// colliders and SDFs to thickness + margin, then each contact's friction and launch-free depenetration
-// (cloth_contact_finish). Returns (y, yp) after them in .a / .b (xyz).
-gpu_shared::SimPair contacts(const gpu_shared::ClothStepParams& p, glm::vec3 y, glm::vec3 yp,
+// colliders and SDFs to thickness_m (its collision radius) + margin, then each contact's friction and
+// launch-free depenetration (cloth_contact_finish). Returns (y, yp) after them in .a / .b (xyz).
+gpu_shared::SimPair contacts(const gpu_shared::ClothStepParams& p, glm::vec3 y, glm::vec3 yp, float thickness_m,
                              const std::vector<gpu_shared::SimCollider>& colliders, const std::vector<SdfRef>& sdfs);
 
 // Per vertex, small step s: one Jacobi iteration over the prediction (the averaged corrections of its

@@ -104,6 +104,7 @@ Result<ClothState> build_soft_body(const SoftBodyBuildInputs& in) {
     // where a particle leaves the nearest set (no jump across the mesh).
     const std::vector<glm::vec3> normals = mesh_normals(m);
     std::vector<bool> pinned(np, false);
+    std::vector<float> skin(np, 0.5f * h);
     b.render_vertices.resize(m.positions.size());
     const uint32_t k_infl = gpu_shared::kSoftRenderInfluences;
     for (size_t r = 0; r < m.positions.size(); ++r) {
@@ -145,6 +146,10 @@ Result<ClothState> build_soft_body(const SoftBodyBuildInputs& in) {
         rv.w0 = glm::vec4(w[0], w[1], w[2], w[3]);
         rv.w1 = glm::vec4(w[4], w[5], w[6], w[7]);
         b.render_vertices[r] = rv;
+        // A particle's collision radius reaches the farthest surface vertex it is nearest to: held that far
+        // from a surface, the skin it carries stays out (half a spacing left a bun's skin 1.8 mm inside
+        // the head where the lattice sits deep in the mesh).
+        skin[id[0]] = std::max(skin[id[0]], near[0].first);
         // Pins by vertex colour: a coloured vertex pins its nearest particle.
         if (in.pins.mode == PinMode::VertexColor && r < m.colors.size() && double(m.colors[r].r) >= in.pins.color_threshold) pinned[id[0]] = true;
     }
@@ -188,6 +193,7 @@ Result<ClothState> build_soft_body(const SoftBodyBuildInputs& in) {
         v.rest_os = glm::vec4(cell_centre(c), pinned[i] ? 0.0f : float(1.0 / mass));
         v.first = uint32_t(b.adjacency.size());
         v.tether = gpu_shared::kClothNone;
+        v.tether_m = skin[i];
         glm::vec3 sum(0.0f);
         for (int dz = -cr; dz <= cr; ++dz)
             for (int dy = -cr; dy <= cr; ++dy)
@@ -231,7 +237,7 @@ ClothStepParams make_soft_body_params(const ClothState& body, const Environment&
     p.collider_count = collider_count;
     p.sdf_count = sdf_count;
     p.substeps = substeps;
-    p.thickness_m = float(0.5 * sp.particle_spacing_m);
+    p.thickness_m = float(0.5 * sp.particle_spacing_m);  // the least of the particles' radii (ClothVertex::tether_m)
     p.friction = gpu_shared::sim_iteration_stiffness(float(sp.friction), substeps);
     p.collider_friction_exponent = 1.0f / float(substeps);
     p.lanes = 1;
@@ -286,7 +292,7 @@ void substep(uint32_t v, const ClothStepParams& p, uint32_t s, const ClothState&
     }
     goal /= float(cv.edges);
     glm::vec3 y = gpu_shared::soft_pull(xyz(x), goal, p.shape_stiffness);
-    const gpu_shared::SimPair r = cloth_passes::contacts(p, y, xyz(start[v]), colliders, sdfs);
+    const gpu_shared::SimPair r = cloth_passes::contacts(p, y, xyz(start[v]), cv.tether_m, colliders, sdfs);
     y = xyz(r.a);
     const glm::vec3 yp = xyz(r.b);
     if (last) {

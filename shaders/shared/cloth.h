@@ -97,7 +97,7 @@ struct ClothStepParams {
     uint collider_count;
     uint sdf_count;
     uint substeps;              // small steps per step of the world
-    float thickness_m;          // the cloth's collision radius around each vertex
+    float thickness_m;          // the cloth's collision radius around each vertex (a soft body's: per particle, ClothVertex::tether_m)
     float friction;             // 0..1 of the tangential slip removed at an SDF contact per small step
     float tether_limit;         // a tether lets its vertex reach this x its rest distance; 0 = tethers off
     float wind_drag_per_s;      // drag rate of air moving across the cloth (along its normal)
@@ -124,7 +124,7 @@ struct ClothVertex {
     uint edges;
     uint hinges;
     uint tether;                // the nearest pinned vertex along the cloth (kClothNone: none)
-    float tether_m;             // rest distance to it along the cloth's edges
+    float tether_m;             // rest distance to it along the cloth's edges; a soft body's particle: its collision radius (m)
     uint tri_first;             // its triangles: indices at [tri_first, tri_first + tri_count) of the triangle list
     uint tri_count;
     uint pad;

@@ -42,11 +42,12 @@ vec3 vertex_normal(uint v) {
 }
 
 // cloth_passes::contacts: y pushed out of the colliders and SDFs, each contact's friction and
-// depenetration against the small step's start yp. (y, yp) after them in .a / .b.
-SimPair contacts(ClothStepParams p, vec3 y, vec3 yp) {
+// depenetration against the small step's start yp; thickness_m: the particle's collision radius. (y, yp)
+// after them in .a / .b.
+SimPair contacts(ClothStepParams p, vec3 y, vec3 yp, float thickness_m) {
     for (uint i = 0u; i < p.collider_count; ++i) {
         SimCollider c = colliders[pc.slot * pc.max_colliders + i];
-        vec4 d = cloth_primitive_distance(y, c, p.thickness_m);
+        vec4 d = cloth_primitive_distance(y, c, thickness_m);
         if (d.w >= kClothContactTolerance_m) continue;
         if (d.w < 0.0) y -= d.xyz * d.w;
         vec3 carried = cloth_primitive_carry(yp, y, c);
@@ -58,7 +59,7 @@ SimPair contacts(ClothStepParams p, vec3 y, vec3 yp) {
     for (uint i = 0u; i < p.sdf_count; ++i) {
         SimSdfFrame f = sdf_frames[pc.slot * pc.max_sdfs + i];
         g_sdf_offset = sdf_offsets[i];
-        float reach = p.thickness_m + f.params.x;
+        float reach = thickness_m + f.params.x;
         vec4 d = cloth_sdf_contact(sdf_grids[i], f, y, reach + kClothContactTolerance_m);
         if (d.w >= reach + kClothContactTolerance_m) continue;
         if (d.w < reach) y += d.xyz * (reach - d.w);

@@ -46,7 +46,7 @@ void main() {
     }
     vec3 y = x.xyz + sum_e / float(max(cv.edges, 1u)) + sum_h / float(max(cv.hinges, 1u));
     if (p.tether_limit > 0.0 && cv.tether != kClothNone) y = cloth_tether(y, in_a[cv.tether].xyz, cv.tether_m, p.tether_limit);
-    SimPair r = contacts(p, y, in_b[v].xyz);
+    SimPair r = contacts(p, y, in_b[v].xyz, p.thickness_m);
     y = r.a.xyz;
     vec3 yp = r.b.xyz;
     if (last) {

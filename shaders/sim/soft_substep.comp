@@ -24,7 +24,7 @@ void main() {
     }
     goal /= float(cv.edges);
     vec3 y = soft_pull(x.xyz, goal, p.shape_stiffness);
-    SimPair r = contacts(p, y, in_b[v].xyz);
+    SimPair r = contacts(p, y, in_b[v].xyz, cv.tether_m);
     y = r.a.xyz;
     vec3 yp = r.b.xyz;
     if (last) {

@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Writes the accessory meshes the preset scenes use (presets/assets/*.obj), made here from formulas.
+
+    python3 tools/make_accessory_meshes.py    # rewrites presets/assets/bun.obj
+
+bun.obj: a hair bun for the default head (about twice life size, like the scan): a closed ellipsoid of
+radii 0.085 x 0.06 x 0.085 m, a UV sphere of 14 rings and 24 segments whose poles and seam are shared
+vertices (so it is closed and manifold), outward winding, with normals.
+"""
+import math
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def bun(path, radii=(0.085, 0.06, 0.085), rings=14, segments=24):
+    verts, normals, faces = [], [], []
+    verts.append((0.0, radii[1], 0.0))
+    normals.append((0.0, 1.0, 0.0))
+    for r in range(1, rings):
+        theta = math.pi * r / rings
+        for s in range(segments):
+            phi = 2.0 * math.pi * s / segments
+            n = (math.sin(theta) * math.cos(phi), math.cos(theta), math.sin(theta) * math.sin(phi))
+            verts.append((n[0] * radii[0], n[1] * radii[1], n[2] * radii[2]))
+            g = (n[0] / radii[0], n[1] / radii[1], n[2] / radii[2])
+            l = math.sqrt(sum(c * c for c in g))
+            normals.append(tuple(c / l for c in g))
+    verts.append((0.0, -radii[1], 0.0))
+    normals.append((0.0, -1.0, 0.0))
+    top, bottom = 1, len(verts)  # OBJ indices are 1-based
+
+    def ring(r, s):
+        return 2 + (r - 1) * segments + (s % segments)
+
+    for s in range(segments):
+        faces.append((top, ring(1, s + 1), ring(1, s)))
+        faces.append((bottom, ring(rings - 1, s), ring(rings - 1, s + 1)))
+    for r in range(1, rings - 1):
+        for s in range(segments):
+            a, b, c, d = ring(r, s), ring(r, s + 1), ring(r + 1, s + 1), ring(r + 1, s)
+            faces.append((a, b, c))
+            faces.append((a, c, d))
+    with open(path, "w", newline="\n") as f:
+        f.write("# Hair bun for the preset scenes: tools/make_accessory_meshes.py\n")
+        for v in verts:
+            f.write("v %.6f %.6f %.6f\n" % v)
+        for n in normals:
+            f.write("vn %.6f %.6f %.6f\n" % n)
+        for t in faces:
+            f.write("f %d//%d %d//%d %d//%d\n" % (t[0], t[0], t[1], t[1], t[2], t[2]))
+
+
+if __name__ == "__main__":
+    bun(os.path.join(HERE, "..", "presets", "assets", "bun.obj"))
