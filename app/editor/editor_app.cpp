@@ -212,6 +212,13 @@ void EditorApp::open_scene(const fs::path& path) {
                 return;
             }
             ctx_.reset_scene(shared->scene, fs::absolute(path), true);
+            // A scene that never had a view (every camera key at its default) opens framed on its content.
+            const View none;
+            const View& v = ctx_.scene.view;
+            if (v.target_m == none.target_m && v.yaw_deg == none.yaw_deg && v.pitch_deg == none.pitch_deg && v.distance_m == none.distance_m) {
+                const render::SceneBounds b = live_->bounds();
+                if (!b.empty()) ctx_.camera.frame_bounds(b.min_m, b.max_m, 1.0);
+            }
             ctx_.playing = false;
             content_failed_ = false;
             ctx_.add_diagnostics(shared->diagnostics);
@@ -228,6 +235,7 @@ void EditorApp::open_scene(const fs::path& path) {
 }
 
 void EditorApp::save_to(const fs::path& path) {
+    ctx_.store_camera();
     Diagnostics warnings;
     Status s = ctx_.save_to(path, warnings);
     ctx_.add_diagnostics(warnings);
@@ -918,6 +926,7 @@ int EditorApp::run() {
         draw_ui();
         // A change becomes an undo step once no widget is held (document.h).
         if (!ImGui::IsAnyItemActive()) ctx_.commit();
+        ctx_.sync_camera();
         ImGui::Render();
         if (Status r = render_frame(); !r) {
             // A frame that failed half-way (its image acquired, its commands not submitted) leaves the

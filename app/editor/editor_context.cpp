@@ -28,6 +28,44 @@ void EditorContext::report_error(const std::string& message) {
 void EditorContext::reset_scene(Scene s, std::filesystem::path path, bool mark_saved) {
     reset(std::move(s), std::move(path), mark_saved);
     camera = render::OrbitCamera::from_view(scene.view);
+    camera_view_ = scene.view;
+}
+
+namespace {
+
+bool same_camera(const View& a, const View& b) {
+    return a.target_m == b.target_m && a.yaw_deg == b.yaw_deg && a.pitch_deg == b.pitch_deg && a.distance_m == b.distance_m &&
+           a.fov_deg == b.fov_deg;
+}
+
+void put_camera(View& v, const render::OrbitCamera& c) {
+    v.target_m = c.target_m;
+    v.yaw_deg = c.yaw_deg;
+    v.pitch_deg = c.pitch_deg;
+    v.distance_m = c.distance_m;
+    v.fov_deg = c.fov_deg;
+}
+
+}  // namespace
+
+void EditorContext::sync_camera() {
+    if (same_camera(scene.view, camera_view_)) return;
+    const render::OrbitCamera from = render::OrbitCamera::from_view(scene.view);
+    camera.target_m = from.target_m;
+    camera.yaw_deg = from.yaw_deg;
+    camera.pitch_deg = from.pitch_deg;
+    camera.distance_m = from.distance_m;
+    camera.fov_deg = from.fov_deg;
+    camera_view_ = scene.view;
+}
+
+void EditorContext::store_camera() {
+    sync_camera();  // a view edit not yet taken wins over the camera
+    put_camera(scene.view, camera);
+    put_camera(committed.view, camera);
+    for (Scene& s : history.undo) put_camera(s.view, camera);
+    for (Scene& s : history.redo) put_camera(s.view, camera);
+    camera_view_ = scene.view;
 }
 
 const nlohmann::json& EditorContext::scene_json() {

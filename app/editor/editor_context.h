@@ -86,7 +86,8 @@ struct EditorContext : Document {
     std::vector<Request> requests;
     std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
 
-    // Viewport state that is not part of the scene (the scene's view is only the initial camera).
+    // Viewport state that is not part of the scene. The camera and the scene's view (target, yaw, pitch,
+    // distance, fov) are kept together by sync_camera and store_camera.
     render::OrbitCamera camera;
     bool playing = false;
     double slice_range_m = 0.0;                // |distance| at full slice colour (metres); 0 = the slice's largest
@@ -116,6 +117,13 @@ struct EditorContext : Document {
 
     // Document::reset, and the camera moved to the scene's view.
     void reset_scene(Scene s, std::filesystem::path path, bool mark_saved);
+    // A change of the view's camera keys since the last sync (a panel, a script, undo, a recovered scene)
+    // moves the camera there; orbiting, panning and zooming move only the camera.
+    void sync_camera();
+    // The camera written into the view (before a save, so the scene reopens as the artist left it). Not
+    // an edit: the committed scene and the undo history take the same view, so an undo does not move
+    // the camera back and the scene is not marked changed by looking around.
+    void store_camera();
 
     // scene_to_json(scene), recomputed when the scene changed since the last call.
     const nlohmann::json& scene_json();
@@ -124,6 +132,7 @@ struct EditorContext : Document {
     const nlohmann::json& default_json();
 
 private:
+    View camera_view_;                         // the view the camera last took or gave (sync_camera)
     std::optional<Scene> json_scene_;
     nlohmann::json json_;
     std::optional<nlohmann::json> default_json_;

@@ -119,6 +119,54 @@ TEST(Editor, EditPlayScreenshotUndoSave) {
     EXPECT_GT(double(hair) / double(total), 0.03) << hair << " of " << total << " pixels look like hair";
 }
 
+// The camera obeys: the view is saved as the artist left it and restored on open, and setting a view key
+// from a script moves the camera (the framing of the render changes).
+TEST(Editor, TheCameraIsSavedWithTheSceneAndObeysTheView) {
+    if (!have_display()) GTEST_SKIP() << "needs an X server (the test command runs under xvfb-run)";
+    fs::path dir = scratch_dir("editor_camera");
+    const fs::path scene = light_scene(dir);
+    nlohmann::json steps = nlohmann::json::array({
+        {{"open", scene.string()}},
+        {{"orbit", 10}, {"degrees", 40.0}},
+        {{"save", (dir / "orbited.json").string()}},
+        {{"open", (dir / "orbited.json").string()}},
+        {{"save", (dir / "reopened.json").string()}},
+        {{"set", "view.distance"}, {"value", 0.5}},
+        {{"screenshot", (dir / "near.png").string()}},
+        {{"set", "view.distance"}, {"value", 4.0}},
+        {{"screenshot", (dir / "far.png").string()}},
+        {{"set", "view.pitch_deg"}, {"value", 60.0}},
+        {{"save", (dir / "far.json").string()}},
+        {{"quit", true}},
+    });
+    auto r = run_script(dir, "s.json", steps);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("0 validation errors"), std::string::npos) << r.err;
+    const View original = load(scene).view, orbited = load(dir / "orbited.json").view, reopened = load(dir / "reopened.json").view;
+    EXPECT_NEAR(orbited.yaw_deg, original.yaw_deg + 40.0, 1e-9) << "the orbit is saved";
+    EXPECT_EQ(orbited.target_m, original.target_m);
+    EXPECT_DOUBLE_EQ(orbited.distance_m, original.distance_m);
+    EXPECT_TRUE(reopened == orbited) << "reopened with the camera it was saved with";
+    const View far = load(dir / "far.json").view;
+    EXPECT_DOUBLE_EQ(far.distance_m, 4.0);
+    EXPECT_DOUBLE_EQ(far.pitch_deg, 60.0);
+    EXPECT_NEAR(far.yaw_deg, orbited.yaw_deg, 1e-9);
+    // The head (light grey) fills much more of the frame at 0.5 m than at 4 m.
+    auto head_pixels = [](const fs::path& p) {
+        int w = 0, h = 0, n = 0;
+        unsigned char* px = stbi_load(p.string().c_str(), &w, &h, &n, 4);
+        EXPECT_NE(px, nullptr) << p;
+        if (!px) return size_t(0);
+        size_t count = 0;
+        for (int i = 0; i < w * h; ++i) count += px[4 * i] > 150 && px[4 * i + 1] > 140 && px[4 * i + 2] > 130 ? 1 : 0;
+        stbi_image_free(px);
+        return count;
+    };
+    const size_t near_px = head_pixels(dir / "near.png"), far_px = head_pixels(dir / "far.png");
+    std::printf("head pixels: %zu at 0.5 m, %zu at 4 m\n", near_px, far_px);
+    EXPECT_GT(near_px, 3 * far_px + 1000);
+}
+
 // One scene runtime under both front doors: the default scene stepped N frames by `tressel-cli bake` and by
 // the editor's runtime (scripted play, then the positions dumped in the bake's layout) are the same bytes.
 TEST(Editor, StepsTheDefaultSceneBitIdenticallyToTheCli) {
