@@ -55,7 +55,9 @@ const char* const kBakeUsage =
     "--cache out.usda writes the simulated guides of every frame as a USD groom cache: per hair group a\n"
     "BasisCurves prim whose points are time-sampled (time code = frame, timeCodesPerSecond = the scene's\n"
     "rate, metres, Y up); --cache-follows adds the follow hairs (large: a text layer of every vertex of\n"
-    "every frame).\n"
+    "every frame). Each accessory is a Mesh prim under /HairCache/accessories with time-sampled points (its\n"
+    "drawn surface: a cloth's vertices, a soft body's mesh), the point cache Unreal's USD importer brings in as a\n"
+    "Geometry Cache and Houdini, Blender and Maya read as animated geometry.\n"
     "Exit status 1 when a position becomes non-finite.\n";
 
 namespace {
@@ -91,9 +93,12 @@ std::string usd_name(const std::string& name) {
 
 // The groom cache: per group, its guides (and follows) as BasisCurves with time-sampled points, one
 // sample per frame (time code = frame number), the first frame's points as the default value.
+// Accessories follow as meshes (their drawn surface: a cloth's welded vertices, a soft body's render
+// mesh) with time-sampled points, under an Xform "accessories".
 Status write_cache(const std::filesystem::path& path, const Scene& scene, const std::filesystem::path& scene_path, const SimWorld& world,
                    const std::vector<std::vector<std::vector<glm::vec3>>>& guides,
-                   const std::vector<std::vector<std::vector<glm::vec3>>>& follows) {
+                   const std::vector<std::vector<std::vector<glm::vec3>>>& follows,
+                   const std::vector<std::vector<std::vector<glm::vec3>>>& accessories) {
     UsdStage st;
     st.default_prim = "HairCache";
     st.doc = "Tressel groom cache of " + scene_path.filename().string() + ": simulated strands, one time sample per frame";
@@ -127,6 +132,29 @@ Status write_cache(const std::filesystem::path& path, const Scene& scene, const 
         if (!follows[gi].empty() && g.follow_count() > 0) group.curves.push_back(curves("follows", g.follow_count(), follows[gi]));
         st.groups.push_back(std::move(group));
     }
+    UsdCurvesGroup acc;
+    acc.name = "accessories";
+    while (std::find(used.begin(), used.end(), acc.name) != used.end()) acc.name += "_";
+    for (size_t ci = 0; ci < world.cloths.size() && ci < accessories.size(); ++ci) {
+        if (accessories[ci].empty()) continue;
+        const ClothState& c = world.cloths[ci];
+        const Mesh drawn = cloth_mesh(c);
+        UsdMesh m;
+        m.path = usd_name(c.name);
+        for (const UsdMesh& other : acc.meshes)
+            if (other.path == m.path) m.path += "_";
+        m.face_vertex_counts.assign(drawn.indices.size() / 3, 3);
+        m.face_vertex_indices.assign(drawn.indices.begin(), drawn.indices.end());
+        m.points = accessories[ci].front();
+        for (const Accessory& a : scene.accessories)
+            if (a.name == c.name) m.display_color = glm::vec3(a.color);
+        for (size_t f = 0; f < accessories[ci].size(); ++f) {
+            m.sample_times.push_back(double(f + 1));
+            m.point_samples.push_back(accessories[ci][f]);
+        }
+        acc.meshes.push_back(std::move(m));
+    }
+    if (!acc.meshes.empty()) st.groups.push_back(std::move(acc));
     return write_usda_file(path, st);
 }
 
@@ -196,6 +224,7 @@ int run_bake(const std::vector<std::string>& argv) {
     const std::optional<std::string> cache_path = args->get("cache");
     const bool cache_follows = args->has("cache-follows");
     std::vector<std::vector<std::vector<glm::vec3>>> cache_guides(world.groups.size()), cache_follow(world.groups.size());
+    std::vector<std::vector<std::vector<glm::vec3>>> cache_accessories(world.cloths.size());
 
     json frames_json = json::array();
     Worst worst;
@@ -232,6 +261,8 @@ int run_bake(const std::vector<std::string>& argv) {
         const bool measure = (f - 1) % uint32_t(*every) == 0 || in_last_second || before_last_second;
         if (!measure && dump_dir.empty() && !cache_path) continue;
         if (Status st = (*rt)->download(); !st) return fail(st.error().message);
+        if (cache_path)
+            for (size_t ci = 0; ci < world.cloths.size(); ++ci) cache_accessories[ci].push_back(cloth_mesh(world.cloths[ci]).positions);
         if (cache_path)
             for (size_t gi = 0; gi < world.groups.size(); ++gi) {
                 const SimGroupState& g = world.groups[gi];
@@ -428,7 +459,7 @@ int run_bake(const std::vector<std::string>& argv) {
         if (Status st = write_file_atomic(*path, report.dump(2) + "\n"); !st) return fail(st.error().message);
     }
     if (cache_path) {
-        if (Status st = write_cache(*cache_path, scene, scene_path, world, cache_guides, cache_follow); !st) return fail(st.error().message);
+        if (Status st = write_cache(*cache_path, scene, scene_path, world, cache_guides, cache_follow, cache_accessories); !st) return fail(st.error().message);
         std::printf("wrote the groom cache %s: %lld frames\n", cache_path->c_str(), static_cast<long long>(*frames));
     }
     std::printf("baked %lld frames of %s on %s (%s): %zu guides (%zu vertices), %zu follows (%zu vertices)\n",

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 
 #include "core/file_io.h"
 
@@ -96,6 +97,51 @@ Status write_primvar(std::string& out, const UsdPrimvar& p, const std::string& p
     return {};
 }
 
+// "[(x, y, z), ...]"; the index of the first point that is not finite, or npos.
+size_t put_points(std::string& out, const std::vector<glm::vec3>& pts) {
+    out += '[';
+    for (size_t i = 0; i < pts.size(); ++i) {
+        const glm::vec3& p = pts[i];
+        if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return i;
+        out += i ? ", (" : "(";
+        put_float(out, p.x);
+        out += ", ";
+        put_float(out, p.y);
+        out += ", ";
+        put_float(out, p.z);
+        out += ')';
+    }
+    out += ']';
+    return std::string::npos;
+}
+
+// `point3f[] points = ...` and, when there are samples, `points.timeSamples = { t: [...], ... }`, every
+// sample of `total` points at increasing finite times.
+Status put_points_and_samples(std::string& out, const std::vector<glm::vec3>& points, const std::vector<double>& times,
+                              const std::vector<std::vector<glm::vec3>>& samples, size_t total, const std::string& in,
+                              const std::function<Status(const std::string&)>& invalid) {
+    out += in + "point3f[] points = ";
+    if (const size_t bad = put_points(out, points); bad != std::string::npos) return invalid("point " + std::to_string(bad) + " is not finite");
+    out += "\n";
+    if (samples.size() != times.size()) return invalid("one time per sample of points");
+    if (samples.empty()) return {};
+    out += in + "point3f[] points.timeSamples = {\n";
+    for (size_t s = 0; s < samples.size(); ++s) {
+        if (samples[s].size() != total)
+            return invalid("the sample at time " + std::to_string(times[s]) + " has " + std::to_string(samples[s].size()) + " points, not " +
+                           std::to_string(total));
+        if (!std::isfinite(times[s]) || (s > 0 && !(times[s] > times[s - 1]))) return invalid("sample times must be finite and increasing");
+        out += in + "    ";
+        put_double(out, times[s]);
+        out += ": ";
+        if (const size_t bad = put_points(out, samples[s]); bad != std::string::npos)
+            return invalid("point " + std::to_string(bad) + " at time " + std::to_string(times[s]) + " is not finite");
+        out += ",\n";
+    }
+    out += in + "}\n";
+    return {};
+}
+
 Status write_curves(std::string& out, const UsdCurves& c, const std::string& prim, const std::string& indent) {
     auto invalid = [&](const std::string& what) { return make_error(ErrorCode::InvalidArgument, "usda: " + prim + ": " + what); };
     const std::string name = prim.substr(prim.rfind('/') + 1);
@@ -118,45 +164,8 @@ Status write_curves(std::string& out, const UsdCurves& c, const std::string& pri
     out += in + "uniform token wrap = \"" + c.wrap + "\"\n";
     out += in + "int[] curveVertexCounts = [";
     for (size_t i = 0; i < c.vertex_counts.size(); ++i) out += (i ? ", " : "") + std::to_string(c.vertex_counts[i]);
-    // "[(x, y, z), ...]"; the index of the first point that is not finite, or npos.
-    auto put_points = [&out](const std::vector<glm::vec3>& pts) -> size_t {
-        out += '[';
-        for (size_t i = 0; i < pts.size(); ++i) {
-            const glm::vec3& p = pts[i];
-            if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return i;
-            out += i ? ", (" : "(";
-            put_float(out, p.x);
-            out += ", ";
-            put_float(out, p.y);
-            out += ", ";
-            put_float(out, p.z);
-            out += ')';
-        }
-        out += ']';
-        return std::string::npos;
-    };
-    out += "]\n" + in + "point3f[] points = ";
-    if (const size_t bad = put_points(c.points); bad != std::string::npos) return invalid("point " + std::to_string(bad) + " is not finite");
-    out += "\n";
-    if (c.point_samples.size() != c.sample_times.size()) return invalid("one time per sample of points");
-    if (!c.point_samples.empty()) {
-        out += in + "point3f[] points.timeSamples = {\n";
-        for (size_t s = 0; s < c.point_samples.size(); ++s) {
-            const std::vector<glm::vec3>& pts = c.point_samples[s];
-            if (pts.size() != total)
-                return invalid("the sample at time " + std::to_string(c.sample_times[s]) + " has " + std::to_string(pts.size()) + " points, not " +
-                               std::to_string(total));
-            if (!std::isfinite(c.sample_times[s]) || (s > 0 && !(c.sample_times[s] > c.sample_times[s - 1])))
-                return invalid("sample times must be finite and increasing");
-            out += in + "    ";
-            put_double(out, c.sample_times[s]);
-            out += ": ";
-            if (const size_t bad = put_points(pts); bad != std::string::npos)
-                return invalid("point " + std::to_string(bad) + " at time " + std::to_string(c.sample_times[s]) + " is not finite");
-            out += ",\n";
-        }
-        out += in + "}\n";
-    }
+    out += "]\n";
+    TRESSEL_TRY(put_points_and_samples(out, c.points, c.sample_times, c.point_samples, total, in, invalid));
     if (!c.widths.empty()) {
         UsdPrimvar w{"widths", "float[]", c.widths.size() == 1 ? "constant" : "vertex", {c.widths.begin(), c.widths.end()}};
         std::string tmp;
@@ -170,6 +179,39 @@ Status write_curves(std::string& out, const UsdCurves& c, const std::string& pri
         TRESSEL_TRY(write_primvar(out, col, prim, c.vertex_counts.size(), total, in));
     }
     for (const auto& p : c.primvars) TRESSEL_TRY(write_primvar(out, p, prim, c.vertex_counts.size(), total, in));
+    out += indent + "}\n";
+    return {};
+}
+
+Status write_mesh(std::string& out, const UsdMesh& m, const std::string& prim, const std::string& indent) {
+    auto invalid = [&](const std::string& what) { return make_error(ErrorCode::InvalidArgument, "usda: " + prim + ": " + what); };
+    const std::string name = prim.substr(prim.rfind('/') + 1);
+    if (!is_identifier(name)) return invalid("\"" + name + "\" is not a USD prim name");
+    if (m.face_vertex_counts.empty()) return invalid("no faces");
+    size_t total = 0;
+    for (size_t i = 0; i < m.face_vertex_counts.size(); ++i) {
+        if (m.face_vertex_counts[i] < 3) return invalid("face " + std::to_string(i) + " has fewer than 3 vertices");
+        total += size_t(m.face_vertex_counts[i]);
+    }
+    if (total != m.face_vertex_indices.size())
+        return invalid("faceVertexCounts sum to " + std::to_string(total) + " but there are " + std::to_string(m.face_vertex_indices.size()) + " indices");
+    for (int i : m.face_vertex_indices)
+        if (i < 0 || size_t(i) >= m.points.size()) return invalid("index " + std::to_string(i) + " is not one of the " + std::to_string(m.points.size()) + " points");
+    const std::string in = indent + "    ";
+    out += indent + "def Mesh \"" + name + "\"\n" + indent + "{\n";
+    out += in + "uniform token subdivisionScheme = \"none\"\n";
+    auto ints = [&](const char* key, const std::vector<int>& v) {
+        out += in + "int[] " + key + " = [";
+        for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + std::to_string(v[i]);
+        out += "]\n";
+    };
+    ints("faceVertexCounts", m.face_vertex_counts);
+    ints("faceVertexIndices", m.face_vertex_indices);
+    TRESSEL_TRY(put_points_and_samples(out, m.points, m.sample_times, m.point_samples, m.points.size(), in, invalid));
+    if (m.display_color) {
+        UsdPrimvar col{"displayColor", "color3f[]", "constant", {m.display_color->x, m.display_color->y, m.display_color->z}};
+        TRESSEL_TRY(write_primvar(out, col, prim, 1, m.points.size(), in));
+    }
     out += indent + "}\n";
     return {};
 }
@@ -361,7 +403,7 @@ private:
             TRESSEL_TRY(metadata(ignored));
         }
         TRESSEL_TRY(expect("{"));
-        const bool curves = type == "BasisCurves";
+        const bool curves = type == "BasisCurves", mesh = type == "Mesh";
         const bool root = parent.empty() && path == "/" + st.default_prim;
         UsdCurves c;
         c.path = path;
@@ -373,9 +415,41 @@ private:
                 TRESSEL_TRY(prim(st, path));
                 continue;
             }
-            TRESSEL_TRY(attribute(curves ? &c : nullptr, root ? &st.root_attributes : nullptr));
+            TRESSEL_TRY(attribute(curves || mesh ? &c : nullptr, root ? &st.root_attributes : nullptr));
         }
         TRESSEL_TRY(advance());
+        if (mesh) {
+            // Parsed as a curves prim: faceVertexCounts / faceVertexIndices are among its attributes.
+            UsdMesh m;
+            m.path = path;
+            auto list = [&](const char* key, std::vector<int>& out) -> Status {
+                const UsdPrimvar* p = c.find(key);
+                if (!p) return fail(tok_.line, path + ": no " + key);
+                for (double d : p->values) {
+                    if (d != std::floor(d) || d < 0 || d > 1e9) return fail(tok_.line, path + ": " + key + " holds " + std::to_string(d));
+                    out.push_back(int(d));
+                }
+                return {};
+            };
+            TRESSEL_TRY(list("faceVertexCounts", m.face_vertex_counts));
+            TRESSEL_TRY(list("faceVertexIndices", m.face_vertex_indices));
+            size_t total = 0;
+            for (int n : m.face_vertex_counts) total += size_t(n);
+            if (total != m.face_vertex_indices.size())
+                return fail(tok_.line, path + ": faceVertexCounts sum to " + std::to_string(total) + " but faceVertexIndices has " +
+                                           std::to_string(m.face_vertex_indices.size()));
+            m.points = std::move(c.points);
+            for (int i : m.face_vertex_indices)
+                if (size_t(i) >= m.points.size()) return fail(tok_.line, path + ": faceVertexIndices holds " + std::to_string(i) + ", past the points");
+            for (size_t s = 0; s < c.point_samples.size(); ++s)
+                if (c.point_samples[s].size() != m.points.size())
+                    return fail(tok_.line, path + ": the points at time " + std::to_string(c.sample_times[s]) + " are " +
+                                               std::to_string(c.point_samples[s].size()) + ", not " + std::to_string(m.points.size()));
+            if (c.display_color.size() == 1) m.display_color = c.display_color.front();
+            m.sample_times = std::move(c.sample_times);
+            m.point_samples = std::move(c.point_samples);
+            st.meshes.push_back(std::move(m));
+        }
         if (curves) {
             size_t total = 0;
             for (int n : c.vertex_counts) {
@@ -528,6 +602,10 @@ Result<std::string> write_usda_text(const UsdStage& st) {
         for (const auto& c : g.curves) {
             const std::string leaf = c.path.substr(c.path.rfind('/') + 1);
             TRESSEL_TRY(write_curves(out, c, gpath + "/" + leaf, "        "));
+        }
+        for (const auto& m : g.meshes) {
+            const std::string leaf = m.path.substr(m.path.rfind('/') + 1);
+            TRESSEL_TRY(write_mesh(out, m, gpath + "/" + leaf, "        "));
         }
         out += "    }\n";
     }

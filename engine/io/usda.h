@@ -7,6 +7,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,9 +45,21 @@ struct UsdCurves {
     const UsdPrimvar* find(std::string_view name) const;
 };
 
-struct UsdCurvesGroup {          // an Xform holding a hair group's curves prims (writer only)
+// A polygon mesh (def Mesh), e.g. an accessory's baked animation: points time-sampled like a curves cache.
+struct UsdMesh {
+    std::string path;                        // prim path (reader); name part used by the writer
+    std::vector<int> face_vertex_counts;     // faceVertexCounts, >= 3 each
+    std::vector<int> face_vertex_indices;    // faceVertexIndices into points
+    std::vector<glm::vec3> points;           // metres; the default value
+    std::optional<glm::vec3> display_color;  // primvars:displayColor (constant), linear RGB
+    std::vector<double> sample_times;        // points.timeSamples, as UsdCurves
+    std::vector<std::vector<glm::vec3>> point_samples;
+};
+
+struct UsdCurvesGroup {          // an Xform holding a hair group's curves prims, or meshes (writer only)
     std::string name;
     std::vector<UsdCurves> curves;
+    std::vector<UsdMesh> meshes;
 };
 
 struct UsdStage {
@@ -60,6 +73,7 @@ struct UsdStage {
     std::vector<UsdPrimvar> root_attributes; // on the root Xform (e.g. groom_version_major)
     std::vector<UsdCurvesGroup> groups;      // writer: /<default_prim>/<group>/<curves>
     std::vector<UsdCurves> curves;           // reader: every BasisCurves prim found, in file order
+    std::vector<UsdMesh> meshes;             // reader: every Mesh prim found, in file order
 };
 
 // Checks every curves prim (names are USD identifiers, counts >= 2 that sum to the point count, widths

@@ -134,7 +134,7 @@ TEST(CliBake, SoftBodyBunRidesTheHeadAndAFreeOneComesToRestOnIt) {
     doc["motion"]["frequency_hz"] = 1.0;
     std::ofstream(dir / "pinned.json") << doc.dump(2);
     auto r = run_process(quote(TRESSEL_CLI) + " bake " + quote((dir / "pinned.json").string()) + " --frames 60 --penetration-every 10 --report " +
-                         quote((dir / "pinned_report.json").string()));
+                         quote((dir / "pinned_report.json").string()) + " --cache " + quote((dir / "bun.usda").string()));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     auto pinned = read_json(dir / "pinned_report.json");
     double strain = 0.0, deepest = 0.0, ke = 0.0;
@@ -152,6 +152,18 @@ TEST(CliBake, SoftBodyBunRidesTheHeadAndAFreeOneComesToRestOnIt) {
     EXPECT_LE(deepest, 0.0005) << "0.1 x the head's 5 mm margin";
     EXPECT_GT(ke, 0.0) << "it moves with the head";
     EXPECT_LT(ke, 1.0) << "a 30 degree turn at 1 Hz moves the bun at about 0.5 m/s";
+    // --cache: the bun's drawn surface as a Mesh with one time sample per frame, moving with the head.
+    auto stage = read_usda_file(dir / "bun.usda");
+    ASSERT_TRUE(stage.ok()) << stage.error().describe();
+    ASSERT_EQ(stage->meshes.size(), 1u);
+    const UsdMesh& bun = stage->meshes[0];
+    EXPECT_EQ(bun.path, "/HairCache/accessories/bun");
+    ASSERT_EQ(bun.point_samples.size(), 60u);
+    EXPECT_EQ(bun.points.size(), 314u) << "the bun mesh's vertices";
+    EXPECT_EQ(bun.face_vertex_indices.size(), 3 * bun.face_vertex_counts.size());
+    double travel = 0.0;
+    for (size_t i = 0; i < bun.points.size(); ++i) travel = std::max<double>(travel, glm::length(bun.point_samples[15][i] - bun.point_samples[0][i]));
+    EXPECT_GT(travel, 0.05) << "a quarter cycle turned the head 30 degrees";
 
     // Free, 3 cm above the crown, on a still head.
     doc["meshes"][1]["transform"] = {{"translate", {0.01, 0.93, 0.05}}};

@@ -353,6 +353,56 @@ TEST(Usda, TimeSampledPointsReadBackExactly) {
     EXPECT_FALSE(parse_usda(shuffled, "cache.usda").ok()) << "the reader checks the order too";
 }
 
+// An accessory's point cache: a Mesh prim beside the curves, its faces and time-sampled points read back
+// exactly; faces the points do not have are refused by the writer and the reader.
+TEST(Usda, MeshWithTimeSampledPointsReadsBackExactly) {
+    UsdStage st = small_stage();
+    UsdCurvesGroup acc;
+    acc.name = "accessories";
+    UsdMesh m;
+    m.path = "scarf";
+    m.points = {{0, 0, 0}, {0.1f, 0, 0}, {0.1f, 0, 0.1f}, {0, 0, 0.1f}};
+    m.face_vertex_counts = {3, 3};
+    m.face_vertex_indices = {0, 1, 2, 0, 2, 3};
+    m.display_color = glm::vec3(0.45f, 0.08f, 0.08f);
+    for (int f = 1; f <= 3; ++f) {
+        m.sample_times.push_back(double(f));
+        std::vector<glm::vec3> pts = m.points;
+        for (glm::vec3& p : pts) p.y -= 0.01f * float(f * f) + 1.0f / 3.0f;
+        m.point_samples.push_back(pts);
+    }
+    acc.meshes.push_back(m);
+    st.groups.push_back(acc);
+    auto text = write_usda_text(st);
+    ASSERT_TRUE(text.ok()) << text.error().describe();
+    EXPECT_NE(text->find("def Mesh \"scarf\""), std::string::npos);
+    auto back = parse_usda(*text, "cache.usda");
+    ASSERT_TRUE(back.ok()) << back.error().describe();
+    ASSERT_EQ(back->meshes.size(), 1u);
+    const UsdMesh& r = back->meshes[0];
+    EXPECT_EQ(r.path, "/" + st.default_prim + "/accessories/scarf");
+    EXPECT_EQ(r.face_vertex_counts, m.face_vertex_counts);
+    EXPECT_EQ(r.face_vertex_indices, m.face_vertex_indices);
+    EXPECT_EQ(r.points, m.points);
+    EXPECT_EQ(r.sample_times, m.sample_times);
+    EXPECT_EQ(r.point_samples, m.point_samples);
+    ASSERT_TRUE(r.display_color.has_value());
+    EXPECT_EQ(*r.display_color, *m.display_color);
+    EXPECT_EQ(back->curves.size(), 1u) << "the curves are still read";
+
+    UsdStage bad = st;
+    bad.groups[1].meshes[0].face_vertex_indices[4] = 9;
+    EXPECT_FALSE(write_usda_text(bad).ok()) << "an index past the points";
+    bad = st;
+    bad.groups[1].meshes[0].face_vertex_counts = {2, 4};
+    EXPECT_FALSE(write_usda_text(bad).ok()) << "a face of 2 vertices";
+    std::string broken = *text;
+    const size_t at = broken.find("int[] faceVertexIndices = [0, 1, 2, 0, 2, 3]");
+    ASSERT_NE(at, std::string::npos);
+    broken.replace(at, 44, "int[] faceVertexIndices = [0, 1, 2, 0, 2, 7]");
+    EXPECT_FALSE(parse_usda(broken, "cache.usda").ok()) << "the reader checks the indices too";
+}
+
 TEST(Usda, WriterRejectsInconsistentCurves) {
     UsdStage st = small_stage();
     st.groups[0].curves[0].vertex_counts = {3, 3};
