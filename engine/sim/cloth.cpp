@@ -110,16 +110,9 @@ Result<std::vector<bool>> select_pins(const Mesh& mesh, const AccessoryPins& pin
     return out;
 }
 
-Result<ClothState> build_cloth(const ClothBuildInputs& in) {
-    const std::string who = "cloth '" + in.name + "'";
-    if (!in.mesh) return make_error(ErrorCode::InvalidArgument, who + ": no mesh");
-    TRESSEL_TRY(check_params(in.params, "accessories['" + in.name + "'].cloth"));
-    const Mesh& m = *in.mesh;
+Status check_accessory_mesh(const Mesh& m, const std::string& who) {
     if (m.indices.empty() || m.indices.size() % 3 != 0)
         return make_error(ErrorCode::InvalidArgument, who + ": mesh '" + m.name + "' has no triangles");
-    if (in.pinned.size() != m.positions.size())
-        return make_error(ErrorCode::InvalidArgument, who + ": the pin set has " + std::to_string(in.pinned.size()) + " entries for " +
-                                                          std::to_string(m.positions.size()) + " vertices");
     for (size_t i = 0; i < m.positions.size(); ++i)
         if (!std::isfinite(m.positions[i].x) || !std::isfinite(m.positions[i].y) || !std::isfinite(m.positions[i].z))
             return make_error(ErrorCode::InvalidArgument, who + ": vertex " + std::to_string(i) + " of mesh '" + m.name + "' is not finite");
@@ -127,6 +120,18 @@ Result<ClothState> build_cloth(const ClothBuildInputs& in) {
         if (idx >= m.positions.size())
             return make_error(ErrorCode::InvalidArgument, who + ": mesh '" + m.name + "' has an index " + std::to_string(idx) +
                                                               " past its " + std::to_string(m.positions.size()) + " vertices");
+    return {};
+}
+
+Result<ClothState> build_cloth(const ClothBuildInputs& in) {
+    const std::string who = "cloth '" + in.name + "'";
+    if (!in.mesh) return make_error(ErrorCode::InvalidArgument, who + ": no mesh");
+    TRESSEL_TRY(check_params(in.params, "accessories['" + in.name + "'].cloth"));
+    const Mesh& m = *in.mesh;
+    TRESSEL_TRY(check_accessory_mesh(m, who));
+    if (in.pinned.size() != m.positions.size())
+        return make_error(ErrorCode::InvalidArgument, who + ": the pin set has " + std::to_string(in.pinned.size()) + " entries for " +
+                                                          std::to_string(m.positions.size()) + " vertices");
 
     ClothState c;
     c.name = in.name;

@@ -76,6 +76,10 @@ Mesh cloth_mesh(const ClothState& cloth);
 // when the mesh has no colours). None pins nothing.
 Result<std::vector<bool>> select_pins(const Mesh& mesh, const AccessoryPins& pins, const MeshDistanceOracle* attach);
 
+// An accessory's mesh, checked: InvalidArgument naming `who` and the problem for no triangles, a
+// non-finite vertex or an index out of range.
+Status check_accessory_mesh(const Mesh& mesh, const std::string& who);
+
 // Validates the cloth's parameters (the declared ranges) and its mesh, and builds the cloth. Vertices at
 // the same position are welded (seams of UVs or normals split vertices the cloth must keep together).
 // InvalidArgument naming the cloth and the problem: no triangles, an index out of range, a non-finite

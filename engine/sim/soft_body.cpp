@@ -42,15 +42,7 @@ Result<ClothState> build_soft_body(const SoftBodyBuildInputs& in) {
     if (!in.mesh) return make_error(ErrorCode::InvalidArgument, who + ": no mesh");
     TRESSEL_TRY(check_params(in.params, "accessories['" + in.name + "'].soft_body"));
     const Mesh& m = *in.mesh;
-    if (m.indices.empty() || m.indices.size() % 3 != 0)
-        return make_error(ErrorCode::InvalidArgument, who + ": mesh '" + m.name + "' has no triangles");
-    for (size_t i = 0; i < m.positions.size(); ++i)
-        if (!std::isfinite(m.positions[i].x) || !std::isfinite(m.positions[i].y) || !std::isfinite(m.positions[i].z))
-            return make_error(ErrorCode::InvalidArgument, who + ": vertex " + std::to_string(i) + " of mesh '" + m.name + "' is not finite");
-    for (uint32_t idx : m.indices)
-        if (idx >= m.positions.size())
-            return make_error(ErrorCode::InvalidArgument, who + ": mesh '" + m.name + "' has an index " + std::to_string(idx) +
-                                                              " past its " + std::to_string(m.positions.size()) + " vertices");
+    TRESSEL_TRY(check_accessory_mesh(m, who));
     const MeshDistanceOracle inside(m);
     if (!inside.exact_sign())
         return make_error(ErrorCode::InvalidArgument, who + ": mesh '" + m.name +

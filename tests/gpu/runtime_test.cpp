@@ -759,6 +759,28 @@ TEST_F(RuntimeTest, BlendInFromRestNeverLaunchesTheHair) {
 // A cloth accessory: built from the scene's accessories section (a sheet above the head, pinned by a box
 // at its centre), simulated on the device with the hair, drawn from the device's positions in place of
 // its mesh, and refused with the accessory named when its pins select nothing (the scene keeps running).
+// Renders the runtime's scene at 160 x 120 from an orbit camera, saves it to `png_path` and counts the
+// clearly blue pixels (the accessories' test colour).
+size_t blue_pixels(runtime::SceneRuntime& rt, glm::dvec3 target, double yaw, double pitch, double distance, const std::filesystem::path& png_path) {
+    EXPECT_TRUE(rt.resize(160, 120).ok());
+    render::FrameDesc frame = rt.frame_desc(true);
+    frame.camera.target_m = target;
+    frame.camera.yaw_deg = yaw;
+    frame.camera.pitch_deg = pitch;
+    frame.camera.distance_m = distance;
+    auto rgba = rt.render_to_rgba(frame);
+    EXPECT_TRUE(rgba.ok()) << rgba.error().describe();
+    if (!rgba) return 0;
+    size_t blue = 0;
+    for (size_t i = 0; i + 3 < rgba->size(); i += 4) blue += (*rgba)[i + 2] > (*rgba)[i] + 40 && (*rgba)[i + 2] > (*rgba)[i + 1] + 20 ? 1 : 0;
+    auto png = encode_png_rgba(*rgba, 160, 120);
+    EXPECT_TRUE(png.ok());
+    if (png) {
+        EXPECT_TRUE(write_file_atomic(png_path, *png).ok());
+    }
+    return blue;
+}
+
 TEST_F(RuntimeTest, ClothAccessoryIsSimulatedAndDrawnInPlaceOfItsMesh) {
     const std::filesystem::path dir = test::scratch_dir("runtime_cloth");
     {
@@ -802,20 +824,7 @@ TEST_F(RuntimeTest, ClothAccessoryIsSimulatedAndDrawnInPlaceOfItsMesh) {
     }
     EXPECT_GT(fell, 0.02) << "the sheet's free corners fall";
     // Drawn in blue where the sheet is (looking down on it): the static sheet is not drawn, the cloth is.
-    ASSERT_TRUE(rt->resize(160, 120).ok());
-    render::FrameDesc frame = rt->frame_desc(true);
-    frame.camera.target_m = glm::dvec3(0.01, 0.7, 0.05);
-    frame.camera.yaw_deg = 0.0;
-    frame.camera.pitch_deg = 80.0;
-    frame.camera.distance_m = 1.2;
-    auto rgba = rt->render_to_rgba(frame);
-    ASSERT_TRUE(rgba.ok()) << rgba.error().describe();
-    size_t blue = 0;
-    for (size_t i = 0; i + 3 < rgba->size(); i += 4) blue += (*rgba)[i + 2] > (*rgba)[i] + 40 && (*rgba)[i + 2] > (*rgba)[i + 1] + 20 ? 1 : 0;
-    auto png = encode_png_rgba(*rgba, 160, 120);
-    ASSERT_TRUE(png.ok());
-    EXPECT_TRUE(write_file_atomic(dir / "cloth_from_above.png", *png).ok());
-    EXPECT_GT(blue, 100u) << "the cloth is drawn";
+    EXPECT_GT(blue_pixels(*rt, {0.01, 0.7, 0.05}, 0.0, 80.0, 1.2, dir / "cloth_from_above.png"), 100u) << "the cloth is drawn";
 
     // Pins that select nothing: refused, naming the accessory; the running scene stays.
     Scene bad = s;
@@ -864,20 +873,7 @@ TEST_F(RuntimeTest, SoftBodyAccessoryIsSimulatedAndDrawnFromItsClusters) {
     EXPECT_LT(pinned, b.vertex_count());
     EXPECT_LT(measure_cloth_stretch(b).max_strain, 0.3) << "it holds its shape";
     // Drawn in blue where the bun is (from behind and above): the static mesh is not drawn, the body is.
-    ASSERT_TRUE(rt->resize(160, 120).ok());
-    render::FrameDesc frame = rt->frame_desc(true);
-    frame.camera.target_m = glm::dvec3(0.01, 0.79, -0.14);
-    frame.camera.yaw_deg = 180.0;
-    frame.camera.pitch_deg = 30.0;
-    frame.camera.distance_m = 0.8;
-    auto rgba = rt->render_to_rgba(frame);
-    ASSERT_TRUE(rgba.ok()) << rgba.error().describe();
-    size_t blue = 0;
-    for (size_t i = 0; i + 3 < rgba->size(); i += 4) blue += (*rgba)[i + 2] > (*rgba)[i] + 40 && (*rgba)[i + 2] > (*rgba)[i + 1] + 20 ? 1 : 0;
-    auto png = encode_png_rgba(*rgba, 160, 120);
-    ASSERT_TRUE(png.ok());
-    EXPECT_TRUE(write_file_atomic(dir / "bun_from_behind.png", *png).ok());
-    EXPECT_GT(blue, 200u) << "the soft body is drawn";
+    EXPECT_GT(blue_pixels(*rt, {0.01, 0.79, -0.14}, 180.0, 30.0, 0.8, dir / "bun_from_behind.png"), 200u) << "the soft body is drawn";
 
     // An open mesh (a box without its lid) as a soft body: refused, naming the accessory and why; the
     // running scene stays.
