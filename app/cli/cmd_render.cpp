@@ -1,6 +1,7 @@
 // tressel-cli render: headless renders of a scene to PNG, and `bench render` (GPU ms per render pass).
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <optional>
 #include <sstream>
 
@@ -20,11 +21,14 @@
 namespace tressel::cli {
 
 const char* const kRenderUsage =
-    "usage: tressel-cli render <scene.json> --out shot.png [options]\n\n"
+    "usage: tressel-cli render <scene.json> --out shot.png [options]\n"
+    "       tressel-cli render <scene.json> --turntable N --out DIR [options]\n\n"
     "Grows the scene's hair groups and renders the scene offscreen (meshes, hair, shadows) to a PNG.\n"
     "The camera keeps the scene view's yaw, pitch and field of view and is framed on the meshes' bounds\n"
     "unless --camera is given.\n\n"
     "  --frame N                  simulate N frames on the GPU first (0: the groomed rest pose)\n"
+    "  --turntable N              N images around the character (yaw in steps of 360 / N from the view's, the\n"
+    "                             pose held) into the folder --out as turntable_000.png ... (N in 1..3600)\n"
     "  --width W --height H       image size in pixels (default 1280 x 720)\n"
     "  --camera yaw,pitch,dist    orbit camera in degrees, degrees, metres around the view target\n"
     "  --shading kajiya_kay|marschner   shading model of every hair group\n"
@@ -73,11 +77,13 @@ int run_render(const std::vector<std::string>& argv) {
     auto args = Args::parse(argv, {{"out", true}, {"frame", true}, {"width", true}, {"height", true}, {"camera", true},
                                    {"shading", true}, {"debug", true}, {"slice", true}, {"no-shadows", false},
                                    {"samples", true}, {"device", true}, {"renderer", true}, {"tile-kernel", true}, {"lod", true},
-                                   {"lod-fraction", true}});
+                                   {"lod-fraction", true}, {"turntable", true}});
     if (!args) return fail(args.error().message, 2);
     if (args->positionals().size() != 1) return fail("render needs one scene file (see tressel-cli render --help)", 2);
     auto out = args->get("out");
-    if (!out) return fail("render needs --out FILE.png", 2);
+    if (!out) return fail("render needs --out FILE.png (with --turntable, a folder)", 2);
+    auto turntable = args->get_int("turntable", 0);
+    if (!turntable || (args->has("turntable") && *turntable < 1) || *turntable > 3600) return fail("--turntable must be 1..3600 images", 2);
     auto frame_no = args->get_int("frame", 0);
     if (!frame_no) return fail(frame_no.error().message, 2);
     if (*frame_no < 0 || *frame_no > 100000) return fail("--frame must be in [0, 100000]", 2);
@@ -183,17 +189,34 @@ int run_render(const std::vector<std::string>& argv) {
         frame.camera.pitch_deg = (*camera)[1];
         frame.camera.distance_m = (*camera)[2];
     }
-    auto pixels = (*rt)->render_to_rgba(frame);
-    if (!pixels) return fail(pixels.error().message);
-    auto png = encode_png_rgba(*pixels, *width, *height);
-    if (!png) return fail(png.error().message);
-    auto st = write_file_atomic(*out, std::span<const uint8_t>(*png));
-    if (!st) return fail(st.error().message);
+    // One image, or a turntable: the same pose from yaw steps of 360 / N, each image written atomically.
+    const int images = *turntable > 0 ? int(*turntable) : 1;
+    const double yaw0 = frame.camera.yaw_deg;
+    if (*turntable > 0) {
+        std::error_code ec;
+        std::filesystem::create_directories(*out, ec);
+        if (ec) return fail("--out " + *out + ": cannot make the folder (" + ec.message() + ")");
+    }
+    for (int i = 0; i < images; ++i) {
+        frame.camera.yaw_deg = yaw0 + 360.0 * double(i) / double(images);
+        auto pixels = (*rt)->render_to_rgba(frame);
+        if (!pixels) return fail(pixels.error().message);
+        auto png = encode_png_rgba(*pixels, *width, *height);
+        if (!png) return fail(png.error().message);
+        char name[32];
+        std::snprintf(name, sizeof(name), "turntable_%03d.png", i);
+        const std::filesystem::path path = *turntable > 0 ? std::filesystem::path(*out) / name : std::filesystem::path(*out);
+        auto st = write_file_atomic(path, std::span<const uint8_t>(*png));
+        if (!st) return fail(st.error().message);
+    }
     rt->reset();
     (void)dev.wait_idle();
     if (gpu->validation_errors() > 0)
         return fail(std::to_string(gpu->validation_errors()) + " Vulkan validation error(s) during the render");
-    std::printf("wrote %s (%lld x %lld)\n", out->c_str(), *width, *height);
+    if (*turntable > 0)
+        std::printf("wrote %d turntable images into %s (%lld x %lld)\n", images, out->c_str(), *width, *height);
+    else
+        std::printf("wrote %s (%lld x %lld)\n", out->c_str(), *width, *height);
     return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include <nlohmann/json.hpp>
+#include <stb_image.h>
 
 #include "run_process.h"
 #include "test_paths.h"
@@ -84,6 +85,51 @@ TEST(Editor, BrokenSceneIsReportedNotFatal) {
     EXPECT_NE(r.err.find("10 frames"), std::string::npos) << "the editor must keep drawing: " << r.err;
 }
 #endif
+
+// render --turntable N: N images around the character from the view's yaw, the first the same as a
+// single render; opposite sides differ; a count outside 1..3600 is refused.
+TEST(CliRender, TurntableWritesNImagesAroundTheCharacter) {
+    auto dir = scratch_dir("cli_turntable");
+    std::ifstream in(source("presets/scenes/default.json"));
+    nlohmann::json doc = nlohmann::json::parse(in);
+    doc["meshes"][0]["path"] = source("presets/assets/infinite_head.fbx").string();
+    doc["hair_groups"][0]["growth"]["guides"] = 60;
+    doc["hair_groups"][0]["follow"]["count"] = 240;
+    doc["collision_meshes"][0]["cells_x"] = 24;
+    std::ofstream(dir / "small.json") << doc.dump(2);
+    const std::string scene = quote((dir / "small.json").string()), size = " --width 160 --height 120 --no-shadows";
+    auto r = run_process(cli() + " render " + scene + size + " --turntable 4 --out " + quote((dir / "turn").string()));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    r = run_process(cli() + " render " + scene + size + " --out " + quote((dir / "single.png").string()));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    auto load = [](const std::filesystem::path& p) {
+        int w = 0, h = 0, n = 0;
+        unsigned char* px = stbi_load(p.string().c_str(), &w, &h, &n, 4);
+        EXPECT_NE(px, nullptr) << p;
+        std::vector<unsigned char> v;
+        if (px) v.assign(px, px + size_t(w) * size_t(h) * 4);
+        stbi_image_free(px);
+        EXPECT_EQ(v.size(), 160u * 120u * 4u) << p;
+        return v;
+    };
+    auto mean_diff = [](const std::vector<unsigned char>& a, const std::vector<unsigned char>& b) {
+        double d = 0.0;
+        for (size_t i = 0; i < a.size() && i < b.size(); ++i) d += std::abs(int(a[i]) - int(b[i]));
+        return a.empty() ? 0.0 : d / double(a.size());
+    };
+    std::vector<std::vector<unsigned char>> turn;
+    for (int i = 0; i < 4; ++i) turn.push_back(load(dir / "turn" / ("turntable_00" + std::to_string(i) + ".png")));
+    EXPECT_FALSE(std::filesystem::exists(dir / "turn" / "turntable_004.png"));
+    const double same = mean_diff(turn[0], load(dir / "single.png")), opposite = mean_diff(turn[0], turn[2]);
+    std::printf("turntable: first image vs a single render %.3f, front vs back %.3f (mean |difference| per channel)\n", same, opposite);
+    EXPECT_LT(same, 0.5);
+    EXPECT_GT(opposite, 3.0);
+    for (const char* bad : {"0", "3601", "x"}) {
+        r = run_process(cli() + " render " + scene + " --turntable " + bad + " --out " + quote((dir / "bad").string()));
+        EXPECT_EQ(r.exit_code, 2) << bad;
+        EXPECT_NE(r.err.find("--turntable"), std::string::npos) << r.err;
+    }
+}
 
 }  // namespace
 }  // namespace tressel::test
