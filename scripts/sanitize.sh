@@ -19,16 +19,30 @@ export TRESSEL_VALIDATION=1
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=0
 export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1
+# The Vulkan loader unloads the CPU driver when a program destroys its instance, before the leak checker
+# runs at exit: the driver's (and its LLVM's) allocations then come from an unknown module, which no
+# suppression can name, and every GPU command of the CLI failed on 128 bytes the driver keeps. Preloaded, the
+# driver stays mapped until exit and tests/lsan.supp names it (ASan then no longer comes first in the
+# library list, which it is told not to check).
+lvp=$(sed -n 's/.*"library_path": *"\([^"]*\)".*/\1/p' /usr/share/vulkan/icd.d/lvp_icd.*.json 2>/dev/null | head -n 1)
+if [[ -n "$lvp" && -e "$lvp" ]]; then
+    export LD_PRELOAD="$lvp"
+    export ASAN_OPTIONS="$ASAN_OPTIONS:verify_asan_link_order=0"
+fi
 # Left out: tests that take minutes under the sanitizers and run code the kept tests run too. Shader
 # compilation (Mesa's LLVM, its allocations through ASan's allocator) makes pipeline-heavy tests about
 # ten times slower: the golden images (2.5 minutes each; RenderTest.* keeps the renderer's host code), the
 # bakes and exports of whole shipped scenes (the short CLI tests keep every command), the runtime's
-# default-scene and walking-scene sessions, and four long CPU-reference runs (the 100-step shake, the
-# volume layer at three substep counts, two large oracle meshes; shorter tests keep each code path).
+# default-scene and walking-scene sessions and its soft-body session, and long CPU-reference runs (the
+# 100-step shake, the volume layer at three substep counts, two large oracle meshes, the soft bar's sag at
+# four settings, the sheet draped over a ball; shorter tests keep each code path: the soft body's build,
+# drop and GPU match, the cloth's hang and contact).
 exclude='^(RenderGolden\.'
 exclude+='|CliBake\.(DefaultScene|WalkingScene|StillHead)'
 exclude+='|CliExport\.EveryShippedSceneExportsTheStrandsGroomShows'
 exclude+='|RuntimeTest\.(AnimatedBodysFieldFollowsItAndKeepsTheHairOut|ShadingDragOnTheDefaultSceneRedoesNothing|BlendInFromRestNeverLaunchesTheHair|EachEditRedoesOnlyWhatItTouches)'
 exclude+='|SimHead\.NoGuideOrFollowVertexSinksIntoTheHeadWhileShaking|SimVolume\.LayerIsTheSameAtAnySubstepCount'
+exclude+='|SoftBodySim\.(StiffnessMeansTheSameAt5And20Iterations|FirmnessIsTheSameAt5And10MmSpacing)|ClothSim\.DrapedOverASphereRestsOutsideItsMargin'
+exclude+='|CliBake\.SoftBodyBun|RuntimeTest\.SoftBodyAccessoryIsSimulatedAndDrawnFromItsClusters'
 exclude+='|Meshes/SdfClosedMeshes\.SignAndDistanceMatchTheOracle/(spot|fandisk))'
 exec xvfb-run -a -s "-screen 0 1600x900x24 -noreset" ctest --test-dir build-asan --output-on-failure -j "$jobs" -E "$exclude" "$@"
