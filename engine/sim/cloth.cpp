@@ -402,17 +402,38 @@ gpu_shared::SimPair contacts(const ClothStepParams& p, glm::vec3 y, glm::vec3 yp
     return out;
 }
 
+bool pinned_small_step(uint32_t v, const ClothStepParams& p, uint32_t s, glm::vec3 rest_os, const std::vector<glm::vec4>& pred,
+                       const std::vector<glm::vec4>& start, std::vector<glm::vec4>& out_a, std::vector<glm::vec4>& out_b) {
+    const glm::vec4 x = pred[v];
+    if (x.w > 0.0f) return false;
+    const bool last = s + 1 >= p.substeps;
+    out_a[v] = last ? x : glm::vec4(gpu_shared::cloth_pin_position(p, rest_os, s + 1), x.w);
+    out_b[v] = last ? start[v] : x;
+    return true;
+}
+
+void end_small_step(uint32_t v, const ClothStepParams& p, uint32_t s, float w, glm::vec3 y, glm::vec3 y_start, float thickness_m,
+                    glm::vec3 normal, const std::vector<gpu_shared::SimCollider>& colliders, const std::vector<SdfRef>& sdfs,
+                    std::vector<glm::vec4>& out_a, std::vector<glm::vec4>& out_b) {
+    // Collisions, then the contacts' friction and depenetration.
+    const gpu_shared::SimPair r = contacts(p, y, y_start, thickness_m, colliders, sdfs);
+    y = xyz(r.a);
+    const glm::vec3 yp = xyz(r.b);
+    if (s + 1 >= p.substeps) {
+        out_a[v] = glm::vec4(y, w);
+        out_b[v] = glm::vec4(yp, w);
+        return;
+    }
+    out_a[v] = glm::vec4(gpu_shared::cloth_predict(p, y, yp, normal), w);
+    out_b[v] = glm::vec4(y, w);
+}
+
 void substep(uint32_t v, const ClothStepParams& p, uint32_t s, const ClothState& c, const std::vector<glm::vec4>& pred,
              const std::vector<glm::vec4>& start, std::vector<glm::vec4>& out_a, std::vector<glm::vec4>& out_b,
              const std::vector<gpu_shared::SimCollider>& colliders, const std::vector<SdfRef>& sdfs) {
     const ClothVertex& cv = c.vertices[v];
     const glm::vec4 x = pred[v];
-    const bool last = s + 1 >= p.substeps;
-    if (x.w <= 0.0f) {
-        out_a[v] = last ? x : glm::vec4(gpu_shared::cloth_pin_position(p, xyz(cv.rest_os), s + 1), x.w);
-        out_b[v] = last ? start[v] : x;
-        return;
-    }
+    if (pinned_small_step(v, p, s, xyz(cv.rest_os), pred, start, out_a, out_b)) return;
     // One Jacobi iteration.
     // The lanes' sums, then their sum in lane order, as the GPU adds them (ClothStepParams::lanes).
     glm::vec3 sum_e(0.0f), sum_h(0.0f);
@@ -434,17 +455,8 @@ void substep(uint32_t v, const ClothStepParams& p, uint32_t s, const ClothState&
     glm::vec3 y = xyz(x) + sum_e / float(std::max(cv.edges, 1u)) + sum_h / float(std::max(cv.hinges, 1u));
     if (p.tether_limit > 0.0f && cv.tether != gpu_shared::kClothNone)
         y = gpu_shared::cloth_tether(y, xyz(pred[cv.tether]), cv.tether_m, p.tether_limit);
-    // Collisions, then the contacts' friction and depenetration.
-    const gpu_shared::SimPair r = contacts(p, y, xyz(start[v]), p.thickness_m, colliders, sdfs);
-    y = xyz(r.a);
-    const glm::vec3 yp = xyz(r.b);
-    if (last) {
-        out_a[v] = glm::vec4(y, x.w);
-        out_b[v] = glm::vec4(yp, x.w);
-        return;
-    }
-    out_a[v] = glm::vec4(gpu_shared::cloth_predict(p, y, yp, vertex_normal(c, pred, v)), x.w);
-    out_b[v] = glm::vec4(y, x.w);
+    const glm::vec3 normal = s + 1 >= p.substeps ? glm::vec3(0.0f) : vertex_normal(c, pred, v);
+    end_small_step(v, p, s, x.w, y, xyz(start[v]), p.thickness_m, normal, colliders, sdfs, out_a, out_b);
 }
 
 }  // namespace cloth_passes

@@ -117,6 +117,16 @@ void predict(uint32_t v, const gpu_shared::ClothStepParams& p, const ClothState&
 gpu_shared::SimPair contacts(const gpu_shared::ClothStepParams& p, glm::vec3 y, glm::vec3 yp, float thickness_m,
                              const std::vector<gpu_shared::SimCollider>& colliders, const std::vector<SdfRef>& sdfs);
 
+// The parts of a small step every particle accessory shares (cloth and soft body):
+// a pinned particle's small step (to its pin's place at the small step's end); false for a free one.
+bool pinned_small_step(uint32_t v, const gpu_shared::ClothStepParams& p, uint32_t s, glm::vec3 rest_os, const std::vector<glm::vec4>& pred,
+                       const std::vector<glm::vec4>& start, std::vector<glm::vec4>& out_a, std::vector<glm::vec4>& out_b);
+// A free particle's end of small step s at y (from y_start): its contacts, then the next small step's
+// prediction (with the surface `normal` for the wind) and this one's end, or after the last the state.
+void end_small_step(uint32_t v, const gpu_shared::ClothStepParams& p, uint32_t s, float w, glm::vec3 y, glm::vec3 y_start, float thickness_m,
+                    glm::vec3 normal, const std::vector<gpu_shared::SimCollider>& colliders, const std::vector<SdfRef>& sdfs,
+                    std::vector<glm::vec4>& out_a, std::vector<glm::vec4>& out_b);
+
 // Per vertex, small step s: one Jacobi iteration over the prediction (the averaged corrections of its
 // constraints), the tether, the colliders and SDFs (pushed out to thickness + margin), the contacts'
 // friction and launch-free depenetration (cloth_contact_finish); then, unless s is the last small step,

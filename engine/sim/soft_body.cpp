@@ -271,29 +271,16 @@ void substep(uint32_t v, const ClothStepParams& p, uint32_t s, const ClothState&
              const std::vector<gpu_shared::SimCollider>& colliders, const std::vector<cloth_passes::SdfRef>& sdfs) {
     const ClothVertex& cv = b.vertices[v];
     const glm::vec4 x = pred[v];
-    const bool last = s + 1 >= p.substeps;
-    if (x.w <= 0.0f) {
-        out_a[v] = last ? x : glm::vec4(gpu_shared::cloth_pin_position(p, xyz(cv.rest_os), s + 1), x.w);
-        out_b[v] = last ? start[v] : x;
-        return;
-    }
+    if (cloth_passes::pinned_small_step(v, p, s, xyz(cv.rest_os), pred, start, out_a, out_b)) return;
     glm::vec3 goal(0.0f);
     for (uint32_t i = 0; i < cv.edges; ++i) {
         const uint32_t j = b.adjacency[cv.first + i];
         goal += gpu_shared::sm_goal(b.clusters[2 * size_t(j)], xyz(b.clusters[2 * size_t(j) + 1]), xyz(cv.rest_os));
     }
     goal /= float(cv.edges);
-    glm::vec3 y = gpu_shared::soft_pull(xyz(x), goal, p.shape_stiffness);
-    const gpu_shared::SimPair r = cloth_passes::contacts(p, y, xyz(start[v]), cv.tether_m, colliders, sdfs);
-    y = xyz(r.a);
-    const glm::vec3 yp = xyz(r.b);
-    if (last) {
-        out_a[v] = glm::vec4(y, x.w);
-        out_b[v] = glm::vec4(yp, x.w);
-        return;
-    }
-    out_a[v] = glm::vec4(gpu_shared::cloth_predict(p, y, yp, glm::vec3(0.0f)), x.w);
-    out_b[v] = glm::vec4(y, x.w);
+    // No normal: a soft body does not catch the wind (make_soft_body_params).
+    cloth_passes::end_small_step(v, p, s, x.w, gpu_shared::soft_pull(xyz(x), goal, p.shape_stiffness), xyz(start[v]), cv.tether_m,
+                                 glm::vec3(0.0f), colliders, sdfs, out_a, out_b);
 }
 
 void render_vertex(uint32_t r, const ClothState& b, glm::vec3& position, glm::vec3& normal) {

@@ -73,3 +73,29 @@ SimPair contacts(ClothStepParams p, vec3 y, vec3 yp, float thickness_m) {
     out_pair.b = vec4(yp, 0.0);
     return out_pair;
 }
+
+// cloth_passes::pinned_small_step: a pinned particle (x from in_a) to its pin's place at the end of
+// small step pc.substep; false for a free one.
+bool pinned_small_step(uint v, ClothStepParams p, vec4 x, vec3 rest_os) {
+    if (x.w > 0.0) return false;
+    bool last = pc.substep + 1u >= p.substeps;
+    out_a[v] = last ? x : vec4(cloth_pin_position(p, rest_os, pc.substep + 1u), x.w);
+    out_b[v] = last ? in_b[v] : x;
+    return true;
+}
+
+// cloth_passes::end_small_step: a free particle's contacts at y (from the small step's start in_b), then
+// the next small step's prediction (normal: the surface's, for the wind) and this one's end, or after the
+// last small step the state.
+void end_small_step(uint v, ClothStepParams p, float w, vec3 y, float thickness_m, vec3 normal) {
+    SimPair r = contacts(p, y, in_b[v].xyz, thickness_m);
+    y = r.a.xyz;
+    vec3 yp = r.b.xyz;
+    if (pc.substep + 1u >= p.substeps) {
+        out_a[v] = vec4(y, w);
+        out_b[v] = vec4(yp, w);
+        return;
+    }
+    out_a[v] = vec4(cloth_predict(p, y, yp, normal), w);
+    out_b[v] = vec4(y, w);
+}

@@ -33,12 +33,7 @@ void main() {
     lane_sums[2u * local + 1u] = lane_h;
     barrier();
     if (!valid || lane != 0u) return;
-    bool last = pc.substep + 1u >= p.substeps;
-    if (x.w <= 0.0) {
-        out_a[v] = last ? x : vec4(cloth_pin_position(p, cv.rest_os.xyz, pc.substep + 1u), x.w);
-        out_b[v] = last ? in_b[v] : x;
-        return;
-    }
+    if (pinned_small_step(v, p, x, cv.rest_os.xyz)) return;
     vec3 sum_e = vec3(0.0), sum_h = vec3(0.0);
     for (uint l = 0u; l < p.lanes; ++l) {
         sum_e += lane_sums[2u * (local + l)];
@@ -46,14 +41,6 @@ void main() {
     }
     vec3 y = x.xyz + sum_e / float(max(cv.edges, 1u)) + sum_h / float(max(cv.hinges, 1u));
     if (p.tether_limit > 0.0 && cv.tether != kClothNone) y = cloth_tether(y, in_a[cv.tether].xyz, cv.tether_m, p.tether_limit);
-    SimPair r = contacts(p, y, in_b[v].xyz, p.thickness_m);
-    y = r.a.xyz;
-    vec3 yp = r.b.xyz;
-    if (last) {
-        out_a[v] = vec4(y, x.w);
-        out_b[v] = vec4(yp, x.w);
-        return;
-    }
-    out_a[v] = vec4(cloth_predict(p, y, yp, vertex_normal(v)), x.w);
-    out_b[v] = vec4(y, x.w);
+    vec3 normal = pc.substep + 1u >= p.substeps ? vec3(0.0) : vertex_normal(v);
+    end_small_step(v, p, x.w, y, p.thickness_m, normal);
 }
