@@ -468,6 +468,7 @@ void EditorApp::handle_requests() {
             case Action::DumpPositions: dump_positions(r.path); break;
             case Action::Orbit: ctx_.camera.yaw_deg += r.amount; break;
             case Action::SaveStats: save_stats(r.path); break;
+            case Action::FindParameter: ctx_.param_filter = r.path; break;
             case Action::Cancel: ctx_.jobs.cancel(); break;
             case Action::Seek: seek(uint64_t(std::max(0.0, std::round(r.amount)))); break;
         }
@@ -493,6 +494,12 @@ void EditorApp::save_stats(const fs::path& path) {
         for (auto& p : st.history.back()) passes[p.name] = p.ms;
     j["gpu_ms"] = passes;
     j["strands"] = st.strands;
+    // The parameters the last frame drew (the layout check reads `clipped`).
+    nlohmann::json drawn = nlohmann::json::array();
+    for (const auto& d : ctx_.drawn_params)
+        drawn.push_back({{"panel", d.panel}, {"key", d.key}, {"label", d.label}, {"clipped", d.clipped}});
+    j["parameters_drawn"] = std::move(drawn);
+    j["parameter_filter"] = ctx_.param_filter;
     // Memory, for soak runs: the process's resident set, and what the GPU holds (bytes the device allocated
     // and its live objects).
     malloc_trim(0);  // what the allocator keeps of freed memory is not the editor's
@@ -666,6 +673,7 @@ void EditorApp::draw_modals() {
 }
 
 void EditorApp::draw_ui() {
+    ctx_.drawn_params.clear();
     if (ImGui::BeginMainMenuBar()) {
         if (ImGui::BeginMenu("File")) {
             if (ImGui::MenuItem("New", "Ctrl+N")) ctx_.request(Action::New);
@@ -690,11 +698,23 @@ void EditorApp::draw_ui() {
             for (auto& p : panels_) ImGui::MenuItem(p->title(), nullptr, &p->open);
             ImGui::EndMenu();
         }
+        // The parameter search: every panel then lists only the parameters whose display name or JSON key
+        // contains the text.
+        char find[128];
+        std::snprintf(find, sizeof find, "%s", ctx_.param_filter.c_str());
+        ImGui::SetNextItemWidth(220.0f);
+        if (ImGui::InputTextWithHint("##find_parameter", "find a parameter (name or key)", find, sizeof find))
+            ctx_.param_filter = find;
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("lists only the parameters whose display name or JSON key contains this text, in every panel");
         ImGui::TextDisabled("   %s%s", ctx_.scene_path.empty() ? "(unsaved scene)" : ctx_.scene_path.filename().c_str(), ctx_.dirty() ? " *" : "");
         ImGui::EndMainMenuBar();
     }
+    // Below the menu bar (the viewport's work area takes the bar's height only from the next frame, and the
+    // first frame's placement is the one kept).
     const ImGuiViewport* vp = ImGui::GetMainViewport();
-    float top = vp->WorkPos.y, w = vp->WorkSize.x, h = vp->WorkSize.y;
+    const float bar = ImGui::GetFrameHeight();
+    float top = vp->Pos.y + bar, w = vp->Size.x, h = vp->Size.y - bar;
     float left = std::max(300.0f, w * 0.23f), right = std::max(300.0f, w * 0.25f);
     float centre = w - left - right, view_h = h * 0.66f;
     auto place = [](float x, float y, float ww, float hh) {

@@ -42,6 +42,7 @@ enum class Action {
     Seek,           // amount: the simulation frame to show; earlier than the current one re-simulates from the start
     SaveStats,      // path: what the Stats panel shows, as JSON (scripts measure the editor with it)
     Cancel,         // the running job's Cancel button
+    FindParameter,  // path: the text of the parameter search box ("" shows every parameter)
 };
 struct Request {
     Action action;
@@ -97,6 +98,18 @@ struct EditorContext : Document {
     // Imported meshes, in scene.meshes order, for the panels' reports (owned by the live scene).
     const std::vector<SceneMesh>* meshes = nullptr;
     std::vector<SdfInfo> sdf_info;             // per collision mesh of the content on screen
+    // The parameter panels: the search box's text (a parameter is shown when its display name or its JSON
+    // key contains it, case ignored) and what the last frame drew, for the layout check and scripts
+    // (`stats` writes it): each parameter's panel, JSON key, display name and whether its widget or label
+    // ran past its window's right edge.
+    std::string param_filter;
+    struct DrawnParam {
+        std::string panel, key, label;
+        bool clipped = false;
+    };
+    std::vector<DrawnParam> drawn_params;
+    std::string drawing_panel;                 // the panel being drawn (Panel::draw_window)
+    std::string last_param_group;              // the last group heading drawn in this section of the panel
     // The timeline: the frame on screen and, for a skeletal clip, what it plays.
     struct Timeline {
         uint64_t frame = 0;                    // simulation frames since the last reset

@@ -26,7 +26,8 @@ std::string unique_name(const std::vector<std::string>& taken, std::string base)
     return name;
 }
 
-void section(const char* text) {
+void section(EditorContext& ctx, const char* text) {
+    ctx.last_param_group.clear();  // a new section starts its own group headings
     ImGui::Spacing();
     ImGui::TextColored(ImVec4(0.55f, 0.75f, 1.0f, 1.0f), "%s", text);
     ImGui::Separator();
@@ -41,7 +42,10 @@ void Panel::draw_window(EditorContext& ctx) {
         return;
     }
     ImGui::PushItemWidth(-ImGui::GetWindowWidth() * 0.42f);
+    ctx.drawing_panel = title();
+    ctx.last_param_group.clear();
     draw(ctx);
+    ctx.drawing_panel.clear();
     ImGui::PopItemWidth();
     ImGui::End();
 }
@@ -50,7 +54,7 @@ void ScenePanel::draw(EditorContext& ctx) {
     ImGui::Text("%s%s", ctx.scene_path.empty() ? "(unsaved scene)" : ctx.scene_path.filename().c_str(), ctx.dirty() ? " *" : "");
     if (!ctx.param_error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "rejected: %s", ctx.param_error.c_str());
     draw_param_table(ctx, "", "", {"format", "version"});
-    section("Meshes");
+    section(ctx, "Meshes");
     size_t remove = SIZE_MAX;
     for (size_t i = 0; i < ctx.scene.meshes.size(); ++i) {
         const MeshRef& ref = ctx.scene.meshes[i];
@@ -106,7 +110,7 @@ void ScenePanel::draw(EditorContext& ctx) {
         ref.path = chosen->string();
         ctx.scene.meshes.push_back(ref);
     }
-    section("Contents");
+    section(ctx, "Contents");
     ImGui::Text("Collision meshes: %zu  colliders: %zu  hair groups: %zu", ctx.scene.collision_meshes.size(),
                 ctx.scene.colliders.size(), ctx.scene.hair_groups.size());
 }
@@ -119,15 +123,15 @@ void GroomPanel::draw(EditorContext& ctx) {
         ImGui::PushID(int(i));
         if (ImGui::CollapsingHeader(ctx.scene.hair_groups[i].name.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
             draw_param_table(ctx, "hair_groups[]", ptr("hair_groups", i));
-            section("Scalp");
+            section(ctx, "Scalp");
             draw_param_table(ctx, "hair_groups[].scalp", ptr("hair_groups", i, "scalp"));
-            section("Region");
+            section(ctx, "Region");
             draw_param_table(ctx, "hair_groups[].scalp.region", ptr("hair_groups", i, "scalp/region"));
-            section("Growth: placement, counts, shape");
+            section(ctx, "Growth: placement, counts, shape");
             draw_param_table(ctx, "hair_groups[].growth", ptr("hair_groups", i, "growth"));
-            section("Follow hair");
+            section(ctx, "Follow hair");
             draw_param_table(ctx, "hair_groups[].follow", ptr("hair_groups", i, "follow"));
-            section("Smoothing");
+            section(ctx, "Smoothing");
             draw_param_table(ctx, "hair_groups[].smoothing", ptr("hair_groups", i, "smoothing"));
         }
         ImGui::PopID();
@@ -151,7 +155,7 @@ void GroomPanel::draw(EditorContext& ctx) {
 // (the hair of an earlier frame depends on every frame before it), with a progress bar.
 static void draw_timeline(EditorContext& ctx) {
     EditorContext::Timeline& tl = ctx.timeline;
-    section("Timeline");
+    section(ctx, "Timeline");
     if (tl.animated) {
         const std::string current = tl.clip.empty() ? std::string("(unnamed clip)") : tl.clip;
         if (ImGui::BeginCombo("clip", current.c_str())) {
@@ -213,14 +217,14 @@ void SimulationPanel::draw(EditorContext& ctx) {
     ImGui::SameLine();
     ImGui::Text("t = %.2f s, %llu steps", ctx.stats.sim_time_s, static_cast<unsigned long long>(ctx.stats.sim_steps));
     draw_timeline(ctx);
-    section("Clock and forces");
+    section(ctx, "Clock and forces");
     draw_param_table(ctx, "environment", "/environment");
     draw_param_table(ctx, "environment.wind", "/environment/wind");
-    section("Motion");
+    section(ctx, "Motion");
     draw_param_table(ctx, "motion", "/motion");
     for (size_t i = 0; i < ctx.scene.hair_groups.size(); ++i) {
         ImGui::PushID(int(i));
-        section(("Hair group: " + ctx.scene.hair_groups[i].name).c_str());
+        section(ctx, ("Hair group: " + ctx.scene.hair_groups[i].name).c_str());
         draw_param_table(ctx, "hair_groups[].simulation", ptr("hair_groups", i, "simulation"));
         ImGui::PopID();
     }
@@ -228,7 +232,7 @@ void SimulationPanel::draw(EditorContext& ctx) {
 }
 
 void SimulationPanel::draw_accessories(EditorContext& ctx) {
-    section("Accessories (cloth, soft bodies)");
+    section(ctx, "Accessories (cloth, soft bodies)");
     size_t remove = SIZE_MAX;
     for (size_t i = 0; i < ctx.scene.accessories.size(); ++i) {
         ImGui::PushID(int(2000 + i));
@@ -297,7 +301,7 @@ void SimulationPanel::draw_accessories(EditorContext& ctx) {
 }
 
 void CollisionPanel::draw(EditorContext& ctx) {
-    section("Collision meshes (SDF)");
+    section(ctx, "Collision meshes (SDF)");
     if (ImGui::Button("Rebuild SDFs")) ctx.request(Action::RebuildSdf);
     for (size_t i = 0; i < ctx.scene.collision_meshes.size(); ++i) {
         ImGui::PushID(int(i));
@@ -312,7 +316,7 @@ void CollisionPanel::draw(EditorContext& ctx) {
         }
         ImGui::PopID();
     }
-    section("Primitive colliders");
+    section(ctx, "Primitive colliders");
     size_t remove = SIZE_MAX;
     for (size_t i = 0; i < ctx.scene.colliders.size(); ++i) {
         ImGui::PushID(int(1000 + i));
@@ -344,7 +348,7 @@ void CollisionPanel::draw(EditorContext& ctx) {
     if (ImGui::Button("Add sphere")) add(ColliderType::Sphere);
     ImGui::SameLine();
     if (ImGui::Button("Add capsule")) add(ColliderType::Capsule);
-    section("SDF slice");
+    section(ctx, "SDF slice");
     double lo = 0.0, hi = 0.5;
     ImGui::DragScalar("colour range (m)", ImGuiDataType_Double, &ctx.slice_range_m, 0.0005f, &lo, &hi, "%.4f",
                       ImGuiSliderFlags_AlwaysClamp);
@@ -358,15 +362,15 @@ void CollisionPanel::draw(EditorContext& ctx) {
 void ShadingPanel::draw(EditorContext& ctx) {
     for (size_t i = 0; i < ctx.scene.hair_groups.size(); ++i) {
         ImGui::PushID(int(i));
-        section(("Hair group: " + ctx.scene.hair_groups[i].name).c_str());
+        section(ctx, ("Hair group: " + ctx.scene.hair_groups[i].name).c_str());
         draw_param_table(ctx, "hair_groups[].shading", ptr("hair_groups", i, "shading"));
         ImGui::PopID();
     }
-    section("Lighting");
+    section(ctx, "Lighting");
     draw_param_table(ctx, "lighting", "/lighting");
-    section("Key light");
+    section(ctx, "Key light");
     draw_param_table(ctx, "lighting.key", "/lighting/key");
-    section("Fill light");
+    section(ctx, "Fill light");
     draw_param_table(ctx, "lighting.fill", "/lighting/fill");
 }
 

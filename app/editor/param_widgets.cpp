@@ -1,6 +1,7 @@
 #include "param_widgets.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -124,11 +125,25 @@ Status set_scene_value(EditorContext& ctx, const std::string& path, const nlohma
     return {};
 }
 
+bool param_matches(std::string_view filter, const ParamDecl& d) {
+    auto lower = [](std::string_view text) {
+        std::string out(text);
+        for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
+        return out;
+    };
+    const std::string f = trim(lower(filter));
+    if (f.empty()) return true;
+    return lower(d.label).find(f) != std::string::npos || lower(d.key).find(f) != std::string::npos;
+}
+
+std::string_view param_label(const ParamDecl& d) { return d.label.empty() ? d.key : d.label; }
+
 std::string param_tooltip(EditorContext& ctx, std::string_view table_path, std::string_view key) {
     const ParamTable* t = find_param_table(table_path);
     const ParamDecl* d = t ? t->find(key) : nullptr;
     if (!d) return std::string(key);
     std::string s(d->meaning);
+    s += "\nkey: " + (table_path.empty() ? std::string() : std::string(table_path) + ".") + std::string(key);
     s += "\nunit: ";
     s += d->unit.empty() ? std::string("none") : d->unit == "1" ? std::string("1 (dimensionless)") : std::string(d->unit);
     switch (d->type) {
@@ -171,13 +186,50 @@ bool draw_param_table(EditorContext& ctx, std::string_view table_path, const std
     std::string changed_key;
     nlohmann::json new_value;
     ImGui::PushID(pointer.c_str());
+    // The parameters shown, grouped: groups in the order of their first parameter, each parameter in
+    // declaration order within its group.
+    std::vector<std::string_view> groups;
+    std::vector<const ParamDecl*> shown;
     for (const ParamDecl& d : t->decls) {
-        if (std::find(skip.begin(), skip.end(), d.key) != skip.end()) continue;
-        std::string key(d.key);
-        if (!obj.contains(key)) continue;
-        const nlohmann::json& v = obj[key];
-        std::string label = key;
+        if (std::find(skip.begin(), skip.end(), d.key) != skip.end() || !obj.contains(std::string(d.key)) ||
+            !param_matches(ctx.param_filter, d))
+            continue;
+        shown.push_back(&d);
+        if (std::find(groups.begin(), groups.end(), d.group) == groups.end()) groups.push_back(d.group);
+    }
+    std::vector<const ParamDecl*> ordered;
+    for (std::string_view g : groups)
+        for (const ParamDecl* d : shown)
+            if (d->group == g) ordered.push_back(d);
+    // One widget width for the table, what its longest label (with its unit) leaves of the row, at least 40%
+    // of it: the widgets line up and no name is cut off.
+    auto shown_label = [](const ParamDecl& d) {
+        std::string label(param_label(d));
         if (!d.unit.empty() && d.unit != "1") label += " (" + std::string(d.unit) + ")";
+        return label;
+    };
+    float longest = 0.0f;
+    for (const ParamDecl* d : ordered) longest = std::max(longest, ImGui::CalcTextSize(shown_label(*d).c_str()).x);
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float widget_w = std::max(avail * 0.4f, avail - longest - ImGui::GetStyle().ItemInnerSpacing.x - 2.0f);
+    std::string_view current_group;
+    const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    for (const ParamDecl* dp : ordered) {
+        const ParamDecl& d = *dp;
+        // A heading per group where the table has several, or where the table before it in this section had
+        // headings (the wind's table after the clock's and the forces').
+        const bool heading = groups.size() > 1 || !ctx.last_param_group.empty();
+        if (heading && d.group != current_group && d.group != ctx.last_param_group && !d.group.empty()) {
+            ImGui::Spacing();
+            ImGui::TextDisabled("%.*s", int(d.group.size()), d.group.data());
+            ctx.last_param_group = std::string(d.group);
+        }
+        current_group = d.group;
+        std::string key(d.key);
+        const nlohmann::json& v = obj[key];
+        // What the artist reads: the display name and the unit; the ID stays the key.
+        std::string label = shown_label(d) + "##" + key;
+        ImGui::SetNextItemWidth(widget_w);
         bool edited = false;
         nlohmann::json nv;
         switch (d.type) {
@@ -230,12 +282,14 @@ bool draw_param_table(EditorContext& ctx, std::string_view table_path, const std
                 if (!v.is_array() || v.size() != 3) break;
                 double xyz[3] = {v[0].get<double>(), v[1].get<double>(), v[2].get<double>()};
                 double lo = d.min, hi = d.max;
-                bool colour = d.unit.empty() && lo == 0.0 && hi == 1.0 && key.find("color") != std::string::npos;
-                if (colour) {
+                if (d.colour) {
+                    // A swatch and a picker; linear RGB, above 1 where the declaration allows (lights).
                     float c[3] = {float(xyz[0]), float(xyz[1]), float(xyz[2])};
-                    if (ImGui::ColorEdit3(label.c_str(), c, ImGuiColorEditFlags_Float)) {
+                    ImGuiColorEditFlags flags = ImGuiColorEditFlags_Float;
+                    if (hi > 1.0) flags |= ImGuiColorEditFlags_HDR;
+                    if (ImGui::ColorEdit3(label.c_str(), c, flags)) {
                         edited = true;
-                        nv = {double(c[0]), double(c[1]), double(c[2])};
+                        nv = {std::clamp(double(c[0]), lo, hi), std::clamp(double(c[1]), lo, hi), std::clamp(double(c[2]), lo, hi)};
                     }
                 } else if (ImGui::DragScalarN(label.c_str(), ImGuiDataType_Double, xyz, 3, float(std::max(1e-4, std::min((hi - lo) / 1000.0, 0.01))),
                                               &lo, &hi, "%.4g", ImGuiSliderFlags_AlwaysClamp)) {
@@ -268,6 +322,9 @@ bool draw_param_table(EditorContext& ctx, std::string_view table_path, const std
             }
         }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", param_tooltip(ctx, table_path, d.key).c_str());
+        // The widget's box includes its label: past the content region's right edge, something is cut off.
+        ctx.drawn_params.push_back({ctx.drawing_panel, pointer + "/" + key, std::string(param_label(d)),
+                                    ImGui::GetItemRectMax().x > right_edge + 1.0f});
         if (edited) {
             changed_key = key;
             new_value = std::move(nv);

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/param.h"
 #include "core/result.h"
 #include "editor_context.h"
 
@@ -25,12 +26,21 @@ Result<std::string> scene_path_to_pointer(const std::string& path);
 Status set_scene_value(EditorContext& ctx, const std::string& path, const nlohmann::json& value);
 
 // Draws the parameters of table `table_path` (e.g. "hair_groups[].simulation") for the object at JSON
-// pointer `pointer` ("/hair_groups/0/simulation"), except the keys in `skip`. Returns true when the scene
-// changed this frame.
+// pointer `pointer` ("/hair_groups/0/simulation"), except the keys in `skip` and those the parameter search
+// (ctx.param_filter) hides: under their display names, grouped by ParamDecl::group (a heading per group
+// where the table has several), colours as colour pickers. Each drawn parameter is recorded in
+// ctx.drawn_params. Returns true when the scene changed this frame.
 bool draw_param_table(EditorContext& ctx, std::string_view table_path, const std::string& pointer,
                       std::initializer_list<std::string_view> skip = {});
 
-// The tooltip text of one parameter (meaning, unit, range, default).
+// The tooltip text of one parameter (meaning, its JSON key, unit, range, default).
 std::string param_tooltip(EditorContext& ctx, std::string_view table_path, std::string_view key);
+
+// Whether the parameter search `filter` shows `d`: empty, or contained in its display name or its JSON key
+// (case ignored; "vsp" and "shock" both find vsp_coeff).
+bool param_matches(std::string_view filter, const ParamDecl& d);
+
+// The name a panel shows for `d`: its display name, or its key where it has none.
+std::string_view param_label(const ParamDecl& d);
 
 }  // namespace tressel::editor

@@ -38,6 +38,7 @@ Result<std::vector<nlohmann::json>> load_script(const std::filesystem::path& fil
         else if (s.contains("save")) ok = str("save");
         else if (s.contains("dump")) ok = str("dump");
         else if (s.contains("export")) ok = str("export") && str("format");
+        else if (s.contains("find_parameter")) ok = str("find_parameter");
         else if (s.contains("quit")) ok = true;
         else if (s.contains("expect_busy")) ok = s["expect_busy"].is_boolean();
         for (const char* flag : {"async", "expect_error", "allow_error", "expect_refused"})

@@ -125,6 +125,8 @@ void ScriptRunner::begin_step(ScriptHost& host) {
         host.post(Request{Action::DumpPositions, s["dump"].get<std::string>()});
     } else if (s.contains("export")) {
         host.post(Request{Action::Export, s["export"].get<std::string>(), s["format"].get<std::string>(), s.value("follows", false)});
+    } else if (s.contains("find_parameter")) {
+        host.post(Request{Action::FindParameter, s["find_parameter"].get<std::string>()});
     } else if (s.contains("quit")) {
         host.post(Request{Action::Quit});
     } else if (s.contains("expect_busy")) {

@@ -23,6 +23,19 @@ struct ParamDecl {
     std::string_view meaning;   // one line for the tooltip and the schema document
     std::string_view tressfx;   // matching TressFX setting name, empty if none
     std::string_view enum_values = {};  // "a|b|c" for ParamType::Enum
+    // What the editor shows: the name an artist reads instead of the key ("Shock propagation" for
+    // vsp_coeff), and the group of its table it is listed under ("Stiffness", "Curls", "Volume").
+    std::string_view label = {};
+    std::string_view group = {};
+    bool colour = false;  // a Vec3 that is a linear RGB colour: a colour picker (HDR above a range of 1)
+
+    // The declaration with its display name and group: `num(...).as("Collision margin", "Collision")`.
+    constexpr ParamDecl as(std::string_view display_name, std::string_view group_name) const {
+        ParamDecl d = *this;
+        d.label = display_name;
+        d.group = group_name;
+        return d;
+    }
 };
 
 }  // namespace tressel

@@ -147,12 +147,12 @@ std::string scene_schema_markdown() {
             nested += (nested.empty() ? "" : ", ") + code(rest) + (array ? " (array of objects)" : " (object)");
         }
         if (!nested.empty()) out += "Nested: " + nested + ", described below.\n";
-        out += "\n| key | type | unit | range | default | meaning | TressFX |\n|---|---|---|---|---|---|---|\n";
+        out += "\n| key | editor (group: name) | type | unit | range | default | meaning | TressFX |\n|---|---|---|---|---|---|---|---|\n";
         const json& obj = at_table(defaults, t.path);
         for (const ParamDecl& d : t.decls) {
             auto it = obj.find(std::string(d.key));
             std::string def = it == obj.end() ? "" : code(value_text(*it));
-            out += "| " + code(d.key) + " | " + type_text(d) + " | " + escape(d.unit) + " | " + range_text(d) + " | " + escape(def) + " | " +
+            out += "| " + code(d.key) + " | " + escape(d.group) + ": " + escape(d.label) + " | " + type_text(d) + " | " + escape(d.unit) + " | " + range_text(d) + " | " + escape(def) + " | " +
                    escape(d.meaning) + " | " + (d.tressfx.empty() ? "" : escape(d.tressfx)) + " |\n";
         }
     }

@@ -2,6 +2,7 @@
 // edits, undo, save, screenshots, failed opens and crash recovery.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -165,6 +166,60 @@ TEST(Editor, TheCameraIsSavedWithTheSceneAndObeysTheView) {
     const size_t near_px = head_pixels(dir / "near.png"), far_px = head_pixels(dir / "far.png");
     std::printf("head pixels: %zu at 0.5 m, %zu at 4 m\n", near_px, far_px);
     EXPECT_GT(near_px, 3 * far_px + 1000);
+}
+
+// The panels as an artist reads them, at the two window sizes artists use: every parameter under its display
+// name, nothing cut off at the window's right edge (each widget's box, label included, inside its window),
+// and the search box listing only the parameters whose name or key holds the text.
+TEST(Editor, PanelsShowDisplayNamesFitTheWindowAndTheSearchFilters) {
+    if (!have_display()) GTEST_SKIP() << "needs an X server (the test command runs under xvfb-run)";
+    fs::path dir = scratch_dir("editor_panels");
+    const fs::path scene = light_scene(dir);
+    for (const char* size : {"1600x900", "1920x1080"}) {
+        SCOPED_TRACE(size);
+        nlohmann::json steps = nlohmann::json::array({
+            {{"open", scene.string()}},
+            {{"frames", 3}},
+            {{"stats", (dir / "all.json").string()}},
+            {{"find_parameter", "stiff"}},
+            {{"frames", 3}},
+            {{"stats", (dir / "stiff.json").string()}},
+            {{"screenshot", (dir / (std::string("panels_") + size + ".png")).string()}},
+            {{"quit", true}},
+        });
+        auto r = run_process("XDG_CONFIG_HOME=" + quote((dir / "config").string()) + " " + editor() + " --validation --size " +
+                             size + " --no-scene --script " + quote(write_script(dir, "s.json", steps).string()));
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        const nlohmann::json all = read_json_file(dir / "all.json").value(), stiff = read_json_file(dir / "stiff.json").value();
+        std::set<std::string> labels, panels;
+        size_t clipped = 0;
+        for (const auto& p : all["parameters_drawn"]) {
+            const std::string key = p["key"].get<std::string>(), label = p["label"].get<std::string>();
+            labels.insert(label);
+            panels.insert(p["panel"].get<std::string>());
+            EXPECT_EQ(label.find('_'), std::string::npos) << key << " is shown as its key";
+            if (p["clipped"].get<bool>()) {
+                ++clipped;
+                ADD_FAILURE() << "cut off at " << size << ": " << p["panel"].get<std::string>() << " " << key << " (" << label << ")";
+            }
+        }
+        EXPECT_GT(all["parameters_drawn"].size(), 100u);
+        for (const char* l : {"Local stiffness", "Shock propagation", "Collision margin", "Root colour", "Guide count"})
+            EXPECT_TRUE(labels.count(l)) << l;
+        for (const char* p : {"Scene", "Groom", "Simulation", "Collision", "Shading"}) EXPECT_TRUE(panels.count(p)) << p;
+        EXPECT_EQ(clipped, 0u);
+        // The search: "stiff" keeps the stiffnesses and nothing else.
+        EXPECT_EQ(stiff["parameter_filter"], "stiff");
+        std::set<std::string> found;
+        for (const auto& p : stiff["parameters_drawn"]) {
+            std::string text = p["label"].get<std::string>() + " " + p["key"].get<std::string>();
+            for (char& c : text) c = char(std::tolower(static_cast<unsigned char>(c)));
+            EXPECT_NE(text.find("stiff"), std::string::npos) << text;
+            found.insert(p["label"].get<std::string>());
+        }
+        EXPECT_TRUE(found.count("Local stiffness") && found.count("Global stiffness")) << stiff["parameters_drawn"].dump();
+        EXPECT_LT(stiff["parameters_drawn"].size(), all["parameters_drawn"].size() / 10);
+    }
 }
 
 // One scene runtime under both front doors: the default scene stepped N frames by `tressel-cli bake` and by

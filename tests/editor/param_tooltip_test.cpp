@@ -18,6 +18,8 @@ TEST(EditorParams, EveryTooltipHasMeaningUnitRangeAndDefault) {
             SCOPED_TRACE(std::string(t.path) + "." + std::string(d.key) + ":\n" + tip);
             ASSERT_FALSE(d.meaning.empty());
             EXPECT_EQ(tip.rfind(std::string(d.meaning), 0), 0u) << "the tooltip starts with the one-line meaning";
+            EXPECT_NE(tip.find("\nkey: " + (t.path.empty() ? std::string() : std::string(t.path) + ".") + std::string(d.key)),
+                      std::string::npos) << "the tooltip names the JSON key the panel shows a display name for";
             EXPECT_NE(tip.find("\nunit: "), std::string::npos);
             bool ranged = tip.find("\nrange: ") != std::string::npos || tip.find("\nvalues: ") != std::string::npos;
             EXPECT_TRUE(ranged);
@@ -33,6 +35,25 @@ TEST(EditorParams, EveryTooltipHasMeaningUnitRangeAndDefault) {
         }
     }
     EXPECT_GT(checked, 80u) << "the tables cover the scene";
+}
+
+// The search box finds a parameter by its display name or its JSON key, case ignored.
+TEST(EditorParams, SearchFindsAParameterByDisplayNameOrKey) {
+    const ParamDecl* vsp = find_param_table("hair_groups[].simulation")->find("vsp_coeff");
+    const ParamDecl* margin = find_param_table("collision_meshes[]")->find("margin");
+    ASSERT_TRUE(vsp && margin);
+    EXPECT_EQ(param_label(*vsp), "Shock propagation");
+    for (const char* f : {"", "vsp", "VSP_c", "shock", "Propagation", " shock "}) EXPECT_TRUE(param_matches(f, *vsp)) << f;
+    for (const char* f : {"margin", "stiff", "shocks"}) EXPECT_FALSE(param_matches(f, *vsp)) << f;
+    EXPECT_TRUE(param_matches("collision", *margin)) << "by display name: Collision margin";
+    size_t stiff = 0, all = 0;
+    for (const ParamTable& t : scene_param_tables())
+        for (const ParamDecl& d : t.decls) {
+            all += 1;
+            stiff += param_matches("stiff", d) ? 1 : 0;
+        }
+    EXPECT_GE(stiff, 5u);
+    EXPECT_LT(stiff, all / 10);
 }
 
 TEST(EditorParams, SetByDottedPathValidatesAndLeavesTheSceneOnError) {

@@ -1,6 +1,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -377,6 +378,34 @@ TEST(SceneParams, EnumHelpersRoundTrip) {
     EXPECT_EQ(enum_values_joined<FollowMode>(), "none|tressfx|barycentric");
 }
 
+// The editor lists parameters under display names, grouped: every declaration has a name an artist reads
+// (not its key: no underscores, and not the key itself), unique in its table, and a group; a table's
+// colours are colour pickers.
+TEST(SceneParams, EveryDeclarationHasADisplayNameAndAGroup) {
+    size_t checked = 0;
+    for (const ParamTable& t : scene_param_tables()) {
+        std::set<std::string_view> labels;
+        for (const ParamDecl& d : t.decls) {
+            SCOPED_TRACE(std::string(t.path) + "." + std::string(d.key));
+            EXPECT_FALSE(d.label.empty());
+            EXPECT_FALSE(d.group.empty());
+            EXPECT_EQ(d.label.find('_'), std::string_view::npos) << d.label;
+            EXPECT_NE(d.label, d.key);
+            EXPECT_TRUE(!d.label.empty() && std::isupper(static_cast<unsigned char>(d.label[0]))) << d.label;
+            EXPECT_TRUE(labels.insert(d.label).second) << "two parameters of " << t.path << " are shown as " << d.label;
+            if (d.key.find("color") != std::string_view::npos && d.type == ParamType::Vec3) {
+                EXPECT_TRUE(d.colour) << "a colour is picked, not typed as three numbers";
+            }
+            ++checked;
+        }
+    }
+    EXPECT_GT(checked, 150u);
+    const ParamDecl* vsp = find_param_table("hair_groups[].simulation")->find("vsp_coeff");
+    ASSERT_NE(vsp, nullptr);
+    EXPECT_EQ(vsp->label, "Shock propagation");
+    EXPECT_EQ(vsp->group, "Following the head");
+}
+
 // docs/scene-schema.md is generated; this fails when someone changes a declaration without
 // regenerating it. TRESSEL_UPDATE_SCHEMA=1 rewrites the file instead.
 TEST(SchemaDoc, CommittedDocumentMatchesTheDeclarations) {
@@ -401,11 +430,11 @@ TEST(SchemaDoc, HasOneTablePerObjectWithRangesDefaultsAndTressFXNames) {
         }
         for (const ParamDecl& d : t.decls) EXPECT_THAT(doc, HasSubstr("| `" + std::string(d.key) + "` |"));
     }
-    EXPECT_THAT(doc, HasSubstr("| `local_iterations` | integer |  | [1, 32] | `3` |"));
-    EXPECT_THAT(doc, HasSubstr("| `margin` | number | m | [0, 1] | `0.004` |"));
+    EXPECT_THAT(doc, HasSubstr("| `local_iterations` | Solver: Shape iterations | integer |  | [1, 32] | `3` |"));
+    EXPECT_THAT(doc, HasSubstr("| `margin` | Collision: Collision margin | number | m | [0, 1] | `0.004` |"));
     EXPECT_THAT(doc, HasSubstr("| localConstraintsIterations |"));
     EXPECT_THAT(doc, HasSubstr("`\"kajiya_kay\"`, `\"marschner\"`"));
-    EXPECT_THAT(doc, HasSubstr("| `root_color` | [x, y, z] | 1 | each in [0, 1] | `[0.2, 0.12, 0.06]` |"));
+    EXPECT_THAT(doc, HasSubstr("| `root_color` | Colour: Root colour | [x, y, z] | 1 | each in [0, 1] | `[0.2, 0.12, 0.06]` |"));
     EXPECT_THAT(doc, HasSubstr("Nested: `scalp` (object)"));
     EXPECT_THAT(doc, HasSubstr("`meshes` (array of objects)"));
 }
