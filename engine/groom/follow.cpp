@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numbers>
 
@@ -170,8 +171,62 @@ Result<FollowHairs> generate_follow(const FollowInputs& in, Diagnostics& diag) {
     }
 
     // Barycentric.
-    const RegionInfo& region = *in.region;
-    if (region.triangles.empty()) return out;
+    if (in.region->triangles.empty()) return out;
+    // Guide roots in a grid for the nearest-3 search, cell about the mean guide spacing.
+    std::vector<glm::vec3> groot(ng);
+    glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
+    for (size_t g = 0; g < ng; ++g) {
+        groot[g] = guides.points_os_m[guides.strand_offsets[g]];
+        lo = glm::min(lo, groot[g]);
+        hi = glm::max(hi, groot[g]);
+    }
+    const float spacing = float(std::sqrt(std::max(in.region->area_m2, 1e-12) / double(ng)));
+    // Cells of about 1.5 guide spacings: the 3 nearest lie within one or two rings.
+    PointGrid grid(lo, hi, std::max(1.5f * spacing, 1e-5f));
+    for (size_t g = 0; g < ng; ++g) grid.insert(uint32_t(g), groot[g]);
+    grid.compact();
+    // Follows stay near their guides: region triangles farther from every guide root than six times the
+    // guides' median spacing (their median nearest-neighbour distance) grow none. Guides that cover the
+    // region (random or per-vertex placement) leave every triangle in; guides from a file that cover a part
+    // of it (a mohawk on a whole body) would otherwise spread follows, each blended from guides far away,
+    // over all of it.
+    RegionInfo near_guides;
+    const RegionInfo* region_used = in.region;
+    if (ng >= 2) {
+        std::vector<float> nn;
+        nn.reserve(ng);
+        for (size_t g = 0; g < ng; ++g) {
+            uint32_t ids[2];
+            float d2[2];
+            if (grid.nearest(groot[g], 2, ids, d2) == 2 && d2[1] > 0.0f) nn.push_back(std::sqrt(d2[1]));  // roots apart
+        }
+        std::nth_element(nn.begin(), nn.begin() + long(nn.size() / 2), nn.end());
+        const float reach = std::max(6.0f * (nn.empty() ? spacing : nn[nn.size() / 2]), 1e-4f);
+        for (uint32_t t : in.region->triangles) {
+            const glm::vec3 v0 = mesh.positions[mesh.indices[3 * t]], v1 = mesh.positions[mesh.indices[3 * t + 1]],
+                            v2 = mesh.positions[mesh.indices[3 * t + 2]];
+            const glm::vec3 c = (v0 + v1 + v2) * (1.0f / 3.0f);
+            const float rho = std::sqrt(std::max({glm::dot(v0 - c, v0 - c), glm::dot(v1 - c, v1 - c), glm::dot(v2 - c, v2 - c)}));
+            if (grid.any_within(c, reach + rho)) {
+                near_guides.triangles.push_back(t);
+                near_guides.area_m2 += triangle_area_m2(mesh, t);
+            }
+        }
+        const size_t far = in.region->triangles.size() - near_guides.triangles.size();
+        if (far > 0 && !near_guides.triangles.empty()) {
+            near_guides.vertex_in = in.region->vertex_in;
+            region_used = &near_guides;
+            char text[320];
+            std::snprintf(text, sizeof text,
+                          "%zu of the region's %zu triangles (%.0f%% of its area) lie more than %.1f mm from every guide root: "
+                          "follow hairs grow only near the guides. Narrow hair_groups[].scalp.region to the guides' part of "
+                          "the scalp to silence this.",
+                          far, in.region->triangles.size(), 100.0 * (1.0 - near_guides.area_m2 / std::max(in.region->area_m2, 1e-30)),
+                          1000.0 * double(reach));
+            diag.warn("follow", text);
+        }
+    }
+    const RegionInfo& region = *region_used;
     size_t total = f.density_per_cm2 > 0.0 ? size_t(std::llround(f.density_per_cm2 * region.area_cm2())) : size_t(f.count);
     if (total > kMaxFollowHairs)
         return make_error(ErrorCode::LimitExceeded, "follow.density_per_cm2 asks for " + std::to_string(total) +
@@ -200,20 +255,6 @@ Result<FollowHairs> generate_follow(const FollowInputs& in, Diagnostics& diag) {
         const float r1 = rng.next_float(), r2 = rng.next_float();
         seeds_at.push_back(sampler.sample(u, r1, r2));
     }
-
-    // Guide roots in a grid for the nearest-3 search, cell about the mean guide spacing.
-    std::vector<glm::vec3> groot(ng);
-    glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
-    for (size_t g = 0; g < ng; ++g) {
-        groot[g] = guides.points_os_m[guides.strand_offsets[g]];
-        lo = glm::min(lo, groot[g]);
-        hi = glm::max(hi, groot[g]);
-    }
-    const float spacing = float(std::sqrt(std::max(region.area_m2, 1e-12) / double(ng)));
-    // Cells of about 1.5 guide spacings: the 3 nearest lie within one or two rings.
-    PointGrid grid(lo, hi, std::max(1.5f * spacing, 1e-5f));
-    for (size_t g = 0; g < ng; ++g) grid.insert(uint32_t(g), groot[g]);
-    grid.compact();
 
     const float keep = float(1.0 - f.clump), pull = float(f.clump);
     const bool corners = !in.vertex_guide.empty();

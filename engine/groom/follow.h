@@ -9,6 +9,9 @@
 //                   coordinates; otherwise it blends the 3 nearest guide roots by inverse distance and keeps
 //                   the remainder as a root offset. clump c pulls it toward its primary (nearest / heaviest)
 //                   guide: weights -> (1 - c) w + c e_primary, offset -> (1 - c) offset; c = 1 is on the guide.
+//                   Follows stay near their guides: region triangles farther from every guide root than six
+//                   times the guides' median nearest-neighbour distance grow none, with a warning (guides
+//                   from a file over part of a whole-body region; covering guides leave every triangle in).
 // The formula and the GPU struct: shaders/shared/groom.h.
 //
 // Order (for level of detail): any prefix of the follow list covers the region evenly, in proportion to

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <set>
 #include <tuple>
 
 #include "groom/grow.h"
 #include "groom/spatial.h"
 #include "io/mesh_import.h"
+#include "io/tfxmesh.h"
 #include "real_head.h"
 #include "test_meshes.h"
 #include "test_paths.h"
@@ -98,6 +100,65 @@ TEST(RealHead, CombedGuidesAreKeptOutsideTheHead) {
     EXPECT_LT(worst_length_error, 2e-6) << "segments keep their lengths";
     EXPECT_GT(strands_clear, 0u);
     EXPECT_EQ(untouched, strands_clear) << "strands that stay clear of the head are not changed";
+}
+
+// Follow hairs stay near their guides: Rat Boy's mohawk (2,228 guides from its .tfx) on his whole body with
+// the default follow settings (barycentric over the region, which is the whole mesh) spread 40,000 follows
+// over the body, each blended from mohawk guides far away. Now only the triangles near the guides grow them,
+// with a warning that names what happened; a cap of random guides (the default scene's layout) keeps every
+// triangle and warns nothing.
+TEST(RealHead, FollowsStayNearGuidesFromAFileAndWarnWhenTheRegionIsLarger) {
+    auto body = read_tfxmesh(test::testdata("tressfx/Ratboy_body.tfxmesh"));
+    ASSERT_TRUE(body.ok()) << body.error().describe();
+    GroomInputs in;
+    in.scalp = &body->mesh;
+    in.group.growth.placement = Placement::File;
+    in.group.growth.guide_file = "Ratboy_mohawk.tfx";
+    in.base_dir = test::testdata("tressfx");
+    in.group.follow.count = 20000;
+    auto r = grow_group(in);
+    ASSERT_TRUE(r.ok()) << r.error().describe();
+    ASSERT_EQ(r->guides.strand_count(), 2228u);
+    EXPECT_EQ(r->follows.size(), 20000u);
+    std::string warning;
+    for (const auto& d : r->diagnostics.items)
+        if (d.severity == Severity::Warning && d.where == "follow") warning = d.message;
+    EXPECT_NE(warning.find("follow hairs grow only near the guides"), std::string::npos) << warning;
+    std::printf("Rat Boy: %s\n", warning.c_str());
+    // Every follow root lies within reach of a guide root: the warning's 21 mm plus the size of a body triangle.
+    std::vector<glm::vec3> roots;
+    glm::vec3 lo(1e9f), hi(-1e9f);
+    for (size_t g = 0; g < r->guides.strand_count(); ++g) {
+        roots.push_back(r->guides.strand(g)[0]);
+        lo = glm::min(lo, roots.back());
+        hi = glm::max(hi, roots.back());
+    }
+    PointGrid grid(lo, hi, 0.01f);
+    for (size_t g = 0; g < roots.size(); ++g) grid.insert(uint32_t(g), roots[g]);
+    grid.compact();
+    float farthest = 0.0f;
+    const Mesh& m = body->mesh;
+    for (const ScalpAttachment& a : r->follows.roots) {
+        const uint32_t* t = &m.indices[3 * size_t(a.triangle)];
+        const glm::vec3 p = a.barycentric.x * m.positions[t[0]] + a.barycentric.y * m.positions[t[1]] + a.barycentric.z * m.positions[t[2]];
+        uint32_t id;
+        float d2;
+        ASSERT_EQ(grid.nearest(p, 1, &id, &d2), 1);
+        farthest = std::max(farthest, std::sqrt(d2));
+    }
+    std::printf("farthest follow root from a guide root: %.1f mm\n", 1000.0 * farthest);
+    EXPECT_LT(farthest, 0.06f) << "before: follows all over the body, up to a metre from the mohawk";
+    // Random guides over a cap: every triangle keeps its follows, and nothing is said.
+    const Mesh head = test::load_real_head();
+    GroomInputs cap;
+    cap.scalp = &head;
+    cap.group.scalp.region = {RegionType::Cap, {0.0, 1.0, -0.35}, 45.0};
+    cap.group.growth.guides = 2000;
+    cap.group.follow.count = 20000;
+    auto c = grow_group(cap);
+    ASSERT_TRUE(c.ok()) << c.error().describe();
+    for (const auto& d : c->diagnostics.items) EXPECT_NE(d.where, "follow") << "no triangle was left out: " << d.message;
+    EXPECT_EQ(c->follows.size(), 20000u);
 }
 
 TEST(RealHead, WigScalpPerVertexGuides) {
