@@ -125,7 +125,7 @@ int run_render(const std::vector<std::string>& argv) {
         else if (*s == "marschner") shading_override = ShadingModel::Marschner;
         else return fail("--shading must be kajiya_kay or marschner, got '" + *s + "'", 2);
     }
-    render::HairDebug debug = render::HairDebug::None;
+    std::optional<render::HairDebug> debug;  // without --debug, the scene's view.colour_by
     if (auto d = args->get("debug")) {
         if (*d == "guide") debug = render::HairDebug::Guide;
         else if (*d == "stretch") debug = render::HairDebug::Stretch;
@@ -179,7 +179,7 @@ int run_render(const std::vector<std::string>& argv) {
     for (int f = 0; f < *frame_no; ++f)
         if (Status st = (*rt)->step(1); !st) return fail(st.error().message);
     render::FrameDesc frame = (*rt)->frame_desc(/*frame_on_meshes=*/!camera);
-    frame.debug = debug;
+    if (debug) frame.debug = *debug;
     if (args->has("no-shadows")) frame.shadows = false;
     frame.hair_lod = lod;
     frame.hair_lod_bias = lod_bias;

@@ -1,6 +1,7 @@
 #include "editor_app.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <thread>
 
@@ -14,6 +15,8 @@
 #include "param_widgets.h"
 #include "runtime/scene_export.h"
 #include "scene/scene_io.h"
+#include "sdf/sdf_slice.h"
+#include "sim/sim_metrics.h"
 #include "script.h"
 
 namespace tressel::editor {
@@ -362,17 +365,42 @@ void EditorApp::start_export(const Request& r) {
     request.format = *fmt;
     request.out = r.path;
     request.include_follows = r.include_follows;
-    ctx_.jobs.start("Exporting " + fs::path(r.path).filename().string(), [this, content, scene, request](Progress&) -> std::function<void()> {
+    const std::string format_name = r.format;
+    ctx_.jobs.start("Exporting " + fs::path(r.path).filename().string(), [this, content, scene, request, format_name](Progress&) -> std::function<void()> {
         std::error_code ec;
         if (request.out.has_parent_path()) fs::create_directories(request.out.parent_path(), ec);
         auto report = runtime::export_scene(*scene, *content, request);
+        EditorContext::ExportResult result;
+        result.valid = true;
+        result.format = format_name;
         if (!report) {
             std::string msg = "export: " + report.error().message;
-            return [this, msg] { ctx_.report_error(msg); };
+            result.error = report.error().message;
+            return [this, msg, result] {
+                ctx_.last_export = result;
+                ctx_.report_error(msg);
+            };
         }
+        result.ok = true;
+        for (const fs::path& f : report->files) {
+            std::error_code size_ec;
+            const uint64_t bytes = fs::file_size(f, size_ec);
+            result.files.emplace_back(fs::absolute(f, size_ec).string(), size_ec ? 0 : bytes);
+        }
+        for (const auto& d : report->diagnostics.items)
+            if (d.severity != Severity::Info) result.warnings.push_back(d.where.empty() ? d.message : d.where + ": " + d.message);
+        // What went out: the guides, and the follows where they were asked for (settings exports carry none).
+        if (request.format != ExportFormat::Preset)
+            for (const auto& g : content->grooms) {
+                if (!g) continue;
+                result.guides += g->guides.strand_count();
+                result.vertices += g->guides.points_os_m.size();
+                if (request.include_follows) result.follows += g->follows.size();
+            }
         auto files = report->files;
         auto diag = report->diagnostics;
-        return [this, files, diag] {
+        return [this, files, diag, result] {
+            ctx_.last_export = result;
             ctx_.add_diagnostics(diag);
             for (auto& f : files) ctx_.add_log(Severity::Info, "export", "wrote " + f.string());
         };
@@ -469,6 +497,10 @@ void EditorApp::handle_requests() {
             case Action::Orbit: ctx_.camera.yaw_deg += r.amount; break;
             case Action::SaveStats: save_stats(r.path); break;
             case Action::FindParameter: ctx_.param_filter = r.path; break;
+            case Action::ProbeSlice:
+                if (r.amount < 0.0 || r.amount2 < 0.0) scripted_probe_.reset();
+                else scripted_probe_ = ImVec2(float(std::min(r.amount, 1.0)), float(std::min(r.amount2, 1.0)));
+                break;
             case Action::Cancel: ctx_.jobs.cancel(); break;
             case Action::Seek: seek(uint64_t(std::max(0.0, std::round(r.amount)))); break;
         }
@@ -494,12 +526,40 @@ void EditorApp::save_stats(const fs::path& path) {
         for (auto& p : st.history.back()) passes[p.name] = p.ms;
     j["gpu_ms"] = passes;
     j["strands"] = st.strands;
+    if (ctx_.last_export.valid) {
+        const auto& e = ctx_.last_export;
+        nlohmann::json files = nlohmann::json::array();
+        for (const auto& [file, bytes] : e.files) files.push_back({{"path", file}, {"bytes", bytes}});
+        j["last_export"] = {{"ok", e.ok}, {"format", e.format}, {"error", e.error}, {"files", files}, {"guides", e.guides},
+                            {"follows", e.follows}, {"guide_vertices", e.vertices}, {"warnings", e.warnings}};
+    } else {
+        j["last_export"] = nullptr;
+    }
+    if (st.health.valid)
+        j["health"] = {{"max_stretch", st.health.max_stretch}, {"mean_stretch", st.health.mean_stretch},
+                       {"guide_vertices_inside", st.health.inside}, {"deepest_m", st.health.deepest_m},
+                       {"non_finite", st.health.non_finite}, {"at_s", st.health.at_s}};
+    else
+        j["health"] = nullptr;
     // The parameters the last frame drew (the layout check reads `clipped`).
     nlohmann::json drawn = nlohmann::json::array();
     for (const auto& d : ctx_.drawn_params)
         drawn.push_back({{"panel", d.panel}, {"key", d.key}, {"label", d.label}, {"clipped", d.clipped}});
     j["parameters_drawn"] = std::move(drawn);
     j["parameter_filter"] = ctx_.param_filter;
+    // The slice probe's last reading (null where none: no slice, or the point misses it).
+    if (slice_probe_) {
+        const auto& p = *slice_probe_;
+        auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
+        j["slice_probe"] = {{"mesh", p.mesh},
+                            {"point_m", {p.point_m.x, p.point_m.y, p.point_m.z}},
+                            {"distance_m", num(p.distance_m)},
+                            {"cell", {p.cell.x, p.cell.y, p.cell.z}},
+                            {"cell_distance_m", num(p.cell_distance_m)},
+                            {"cell_size_m", p.cell_size_m}};
+    } else {
+        j["slice_probe"] = nullptr;
+    }
     // Memory, for soak runs: the process's resident set, and what the GPU holds (bytes the device allocated
     // and its live objects).
     malloc_trim(0);  // what the allocator keeps of freed memory is not the editor's
@@ -591,19 +651,149 @@ void EditorApp::draw_viewport(float x, float y, float w, float h) {
     if (ImGui::SmallButton("Frame (F)")) ctx_.request(Action::FrameAll);
     ImGui::SameLine();
     if (ImGui::SmallButton(ctx_.playing ? "Pause" : "Play")) ctx_.request(ctx_.playing ? Action::Pause : Action::Play);
+    ImGui::SameLine();
+    // Debug colourings of the hair (view.colour_by).
+    static const char* colourings[] = {"shaded", "by guide", "stretch"};
+    int colouring = int(v.colour_by);
+    ImGui::SetNextItemWidth(ImGui::CalcTextSize("by guide").x + ImGui::GetFrameHeight() * 2.0f);
+    if (ImGui::Combo("##colour_by", &colouring, colourings, 3)) v.colour_by = HairColouring(colouring);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", param_tooltip(ctx_, "view", "colour_by").c_str());
     ImVec2 avail = ImGui::GetContentRegionAvail();
     avail.x = std::max(avail.x, 8.0f);
     avail.y = std::max(avail.y, 8.0f);
     ImVec2 pos = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("viewport", avail, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight | ImGuiButtonFlags_MouseButtonMiddle);
-    handle_camera_input(ctx_.camera, avail, ImGui::IsItemHovered(), ImGui::IsItemActive());
+    const bool hovered = ImGui::IsItemHovered(), dragging = ImGui::IsItemActive();
+    handle_camera_input(ctx_.camera, avail, hovered, dragging);
     viewport_min_ = pos;
     viewport_max_ = ImVec2(pos.x + avail.x, pos.y + avail.y);
     presenter_->add_to(ImGui::GetWindowDrawList(), viewport_min_, viewport_max_);
+    draw_slice_overlays(pos, avail, hovered, dragging);
     if (!live_->content()) {
         ImGui::GetWindowDrawList()->AddText(ImVec2(pos.x + 12, pos.y + 12), IM_COL32(200, 200, 200, 255), "No scene: File > Open, or drop a scene or mesh here");
     }
     ImGui::End();
+}
+
+namespace {
+
+// A length for the overlays: millimetres below a metre.
+std::string length_text(double m, bool sign = false) {
+    char buf[48];
+    if (std::abs(m) < 1.0) std::snprintf(buf, sizeof buf, sign ? "%+.2f mm" : "%.2f mm", m * 1000.0);
+    else std::snprintf(buf, sizeof buf, sign ? "%+.3f m" : "%.3f m", m);
+    return buf;
+}
+
+ImU32 im_colour(glm::vec3 c, float alpha = 1.0f) {
+    return ImGui::ColorConvertFloat4ToU32(ImVec4(c.x, c.y, c.z, alpha));
+}
+
+// Lines of text on a dark box at `at` (its top left), kept inside [lo, hi].
+void text_box(ImDrawList* dl, ImVec2 at, ImVec2 lo, ImVec2 hi, const std::vector<std::string>& lines) {
+    float w = 0.0f, h = 0.0f;
+    for (const std::string& l : lines) {
+        ImVec2 t = ImGui::CalcTextSize(l.c_str());
+        w = std::max(w, t.x);
+        h += ImGui::GetTextLineHeightWithSpacing();
+    }
+    const float pad = 5.0f;
+    at.x = std::clamp(at.x, lo.x, std::max(lo.x, hi.x - w - 2 * pad));
+    at.y = std::clamp(at.y, lo.y, std::max(lo.y, hi.y - h - 2 * pad));
+    dl->AddRectFilled(at, ImVec2(at.x + w + 2 * pad, at.y + h + 2 * pad), IM_COL32(20, 22, 26, 225), 4.0f);
+    float y = at.y + pad;
+    for (const std::string& l : lines) {
+        dl->AddText(ImVec2(at.x + pad, y), IM_COL32(235, 235, 235, 255), l.c_str());
+        y += ImGui::GetTextLineHeightWithSpacing();
+    }
+}
+
+}  // namespace
+
+// The SDF slice explains itself: a legend of its colours and lines (in metres and cells) in the viewport's
+// corner, and the reading under the mouse (or a script's point): the signed distance, where it is, the cell.
+void EditorApp::draw_slice_overlays(ImVec2 pos, ImVec2 size, bool hovered, bool dragging) {
+    slice_probe_.reset();
+    const render::SliceView& slice = live_->slice();
+    if (!ctx_.scene.view.show_slice || slice.width_px == 0 || !live_->content()) return;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 lo = pos, hi(pos.x + size.x, pos.y + size.y);
+    const SliceStyle style;  // the runtime's colours (it sets only the margin and the range)
+    static const char* axes[] = {"x", "y", "z"};
+    const char* axis = axes[std::clamp(slice.axis, 0, 2)];
+    const double cell = slice.cell_size_m;
+    // The legend: the colour bar from -range (inside) to +range (outside), its ends in metres and cells, then
+    // the lines the slice draws.
+    {
+        const float bar_w = 180.0f, bar_h = 10.0f, line = ImGui::GetTextLineHeightWithSpacing();
+        const int rows = 6;
+        const float box_h = 8.0f + line + bar_h + 4.0f + line * float(rows) + 6.0f;
+        ImVec2 at(lo.x + 8.0f, hi.y - box_h - 8.0f);
+        const float box_w = 300.0f;
+        dl->AddRectFilled(at, ImVec2(at.x + box_w, at.y + box_h), IM_COL32(20, 22, 26, 215), 4.0f);
+        float y = at.y + 5.0f;
+        char head[128];
+        std::snprintf(head, sizeof head, "SDF slice %s = %.4f m (cell %d of %d)", axis, slice.plane_m, slice.index, slice.cells_along);
+        dl->AddText(ImVec2(at.x + 6.0f, y), IM_COL32(235, 235, 235, 255), head);
+        y += line;
+        const int segments = 48;
+        for (int i = 0; i < segments; ++i) {
+            const double d0 = slice.range_m * (2.0 * (i + 0.5) / segments - 1.0);
+            const float x0 = at.x + 6.0f + bar_w * float(i) / segments, x1 = at.x + 6.0f + bar_w * float(i + 1) / segments;
+            dl->AddRectFilled(ImVec2(x0, y), ImVec2(x1, y + bar_h), im_colour(slice_colour(d0, slice.range_m, style)));
+        }
+        char ends[96];
+        std::snprintf(ends, sizeof ends, "+-%s (%.1f cells)", length_text(slice.range_m).c_str(), cell > 0.0 ? slice.range_m / cell : 0.0);
+        dl->AddText(ImVec2(at.x + 12.0f + bar_w, y - 3.0f), IM_COL32(235, 235, 235, 255), ends);
+        y += bar_h + 4.0f;
+        auto row = [&](glm::vec3 colour, const std::string& text) {
+            dl->AddRectFilled(ImVec2(at.x + 6.0f, y + 3.0f), ImVec2(at.x + 22.0f, y + line - 5.0f), im_colour(colour));
+            dl->AddText(ImVec2(at.x + 28.0f, y), IM_COL32(235, 235, 235, 255), text.c_str());
+            y += line;
+        };
+        row(style.inside_rgb, "blue: inside the mesh (distance < 0)");
+        row(style.outside_rgb, "orange: outside (distance > 0)");
+        row(style.zero_rgb + glm::vec3(0.25f), "black line: the surface (distance 0)");
+        row(style.margin_rgb, slice.margin_m >= 0.0 ? "yellow line: the margin, " + length_text(slice.margin_m) + " out"
+                                                      : std::string("yellow line: the margin (none)"));
+        row(glm::vec3(0.55f), slice.isoline_m > 0.0 ? "darker lines: every " + length_text(slice.isoline_m) + " (" +
+                                                          std::to_string(int(std::lround(slice.isoline_m / std::max(cell, 1e-12)))) + " cells)"
+                                                    : std::string("darker lines: none"));
+        row(style.unwritten_rgb, "magenta: no distance (outside the band)");
+    }
+    // The probe: under a script's point, or under the mouse while it rests on the viewport.
+    std::optional<ImVec2> at;
+    if (scripted_probe_) at = ImVec2(lo.x + scripted_probe_->x * size.x, lo.y + scripted_probe_->y * size.y);
+    else if (hovered && !dragging) at = ImGui::GetMousePos();
+    if (!at) return;
+    // The camera's ray through the point: Vulkan's clip space has y down, depth 0 at the near plane.
+    const double aspect = double(size.x) / double(std::max(size.y, 1.0f));
+    const glm::dmat4 inv = glm::inverse(glm::dmat4(ctx_.camera.view_projection(aspect)));
+    const double nx = 2.0 * (at->x - lo.x) / size.x - 1.0, ny = 2.0 * (at->y - lo.y) / size.y - 1.0;
+    glm::dvec4 n = inv * glm::dvec4(nx, ny, 0.0, 1.0), f = inv * glm::dvec4(nx, ny, 1.0, 1.0);
+    const glm::dvec3 near_m = glm::dvec3(n) / n.w, far_m = glm::dvec3(f) / f.w;
+    slice_probe_ = live_->probe_slice(near_m, far_m - near_m);
+    dl->AddCircle(*at, 4.0f, IM_COL32(255, 255, 255, 230), 12, 1.5f);
+    if (!slice_probe_) return;
+    const auto& p = *slice_probe_;
+    std::vector<std::string> lines;
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "field '%s' at (%.4f, %.4f, %.4f) m", p.mesh.c_str(), p.point_m.x, p.point_m.y, p.point_m.z);
+    lines.push_back(buf);
+    if (std::isfinite(p.distance_m)) {
+        const char* where = p.distance_m < 0.0 ? "inside the mesh"
+                            : p.margin_m >= 0.0 && p.distance_m < p.margin_m ? "outside, within the margin: hair is pushed out"
+                                                                               : "outside";
+        std::snprintf(buf, sizeof buf, "distance %s (%+.2f cells): %s", length_text(p.distance_m, true).c_str(),
+                      p.cell_size_m > 0.0 ? p.distance_m / p.cell_size_m : 0.0, where);
+    } else {
+        std::snprintf(buf, sizeof buf, "no distance here: cells outside the field's band");
+    }
+    lines.push_back(buf);
+    std::snprintf(buf, sizeof buf, "cell (%d, %d, %d): %s", p.cell.x, p.cell.y, p.cell.z,
+                  std::isfinite(p.cell_distance_m) ? length_text(p.cell_distance_m, true).c_str() : "no distance");
+    lines.push_back(buf);
+    text_box(dl, ImVec2(at->x + 14.0f, at->y + 10.0f), lo, hi, lines);
 }
 
 void EditorApp::draw_modals() {
@@ -812,6 +1002,47 @@ void EditorApp::update_stats() {
             ctx_.sdf_info.push_back(info);
         }
     }
+    // The hair's health about once a second while the hair moves: read the positions back and measure the
+    // guides (the follows are set aside: nothing here needs their million vertices).
+    SimWorld* sim_world = live_->world();
+    const auto now = std::chrono::steady_clock::now();
+    if (!sim_world || !live_->content()) {
+        ctx_.stats.health = {};
+    } else if (now - last_health_ >= std::chrono::seconds(1) && (sim_world->clock.steps != health_steps_ || !ctx_.stats.health.valid)) {
+        last_health_ = now;
+        health_steps_ = sim_world->clock.steps;
+        if (live_->download()) {
+            std::vector<SimSdfOracle> oracles;
+            for (const SimSdfState& f : sim_world->sdfs) {
+                const SdfGrid* grid = f.grid;
+                oracles.push_back([grid](glm::vec3 p) { return grid ? grid->sample_m(p) : 1.0f; });
+            }
+            std::vector<std::vector<glm::vec4>> follows(sim_world->groups.size());
+            for (size_t i = 0; i < follows.size(); ++i) std::swap(follows[i], sim_world->groups[i].follow_positions);
+            const SimFrameMetrics m = measure_frame(*sim_world, oracles);
+            for (size_t i = 0; i < follows.size(); ++i) std::swap(follows[i], sim_world->groups[i].follow_positions);
+            auto& h = ctx_.stats.health;
+            h.valid = true;
+            h.max_stretch = m.max_stretch;
+            h.mean_stretch = m.mean_stretch;
+            h.inside = m.vertices_inside;
+            h.deepest_m = m.max_depth_vertex_m;
+            h.non_finite = m.non_finite;
+            h.at_s = sim_world->time_s();
+        }
+    }
+    const render::SliceView& slice = live_->slice();
+    ctx_.slice_info = {};
+    if (slice.width_px > 0) {
+        ctx_.slice_info.valid = true;
+        ctx_.slice_info.axis = slice.axis;
+        ctx_.slice_info.index = slice.index;
+        ctx_.slice_info.cells = slice.cells_along;
+        ctx_.slice_info.plane_m = slice.plane_m;
+        ctx_.slice_info.grid_lo_m = slice.grid_min_m[slice.axis];
+        ctx_.slice_info.grid_hi_m = slice.grid_max_m[slice.axis];
+        ctx_.slice_info.cell_size_m = slice.cell_size_m;
+    }
 }
 
 Status EditorApp::render_frame() {
@@ -859,6 +1090,7 @@ Status EditorApp::render_frame() {
     desc.show_collision = ctx_.scene.view.show_collision;
     desc.show_colliders = ctx_.scene.view.show_colliders;
     desc.show_slice = ctx_.scene.view.show_slice;
+    desc.debug = runtime::hair_debug(ctx_.scene.view.colour_by);
     if (ctx_.stats.interactive) {
         desc.hair_lod_bias = 0.15;          // fewer strands and vertices than the automatic choice
         desc.hair_lod_max_fraction = 0.25;  // a quarter of the strands at most (each widened to keep coverage)

@@ -92,6 +92,14 @@ private:
     const gpu::Image* presented_image_ = nullptr;
     VkImage presented_handle_ = VK_NULL_HANDLE;
     ImVec2 viewport_min_{0, 0}, viewport_max_{0, 0};
+    // The slice probe: what the SDF slice shows under the mouse, or under a point a script placed (a
+    // fraction of the viewport, kept until the script moves or clears it).
+    std::optional<runtime::SceneRuntime::SliceProbe> slice_probe_;
+    std::optional<ImVec2> scripted_probe_;
+    // When the hair's health (Stats) was last measured, and at which simulation step.
+    std::chrono::steady_clock::time_point last_health_{};
+    uint64_t health_steps_ = UINT64_MAX;
+    void draw_slice_overlays(ImVec2 pos, ImVec2 size, bool hovered, bool dragging);
     uint32_t sim_frames_this_frame_ = 0;     // exact frames (Step, scripts)
     double sim_elapsed_this_frame_s_ = 0.0;  // playing: wall time for the runtime's fixed-rate advance
     bool step_once_ = false;

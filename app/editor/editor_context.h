@@ -43,6 +43,8 @@ enum class Action {
     SaveStats,      // path: what the Stats panel shows, as JSON (scripts measure the editor with it)
     Cancel,         // the running job's Cancel button
     FindParameter,  // path: the text of the parameter search box ("" shows every parameter)
+    ProbeSlice,     // amount, amount2: the point of the viewport (fractions of its width and height from its
+                    // top left) whose SDF slice reading is shown; negative: the mouse again
 };
 struct Request {
     Action action;
@@ -50,6 +52,7 @@ struct Request {
     std::string format;  // Export: tfx, hair, usda, gltf, preset
     bool include_follows = false;  // Export
     double amount = 0.0;           // Orbit: degrees
+    double amount2 = 0.0;          // ProbeSlice: the second coordinate
 };
 
 // Per-frame statistics the Stats panel draws.
@@ -62,6 +65,14 @@ struct FrameStats {
     double last_groom_ms = 0.0;
     std::string last_rebuild;          // runtime::RebuildReport::summary() of the last content installed
     std::string rest_state;            // the sag-free rest state: "solving..." or the last solve's figures
+    // The hair's health, measured on the simulated guides about once a second (a read back from the device):
+    // segment stretch against the rest lengths, guide vertices inside a collision field (by the field the
+    // hair collides with) and the deepest, at simulation time `at_s`.
+    struct Health {
+        bool valid = false;
+        double max_stretch = 0.0, mean_stretch = 0.0, deepest_m = 0.0, at_s = 0.0;
+        size_t inside = 0, non_finite = 0;
+    } health;
     std::deque<double> frame_s;        // wall seconds of the recent display frames, newest last
     render::HairLodStats hair_lod;     // what the hair pass drew last frame
     uint32_t viewport_px[2] = {0, 0};  // the render target, pixels
@@ -98,6 +109,21 @@ struct EditorContext : Document {
     // Imported meshes, in scene.meshes order, for the panels' reports (owned by the live scene).
     const std::vector<SceneMesh>* meshes = nullptr;
     std::vector<SdfInfo> sdf_info;             // per collision mesh of the content on screen
+    // What the last export wrote, for the Export panel: the files (absolute) with their sizes, the strands
+    // and vertices, and the export's warnings.
+    struct ExportResult {
+        bool valid = false, ok = false;
+        std::string format, error;
+        std::vector<std::pair<std::string, uint64_t>> files;
+        size_t guides = 0, follows = 0, vertices = 0;
+        std::vector<std::string> warnings;
+    } last_export;
+    // The SDF slice on screen, for the Collision panel: its plane in world units and the grid's extent.
+    struct SliceInfo {
+        bool valid = false;
+        int axis = 2, index = 0, cells = 0;
+        double plane_m = 0.0, grid_lo_m = 0.0, grid_hi_m = 0.0, cell_size_m = 0.0;
+    } slice_info;
     // The parameter panels: the search box's text (a parameter is shown when its display name or its JSON
     // key contains it, case ignored) and what the last frame drew, for the layout check and scripts
     // (`stats` writes it): each parameter's panel, JSON key, display name and whether its widget or label

@@ -356,7 +356,16 @@ void CollisionPanel::draw(EditorContext& ctx) {
         ImGui::SetTooltip("|distance| shown at full colour in the slice (view only, not saved)\nunit: m\nrange: [0, 0.5]\n"
                           "default: 0 (the slice's largest |distance|)");
     draw_param_table(ctx, "view", "/view", {"target", "yaw_deg", "pitch_deg", "distance", "fov_deg", "show_guides", "show_follows",
-                                            "show_collision", "show_colliders", "show_grid"});
+                                            "show_collision", "show_colliders", "show_grid", "colour_by"});
+    // Where the plane is in the world: the position above is a fraction of the grid, snapped to a cell.
+    if (ctx.slice_info.valid) {
+        const auto& si = ctx.slice_info;
+        static const char* axes[] = {"x", "y", "z"};
+        const char* a = axes[std::clamp(si.axis, 0, 2)];
+        ImGui::TextWrapped("plane %s = %.4f m (cell %d of %d); the grid spans %s from %.4f to %.4f m in cells of %.4f m. "
+                           "Hover the slice in the viewport to read the distance.",
+                           a, si.plane_m, si.index, si.cells, a, si.grid_lo_m, si.grid_hi_m, si.cell_size_m);
+    }
 }
 
 void ShadingPanel::draw(EditorContext& ctx) {
@@ -397,6 +406,24 @@ void StatsPanel::draw(EditorContext& ctx) {
     ImGui::Text("GPU memory: %.1f MiB device, %.1f MiB upload, %.1f MiB readback", double(ctx.gpu_bytes) / 1048576.0,
                 double(ctx.upload_bytes) / 1048576.0, double(ctx.readback_bytes) / 1048576.0);
     ImGui::Text("last groom %.0f ms", ctx.stats.last_groom_ms);
+    for (size_t i = 0; i < ctx.sdf_info.size() && i < ctx.scene.collision_meshes.size(); ++i)
+        ImGui::Text("field '%s': %d x %d x %d cells, built in %.0f ms", ctx.scene.collision_meshes[i].mesh.c_str(), ctx.sdf_info[i].dims[0],
+                    ctx.sdf_info[i].dims[1], ctx.sdf_info[i].dims[2], ctx.sdf_info[i].build_ms);
+    if (ctx.stats.health.valid) {
+        const auto& h = ctx.stats.health;
+        const bool stretched = h.max_stretch > 0.01;
+        ImGui::TextColored(stretched ? ImVec4(1, 0.7f, 0.3f, 1) : ImGui::GetStyleColorVec4(ImGuiCol_Text),
+                           "stretch: max %.3f%%, mean %.4f%%", 100.0 * h.max_stretch, 100.0 * h.mean_stretch);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("each guide segment's length against its rest length, at t = %.2f s (measured about once a second;\n"
+                              "view.colour_by = stretch shows where)", h.at_s);
+        ImGui::TextColored(h.inside > 0 ? ImVec4(1, 0.7f, 0.3f, 1) : ImGui::GetStyleColorVec4(ImGuiCol_Text),
+                           "inside a collision field: %zu guide vertices, deepest %.2f mm", h.inside, 1000.0 * h.deepest_m);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("free guide vertices whose field distance is negative, at t = %.2f s: the field the hair collides\n"
+                              "with, not the exact mesh (tressel-cli bake measures that)", h.at_s);
+        if (h.non_finite > 0) ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%zu non-finite coordinates", h.non_finite);
+    }
     if (!ctx.stats.last_rebuild.empty()) {
         ImGui::TextWrapped("last rebuild: %s", ctx.stats.last_rebuild.c_str());
         if (ImGui::IsItemHovered())
@@ -471,6 +498,27 @@ void ExportPanel::draw(EditorContext& ctx) {
         if (p.is_relative()) p = ctx.scene.origin.dir / p;
         ctx.requests.push_back(Request{Action::Export, p.string(), formats[format_], include_follows_});
     }
+    // What the last export did: its files where they went, what they hold, and what it warned of.
+    const auto& e = ctx.last_export;
+    if (!e.valid) return;
+    ImGui::Separator();
+    if (!e.ok) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%s export failed: %s", e.format.c_str(), e.error.c_str());
+        ImGui::PopTextWrapPos();
+        return;
+    }
+    ImGui::Text("%s export: %zu file%s", e.format.c_str(), e.files.size(), e.files.size() == 1 ? "" : "s");
+    if (e.guides > 0)
+        ImGui::Text("%zu guides (%zu vertices)%s", e.guides, e.vertices,
+                    e.follows > 0 ? (" + " + std::to_string(e.follows) + " follows").c_str() : "");
+    ImGui::PushTextWrapPos(0.0f);
+    for (const auto& [file, bytes] : e.files) {
+        ImGui::TextDisabled("%s (%.1f KiB)", file.c_str(), double(bytes) / 1024.0);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", file.c_str());
+    }
+    for (const std::string& w : e.warnings) ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "%s", w.c_str());
+    ImGui::PopTextWrapPos();
 }
 
 }  // namespace tressel::editor

@@ -39,6 +39,9 @@ Result<std::vector<nlohmann::json>> load_script(const std::filesystem::path& fil
         else if (s.contains("dump")) ok = str("dump");
         else if (s.contains("export")) ok = str("export") && str("format");
         else if (s.contains("find_parameter")) ok = str("find_parameter");
+        else if (s.contains("probe_slice"))
+            ok = s["probe_slice"].is_null() || (s["probe_slice"].is_array() && s["probe_slice"].size() == 2 &&
+                                                s["probe_slice"][0].is_number() && s["probe_slice"][1].is_number());
         else if (s.contains("quit")) ok = true;
         else if (s.contains("expect_busy")) ok = s["expect_busy"].is_boolean();
         for (const char* flag : {"async", "expect_error", "allow_error", "expect_refused"})

@@ -125,6 +125,12 @@ void ScriptRunner::begin_step(ScriptHost& host) {
         host.post(Request{Action::DumpPositions, s["dump"].get<std::string>()});
     } else if (s.contains("export")) {
         host.post(Request{Action::Export, s["export"].get<std::string>(), s["format"].get<std::string>(), s.value("follows", false)});
+    } else if (s.contains("probe_slice")) {
+        // [x, y]: fractions of the viewport from its top left; null: back to the mouse.
+        Request r{Action::ProbeSlice};
+        r.amount = s["probe_slice"].is_null() ? -1.0 : s["probe_slice"][0].get<double>();
+        r.amount2 = s["probe_slice"].is_null() ? -1.0 : s["probe_slice"][1].get<double>();
+        host.post(r);
     } else if (s.contains("find_parameter")) {
         host.post(Request{Action::FindParameter, s["find_parameter"].get<std::string>()});
     } else if (s.contains("quit")) {

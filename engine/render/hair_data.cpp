@@ -137,6 +137,14 @@ SliceView make_slice_view(const SdfGrid& grid, SliceAxis axis, double position, 
         return glm::vec3(p);
     };
     v.corners_m = {point(false, false), point(true, false), point(false, true), point(true, true)};
+    v.axis = a;
+    v.index = slice.index;
+    v.cells_along = grid.grid.dims[a];
+    v.plane_m = plane;
+    v.cell_size_m = c;
+    v.range_m = slice_range_m(slice, style);
+    v.margin_m = style.margin_m;
+    v.isoline_m = style.isoline_cells > 0 ? style.isoline_cells * c : 0.0;
     return v;
 }
 

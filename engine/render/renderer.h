@@ -112,6 +112,11 @@ struct SliceView {
     // World corners of the image: [0] bottom-left (u min, v min), [1] bottom-right, [2] top-left, [3] top-right.
     std::array<glm::vec3, 4> corners_m{};
     glm::vec3 grid_min_m{0.0f}, grid_max_m{0.0f};  // the grid's bounds box (cell faces)
+    // What the image shows, for its legend and probe: the plane (axis 0/1/2 = x/y/z, its cell index and world
+    // coordinate), the cell size, the |distance| at full colour, the margin contour (negative: none) and the
+    // spacing of the darker contours (0: none), all metres.
+    int axis = 2, index = 0, cells_along = 0;
+    double plane_m = 0.0, cell_size_m = 0.0, range_m = 0.0, margin_m = -1.0, isoline_m = 0.0;
 };
 
 struct FrameDesc {

@@ -457,6 +457,7 @@ Status SceneRuntime::update_slice(const Scene& scene) {
         renderer_->clear_slice();
         slice_key_.reset();
         slice_ = {};
+        slice_grid_.reset();
         return {};
     }
     size_t mi = 0;
@@ -479,14 +480,39 @@ Status SceneRuntime::update_slice(const Scene& scene) {
     if (pose_t >= 0.0) {
         auto posed = current_field(uint32_t(mi));
         if (!posed) return posed.error();
-        slice_ = render::make_slice_view(*posed, key.axis, key.position, style);
+        slice_grid_ = std::make_shared<const SdfGrid>(std::move(*posed));
     } else {
-        slice_ = render::make_slice_view(*content_->sdfs[mi], key.axis, key.position, style);
+        slice_grid_ = content_->sdfs[mi];
     }
+    slice_ = render::make_slice_view(*slice_grid_, key.axis, key.position, style);
+    slice_mesh_ = mi < scene.collision_meshes.size() ? scene.collision_meshes[mi].mesh : std::string();
     TRESSEL_TRY(renderer_->set_slice(slice_));
     slice_key_ = key;
     report_.slice = true;
     return {};
+}
+
+std::optional<SceneRuntime::SliceProbe> SceneRuntime::probe_slice(glm::dvec3 origin_m, glm::dvec3 direction) const {
+    if (!slice_grid_ || slice_.width_px == 0) return std::nullopt;
+    const int a = slice_.axis;
+    if (!(std::abs(direction[a]) > 1e-12)) return std::nullopt;  // along the plane
+    const double t = (slice_.plane_m - origin_m[a]) / direction[a];
+    if (!(t > 0.0)) return std::nullopt;                          // behind the camera
+    const glm::dvec3 p = origin_m + t * direction;
+    for (int k = 0; k < 3; ++k)
+        if (k != a && (p[k] < double(slice_.grid_min_m[k]) || p[k] > double(slice_.grid_max_m[k]))) return std::nullopt;
+    const SdfGrid& g = *slice_grid_;
+    SliceProbe probe;
+    probe.mesh = slice_mesh_;
+    probe.point_m = p;
+    probe.distance_m = double(g.sample_m(glm::vec3(p)));
+    const glm::dvec3 c = (p - g.grid.origin_m) / g.grid.cell_size_m;
+    probe.cell = glm::clamp(glm::ivec3(glm::round(c)), glm::ivec3(0), g.grid.dims - 1);
+    probe.cell[a] = slice_.index;
+    probe.cell_distance_m = double(g.at(probe.cell.x, probe.cell.y, probe.cell.z));
+    probe.cell_size_m = g.grid.cell_size_m;
+    probe.margin_m = slice_.margin_m;
+    return probe;
 }
 
 Status SceneRuntime::sync(const Scene& scene) {
@@ -1090,8 +1116,18 @@ Status SceneRuntime::step(uint32_t frames, gpu::CommandBuffer* cmd, gpu::Timesta
             break;
         }
         case SimBackend::Gpu: {
+            // Frames beyond what one record's constant slots hold (many substeps, a seek's batch) run first, a
+            // record at a time, each submitted and waited for: a record's constants live in its slots until the
+            // device has run it.
+            const uint32_t per_record = std::max(1u, options_.max_steps_per_record / substeps);
+            while (frames > per_record) {
+                Status recorded;
+                TRESSEL_TRY(device_->run_sync([&](gpu::CommandBuffer& c) { recorded = sim_->record_steps(c, *world_, per_record * substeps, nullptr); }));
+                TRESSEL_TRY(recorded);
+                frames -= per_record;
+            }
             const uint64_t steps = uint64_t(frames) * substeps;
-            if (steps > options_.max_steps_per_record)
+            if (steps > options_.max_steps_per_record)  // substeps alone over the slots
                 return make_error(ErrorCode::InvalidArgument, "scene runtime: " + std::to_string(steps) + " steps in one record; at most " +
                                                                   std::to_string(options_.max_steps_per_record));
             const bool fits = ts_capacity == 0 || steps * (world_->groups.size() * 12 + 1) <= ts_capacity;
@@ -1171,6 +1207,7 @@ render::FrameDesc SceneRuntime::frame_desc(bool frame_on_meshes) const {
     f.show_collision = scene_.view.show_collision;
     f.show_colliders = scene_.view.show_colliders;
     f.show_slice = scene_.view.show_slice && slice_key_.has_value();
+    f.debug = hair_debug(scene_.view.colour_by);
     return f;
 }
 

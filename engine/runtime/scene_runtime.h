@@ -41,6 +41,11 @@
 
 namespace tressel::runtime {
 
+// The renderer's debug colouring for the view's `colour_by`.
+inline render::HairDebug hair_debug(HairColouring c) {
+    return c == HairColouring::Guide ? render::HairDebug::Guide : c == HairColouring::Stretch ? render::HairDebug::Stretch : render::HairDebug::None;
+}
+
 enum class SimBackend {
     Gpu,   // the GPU passes (engine/sim/gpu); positions stay on the GPU
     Cpu,   // the CPU reference step (engine/sim); positions are uploaded for drawing after each step
@@ -111,7 +116,8 @@ public:
     // Simulation. step() runs exactly `frames` frames (each environment.substeps steps); advance()
     // accumulates elapsed time and runs the whole frames due at the scene's rate (at most
     // max_frames_per_advance; the rest is dropped) and returns how many. GPU: recorded into `cmd`, or run
-    // and waited for here when `cmd` is null. `ts` (reset by the caller) takes the simulation's pass
+    // and waited for here when `cmd` is null; frames beyond what one record holds (max_steps_per_record
+    // substeps) are run first, a record at a time, each waited for. `ts` (reset by the caller) takes the simulation's pass
     // times when `ts_capacity` has room for them.
     Status step(uint32_t frames, gpu::CommandBuffer* cmd = nullptr, gpu::TimestampQueries* ts = nullptr,
                 uint32_t ts_capacity = 0);
@@ -321,11 +327,27 @@ private:
     };
     std::optional<SliceKey> slice_key_;
     render::SliceView slice_;            // what the renderer was last given
+    std::shared_ptr<const SdfGrid> slice_grid_;  // the field it shows (the posed copy for an animated body)
+    std::string slice_mesh_;
 public:
     // The SDF slice on screen (empty without one) and, for an animated body, the time its field is posed at
     // (-1 for a still field).
     const render::SliceView& slice() const { return slice_; }
     double slice_pose_time() const { return slice_key_ ? slice_key_->pose_t : -1.0; }
+
+    // What the slice shows under a ray (the camera's through a point of the viewport): where the ray meets the
+    // slice's plane inside the grid's box, the field's signed distance there (trilinear: the value the
+    // colours show), and the nearest cell with its own distance. Empty without a slice, or where the ray
+    // misses the plane inside the box.
+    struct SliceProbe {
+        std::string mesh;                    // the collision mesh whose field it is
+        glm::dvec3 point_m{0.0};
+        double distance_m = 0.0;             // NaN where a cell around the point has no distance
+        glm::ivec3 cell{0};
+        double cell_distance_m = 0.0;        // NaN where that cell has none
+        double cell_size_m = 0.0, margin_m = -1.0;
+    };
+    std::optional<SliceProbe> probe_slice(glm::dvec3 origin_m, glm::dvec3 direction) const;
 };
 
 // The simulated positions of every group, float32 little-endian xyz: per group its guide vertices then

@@ -306,6 +306,7 @@ void describe(V& v, S& s) {
     v.field("slice_axis", s.slice_axis);
     v.field("slice_position", s.slice_position);
     v.field("slice_mesh", s.slice_mesh);
+    v.field("colour_by", s.colour_by);
 }
 
 template <class V, class S> requires Is<S, Scene>

@@ -310,6 +310,9 @@ struct Lighting {
 };
 
 enum class SliceAxis { X, Y, Z };
+// How the viewport colours the hair: its shading, or a debug colouring (a colour per guide, each segment's
+// stretch against its rest length).
+enum class HairColouring { Shaded, Guide, Stretch };
 
 struct View {
     glm::dvec3 target_m{0.0, 0.0, 0.0};
@@ -322,6 +325,7 @@ struct View {
     SliceAxis slice_axis = SliceAxis::Z;
     double slice_position = 0.5;              // 0..1 across the grid
     std::string slice_mesh;                   // collision mesh whose field is sliced ("" = first)
+    HairColouring colour_by = HairColouring::Shaded;
     bool operator==(const View&) const = default;
 };
 

@@ -37,6 +37,20 @@ SdfSlice make_slice(const SdfGrid& grid, SliceAxis axis, double position) {
     return s;
 }
 
+double slice_range_m(const SdfSlice& s, const SliceStyle& style) {
+    if (style.range_m > 0.0) return style.range_m;
+    double range = 0.0;
+    for (size_t i = 0; i < s.values_m.size(); ++i)
+        if (!s.unwritten[i]) range = std::max(range, double(std::abs(s.values_m[i])));
+    return range > 0.0 ? range : 1.0;
+}
+
+glm::vec3 slice_colour(double distance_m, double range_m, const SliceStyle& style) {
+    const float t = float(std::min(std::abs(distance_m) / range_m, 1.0));
+    const glm::vec3 end = distance_m < 0.0 ? style.inside_rgb : style.outside_rgb;
+    return glm::mix(glm::vec3(0.96f), end, std::pow(t, 0.6f));
+}
+
 std::vector<uint8_t> slice_to_rgba(const SdfSlice& s, const SliceStyle& style, int* width_px, int* height_px) {
     const int up = std::clamp(style.upscale, 1, 16);
     const int W = s.width * up, H = s.height * up;
@@ -45,13 +59,7 @@ std::vector<uint8_t> slice_to_rgba(const SdfSlice& s, const SliceStyle& style, i
     std::vector<uint8_t> rgba(size_t(W) * H * 4, 0);
     if (W == 0 || H == 0) return rgba;
 
-    double range = style.range_m;
-    if (!(range > 0.0)) {
-        range = 0.0;
-        for (size_t i = 0; i < s.values_m.size(); ++i)
-            if (!s.unwritten[i]) range = std::max(range, double(std::abs(s.values_m[i])));
-        if (!(range > 0.0)) range = 1.0;
-    }
+    const double range = slice_range_m(s, style);
     // Values at pixel centres (bilinear between cell centres), NaN where a corner is unwritten.
     std::vector<float> val(size_t(W) * H);
     auto cell = [&](int u, int v) {
@@ -81,9 +89,7 @@ std::vector<uint8_t> slice_to_rgba(const SdfSlice& s, const SliceStyle& style, i
                 bool check = ((px / std::max(up, 4)) + (py / std::max(up, 4))) % 2 == 0;
                 col = check ? style.unwritten_rgb : style.unwritten_rgb * 0.5f;
             } else {
-                float t = float(std::min(std::abs(double(x)) / range, 1.0));
-                glm::vec3 end = x < 0.0f ? style.inside_rgb : style.outside_rgb;
-                col = glm::mix(glm::vec3(0.96f), end, std::pow(t, 0.6f));
+                col = slice_colour(x, range, style);
                 bool zero = false, margin = false, isoline = false;
                 const int nb[2][2] = {{1, 0}, {0, 1}};
                 for (const auto& o : nb) {

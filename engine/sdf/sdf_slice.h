@@ -41,6 +41,14 @@ struct SliceStyle {
     glm::vec3 unwritten_rgb{1.0f, 0.0f, 1.0f};
 };
 
+// The |distance| shown at full colour: style.range_m, or where that is 0 the slice's largest written
+// |distance| (1 m for a slice with none).
+double slice_range_m(const SdfSlice& slice, const SliceStyle& style);
+
+// The colour of a distance away from the contours (linear RGB): near white at 0, toward inside_rgb below and
+// outside_rgb above, saturated at |distance| = range_m. The viewport's legend draws its bar with it.
+glm::vec3 slice_colour(double distance_m, double range_m, const SliceStyle& style);
+
 // RGBA8, (width * upscale) x (height * upscale), top row first (v increasing upwards).
 std::vector<uint8_t> slice_to_rgba(const SdfSlice& slice, const SliceStyle& style, int* width_px = nullptr,
                                    int* height_px = nullptr);

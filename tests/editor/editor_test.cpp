@@ -222,6 +222,160 @@ TEST(Editor, PanelsShowDisplayNamesFitTheWindowAndTheSearchFilters) {
     }
 }
 
+// The slice explains itself: with the slice on, a probe at the viewport's centre (a script's stand-in for the
+// mouse) reads the field the slice shows: the reading's point lies on the slice plane, and its distance and
+// cell are the values of the same field as `tressel-cli sdf --raw` writes it (trilinear between cell centres).
+TEST(Editor, SliceProbeReadsTheFieldUnderThePoint) {
+    if (!have_display()) GTEST_SKIP() << "needs an X server (the test command runs under xvfb-run)";
+    fs::path dir = scratch_dir("editor_slice_probe");
+    const fs::path scene = light_scene(dir);
+    nlohmann::json steps = nlohmann::json::array({
+        {{"open", scene.string()}},
+        {{"set", "view.show_slice"}, {"value", true}},
+        {{"set", "view.slice_axis"}, {"value", "z"}},
+        {{"set", "view.slice_position"}, {"value", 0.55}},
+        {{"action", "view_front"}},
+        {{"probe_slice", {0.5, 0.45}}},
+        {{"frames", 3}},
+        {{"stats", (dir / "probe.json").string()}},
+        {{"screenshot", (dir / "probe.png").string()}},
+        {{"probe_slice", {0.02, 0.02}}},
+        {{"frames", 2}},
+        {{"stats", (dir / "miss.json").string()}},
+        {{"quit", true}},
+    });
+    auto r = run_script(dir, "s.json", steps);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("0 validation errors"), std::string::npos) << r.err;
+    auto raw = run_process(quote(TRESSEL_CLI) + " sdf " + quote(scene.string()) + " --raw " + quote((dir / "field.f32").string()));
+    ASSERT_EQ(raw.exit_code, 0) << raw.err;
+    const nlohmann::json meta = read_json_file(dir / "field.f32.json").value();
+    const int nx = meta["dims"][0], ny = meta["dims"][1], nz = meta["dims"][2];
+    std::vector<float> field(size_t(nx) * ny * nz, 0.0f);
+    std::ifstream in(dir / "field.f32", std::ios::binary);
+    in.read(reinterpret_cast<char*>(field.data()), std::streamsize(field.size() * sizeof(float)));
+    ASSERT_TRUE(in) << "the raw field holds dims' cells";
+    const double cell = meta["cell_size"].get<double>();
+    const double origin[3] = {meta["origin"][0], meta["origin"][1], meta["origin"][2]};
+    auto at = [&](int i, int j, int k) { return double(field[size_t(i) + size_t(nx) * (size_t(j) + size_t(ny) * size_t(k))]); };
+
+    const nlohmann::json probe = read_json_file(dir / "probe.json").value()["slice_probe"];
+    ASSERT_FALSE(probe.is_null()) << "the viewport's centre is on the slice";
+    EXPECT_EQ(probe["mesh"], "head");
+    EXPECT_DOUBLE_EQ(probe["cell_size_m"].get<double>(), cell);
+    const double p[3] = {probe["point_m"][0], probe["point_m"][1], probe["point_m"][2]};
+    const int c[3] = {probe["cell"][0], probe["cell"][1], probe["cell"][2]};
+    // On the plane through the centres of the cells of index c.z.
+    EXPECT_NEAR(p[2], origin[2] + c[2] * cell, 1e-6);
+    for (int a = 0; a < 2; ++a) EXPECT_LE(std::abs(origin[a] + c[a] * cell - p[a]), 0.5 * cell + 1e-6) << "axis " << a;
+    EXPECT_FLOAT_EQ(float(probe["cell_distance_m"].get<double>()), float(at(c[0], c[1], c[2])));
+    // Trilinear between cell centres (on the plane: bilinear in x and y).
+    const double u = (p[0] - origin[0]) / cell, v = (p[1] - origin[1]) / cell;
+    const int i0 = int(std::floor(u)), j0 = int(std::floor(v));
+    const double fu = u - i0, fv = v - j0;
+    const double want = (1 - fv) * ((1 - fu) * at(i0, j0, c[2]) + fu * at(i0 + 1, j0, c[2])) +
+                        fv * ((1 - fu) * at(i0, j0 + 1, c[2]) + fu * at(i0 + 1, j0 + 1, c[2]));
+    EXPECT_NEAR(probe["distance_m"].get<double>(), want, 1e-5);
+    std::printf("probe: (%.4f, %.4f, %.4f) m, distance %.5f m (field %.5f m), cell (%d, %d, %d)\n", p[0], p[1], p[2],
+                probe["distance_m"].get<double>(), want, c[0], c[1], c[2]);
+    EXPECT_TRUE(read_json_file(dir / "miss.json").value()["slice_probe"].is_null()) << "the corner of the view is off the slice";
+}
+
+// Feedback and debug views: the Export panel keeps what the last export wrote (files with their sizes, the
+// strands, the warnings); Stats measures the hair's stretch and how many guide vertices are inside a field;
+// view.colour_by colours the hair by guide (saturated hues) or by stretch (white at rest: the solver keeps
+// every segment at its length, so no red or blue shows, and the brown of the shading is gone).
+TEST(Editor, ExportFeedbackStretchFiguresAndDebugColourings) {
+    if (!have_display()) GTEST_SKIP() << "needs an X server (the test command runs under xvfb-run)";
+    fs::path dir = scratch_dir("editor_feedback");
+    const fs::path scene = light_scene(dir);
+    nlohmann::json steps = nlohmann::json::array({
+        {{"open", scene.string()}},
+        {{"action", "view_front"}},
+        {{"frames", 2}},
+        {{"screenshot", (dir / "shaded.png").string()}},
+        {{"set", "view.colour_by"}, {"value", "guide"}},
+        {{"frames", 2}},
+        {{"screenshot", (dir / "guide.png").string()}},
+        {{"set", "view.colour_by"}, {"value", "stretch"}},
+        {{"frames", 2}},
+        {{"screenshot", (dir / "stretch.png").string()}},
+        {{"export", (dir / "out" / "hair.tfx").string()}, {"format", "tfx"}},
+        {{"play", 10}},
+        {{"frames", 40}},
+        {{"stats", (dir / "stats.json").string()}},
+        {{"quit", true}},
+    });
+    auto r = run_script(dir, "s.json", steps);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("0 validation errors"), std::string::npos) << r.err;
+    const nlohmann::json stats = read_json_file(dir / "stats.json").value();
+    // The export: where it went, what it holds.
+    const nlohmann::json& e = stats["last_export"];
+    ASSERT_FALSE(e.is_null());
+    EXPECT_TRUE(e["ok"].get<bool>()) << e.dump();
+    EXPECT_EQ(e["format"], "tfx");
+    EXPECT_EQ(e["guides"].get<int>(), 300);
+    EXPECT_EQ(e["follows"].get<int>(), 0) << "guides and settings by default";
+    bool tfx = false;
+    for (const auto& f : e["files"]) {
+        const fs::path p = f["path"].get<std::string>();
+        EXPECT_TRUE(p.is_absolute()) << p;
+        ASSERT_TRUE(fs::exists(p)) << p;
+        EXPECT_EQ(fs::file_size(p), f["bytes"].get<uint64_t>()) << p;
+        tfx = tfx || p.filename() == "hair.tfx";
+    }
+    EXPECT_TRUE(tfx) << e.dump();
+    // The figures, after 10 frames of the scene's motion.
+    ASSERT_FALSE(stats["health"].is_null());
+    const auto& h = stats["health"];
+    std::printf("max stretch %.5f%%, mean %.6f%%; guide vertices inside a field: %d (deepest %.2f mm) at t = %.3f s\n",
+                100.0 * h["max_stretch"].get<double>(), 100.0 * h["mean_stretch"].get<double>(), h["guide_vertices_inside"].get<int>(),
+                1000.0 * h["deepest_m"].get<double>(), h["at_s"].get<double>());
+    EXPECT_GT(h["at_s"].get<double>(), 0.1) << "measured on the simulated hair";
+    EXPECT_LT(h["max_stretch"].get<double>(), 0.01);
+    EXPECT_EQ(h["non_finite"].get<int>(), 0);
+    // The colourings, all of the same pose, compared inside the viewport (the window's middle: the panels
+    // around it have colours of their own): by guide and by stretch the hair's pixels change colour, and by
+    // stretch none is red or blue (10% off its length).
+    struct Image {
+        int w = 0, h = 0;
+        std::vector<unsigned char> rgb;
+    };
+    auto load_png = [](const fs::path& p) {
+        Image im;
+        int n = 0;
+        unsigned char* px = stbi_load(p.string().c_str(), &im.w, &im.h, &n, 3);
+        EXPECT_NE(px, nullptr) << p;
+        if (px) im.rgb.assign(px, px + size_t(im.w) * im.h * 3);
+        stbi_image_free(px);
+        return im;
+    };
+    const Image shaded = load_png(dir / "shaded.png"), guide = load_png(dir / "guide.png"), stretch = load_png(dir / "stretch.png");
+    ASSERT_TRUE(shaded.w == guide.w && shaded.w == stretch.w && shaded.h == guide.h && shaded.h == stretch.h);
+    auto viewport = [&](auto&& f) {
+        for (int y = shaded.h * 12 / 100; y < shaded.h * 64 / 100; ++y)
+            for (int x = shaded.w * 33 / 100; x < shaded.w * 67 / 100; ++x) f(3 * (size_t(y) * shaded.w + x));
+    };
+    size_t by_guide = 0, by_stretch = 0, red_or_blue = 0;
+    viewport([&](size_t i) {
+        int dg = 0, ds = 0;
+        for (int k = 0; k < 3; ++k) {
+            dg = std::max(dg, std::abs(int(guide.rgb[i + k]) - int(shaded.rgb[i + k])));
+            ds = std::max(ds, std::abs(int(stretch.rgb[i + k]) - int(shaded.rgb[i + k])));
+        }
+        by_guide += dg > 30 ? 1 : 0;
+        by_stretch += ds > 30 ? 1 : 0;
+        const int cr = stretch.rgb[i], cg = stretch.rgb[i + 1], cb = stretch.rgb[i + 2];
+        red_or_blue += (cr > 150 && cg < 90 && cb < 90) || (cb > 150 && cr < 90 && cg < 120) ? 1 : 0;
+    });
+    std::printf("viewport pixels changed from the shading: %zu by guide, %zu by stretch; red or blue by stretch: %zu\n", by_guide,
+                by_stretch, red_or_blue);
+    EXPECT_GT(by_guide, 500u);
+    EXPECT_GT(by_stretch, 500u);
+    EXPECT_LT(red_or_blue, 50u) << "no segment is 10% off its length";
+}
+
 // One scene runtime under both front doors: the default scene stepped N frames by `tressel-cli bake` and by
 // the editor's runtime (scripted play, then the positions dumped in the bake's layout) are the same bytes.
 TEST(Editor, StepsTheDefaultSceneBitIdenticallyToTheCli) {

@@ -219,6 +219,79 @@ TEST_F(RuntimeTest, AdvanceRunsWholeFramesAtTheScenesRate) {
     EXPECT_EQ(rt->world()->clock.steps, 0u);
 }
 
+// The slice explains itself: its view carries the plane, the cell size and the colour range for the legend,
+// and a probe along a ray reads the field the slice shows where the ray meets the plane: the trilinear
+// distance there and the nearest cell's own, with the cell index on the plane.
+TEST_F(RuntimeTest, SliceProbeReadsTheFieldWhereARayMeetsThePlane) {
+    auto rt = make();
+    ASSERT_TRUE(rt);
+    Scene s = light_scene();
+    s.view.show_slice = true;
+    s.view.slice_mesh = "head";
+    s.view.slice_axis = SliceAxis::Z;
+    s.view.slice_position = 0.5;
+    ASSERT_TRUE(rt->apply(s).ok());
+    const render::SliceView& v = rt->slice();
+    ASSERT_GT(v.width_px, 0);
+    const SdfGrid& g = *rt->content()->sdfs[0];
+    EXPECT_EQ(v.axis, 2);
+    EXPECT_DOUBLE_EQ(v.cell_size_m, g.grid.cell_size_m);
+    EXPECT_NEAR(v.plane_m, g.grid.origin_m.z + v.index * g.grid.cell_size_m, 1e-12);
+    EXPECT_EQ(v.cells_along, g.grid.dims.z);
+    EXPECT_DOUBLE_EQ(v.margin_m, s.collision_meshes[0].margin_m);
+    EXPECT_GT(v.range_m, 0.0);
+    // Rays from in front of the head (+z) through points of the plane: the head's centre (inside), and a
+    // point beside it (outside).
+    const glm::dvec3 lo(v.grid_min_m), hi(v.grid_max_m), mid = 0.5 * (lo + hi);
+    int inside = 0, outside = 0;
+    for (double fx : {0.5, 0.1, 0.9})
+        for (double fy : {0.5, 0.2, 0.8}) {
+            const glm::dvec3 target(lo.x + fx * (hi.x - lo.x), lo.y + fy * (hi.y - lo.y), v.plane_m);
+            const glm::dvec3 eye = target + glm::dvec3(0.2, 0.1, 2.0);
+            auto probe = rt->probe_slice(eye, target - eye);
+            ASSERT_TRUE(probe.has_value()) << fx << " " << fy;
+            EXPECT_EQ(probe->mesh, "head");
+            EXPECT_NEAR(glm::length(probe->point_m - target), 0.0, 1e-9);
+            EXPECT_FLOAT_EQ(float(probe->distance_m), g.sample_m(glm::vec3(target)));
+            const glm::ivec3 c = probe->cell;
+            EXPECT_EQ(c.z, v.index);
+            EXPECT_LE(std::abs(g.grid.origin_m.x + c.x * g.grid.cell_size_m - target.x), 0.5 * g.grid.cell_size_m + 1e-9);
+            EXPECT_LE(std::abs(g.grid.origin_m.y + c.y * g.grid.cell_size_m - target.y), 0.5 * g.grid.cell_size_m + 1e-9);
+            EXPECT_FLOAT_EQ(float(probe->cell_distance_m), g.at(c.x, c.y, c.z));
+            (probe->distance_m < 0.0 ? inside : outside) += 1;
+        }
+    EXPECT_GE(inside, 1) << "the head's centre is inside";
+    EXPECT_GE(outside, 4);
+    // Misses: a ray along the plane, one pointing away, one meeting the plane outside the grid.
+    EXPECT_FALSE(rt->probe_slice(mid + glm::dvec3(0, 0, 1), glm::dvec3(1, 0, 0)).has_value());
+    EXPECT_FALSE(rt->probe_slice(mid + glm::dvec3(0, 0, 1), glm::dvec3(0, 0, 1)).has_value());
+    EXPECT_FALSE(rt->probe_slice(glm::dvec3(hi.x + 1.0, mid.y, 2.0), glm::dvec3(0, 0, -1)).has_value());
+}
+
+// Frames whose substeps exceed one record's slots (59 substeps x 4 frames = 236 > 128: a seek's batch on a
+// scene with many substeps, which once stopped the editor) run a record at a time: every frame is stepped,
+// into a caller's command buffer too.
+TEST_F(RuntimeTest, StepsMoreSubstepsThanOneRecordHolds) {
+    auto rt = make();
+    ASSERT_TRUE(rt);
+    Scene s = light_scene();
+    s.environment.substeps = 59;
+    ASSERT_TRUE(rt->apply(s).ok());
+    Status st = rt->step(4);
+    ASSERT_TRUE(st.ok()) << st.error().message;
+    EXPECT_EQ(rt->world()->clock.steps, 4u * 59u);
+    auto cmd = device().begin_commands();
+    ASSERT_TRUE(cmd.ok());
+    st = rt->step(3, &*cmd);
+    ASSERT_TRUE(st.ok()) << st.error().message;
+    auto serial = device().submit(std::move(*cmd));
+    ASSERT_TRUE(serial.ok());
+    ASSERT_TRUE(device().wait(*serial).ok());
+    EXPECT_EQ(rt->world()->clock.steps, 7u * 59u);
+    ASSERT_TRUE(rt->download().ok());
+    for (const glm::vec4& p : rt->world()->groups[0].positions) ASSERT_TRUE(std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z));
+}
+
 TEST_F(RuntimeTest, CpuReferenceBackendStepsTheSameScene) {
     auto gpu = make(runtime::SimBackend::Gpu);
     auto cpu = make(runtime::SimBackend::Cpu);
