@@ -279,14 +279,21 @@ inline constexpr std::array kAccessoryPins{
     vec3("box_max", "m", -kMaxCoord_m, kMaxCoord_m, "box: upper corner, in the accessory mesh's space").as("Box corner max", "Pins"),
 };
 
+// What cloths and soft bodies mean alike by damping and friction: one declaration each, shared.
+inline constexpr ParamDecl kAccessoryDamping =
+    num("damping", "1", 0.0, 1.0, "velocity damping per 1/60 s, as the hair's").as("Damping", "Material");
+inline constexpr ParamDecl kAccessoryFriction =
+    num("friction", "1", 0.0, 1.0, "friction against collision meshes: the fraction of sliding removed per simulation step (colliders use their own)")
+        .as("Friction", "Contact");
+
 inline constexpr std::array kCloth{
     num("density", "kg/m^2", 0.001, 10.0, "mass per area of the fabric (cotton 0.15, denim 0.4, silk 0.05)").as("Fabric weight", "Material"),
     num("stretch_stiffness", "N/m", 1.0, 1.0e8, "in-plane stiffness: tension per metre of width per unit strain (fabric: 1000 to 50000)").as("Stretch stiffness", "Material"),
     num("bend_stiffness", "N m", 0.0, 0.01, "bending rigidity: moment per metre of width per unit curvature (silk 1e-7, cotton 1e-5, leather 1e-3); 0 = none").as("Bend stiffness", "Material"),
-    num("damping", "1", 0.0, 1.0, "velocity damping per 1/60 s, as the hair's").as("Damping", "Material"),
+    kAccessoryDamping,
     integer("iterations", "", 1, 64, "small steps per simulation substep, one Jacobi iteration each: more hold stiff cloth stiffer (stretch falls with their square) and cost more").as("Iterations", "Solver"),
     num("relaxation", "1", 0.1, 2.0, "over-relaxation of the Jacobi iteration for stiff constraints: above 1 converges faster, near 2 may ring").as("Over-relaxation", "Solver"),
-    num("friction", "1", 0.0, 1.0, "friction against collision meshes: the fraction of sliding removed per simulation step (colliders use their own)").as("Friction", "Contact"),
+    kAccessoryFriction,
     num("thickness", "m", 0.0, 0.05, "collision radius around each cloth vertex, added to the collision margin").as("Thickness", "Contact"),
     num("wind_scale", "1", 0.0, 10.0, "how strongly the cloth feels the wind (air across the cloth's surface)").as("Wind response", "Material"),
     num("tether_slack", "1", -1.0, 1.0, "long-range attachments: a vertex may go this fraction beyond its rest distance (along the cloth) from its nearest pin; 0 keeps hanging cloth from stretching, below 0 turns them off").as("Tether slack", "Solver"),
@@ -297,9 +304,9 @@ inline constexpr std::array kSoftBody{
     integer("cluster_radius", "", 1, 3, "a particle's shape-matching cluster: the particles within this many lattice steps (1 = 3 x 3 x 3); larger clusters bend less").as("Cluster size", "Sampling"),
     num("density", "kg/m^3", 1.0, 5000.0, "mass per volume (a hair bun about 100, felt 300, rubber 1100)").as("Density", "Material"),
     num("stiffness", "1", 0.0, 1.0, "firmness: the fraction of its shape error a body sampled 1 cm apart removes per 1/60 s, at any spacing and step rate (0.9 a jelly, 0.99 soft, 0.999 a bun, 1 as rigid as the iterations make it)").as("Firmness", "Material"),
-    num("damping", "1", 0.0, 1.0, "velocity damping per 1/60 s, as the hair's").as("Damping", "Material"),
+    kAccessoryDamping,
     integer("iterations", "", 1, 64, "small steps per simulation substep, one shape matching each: more keep contacts and pins tighter and cost more").as("Iterations", "Solver"),
-    num("friction", "1", 0.0, 1.0, "friction against collision meshes: the fraction of sliding removed per simulation step (colliders use their own)").as("Friction", "Contact"),
+    kAccessoryFriction,
 };
 
 inline constexpr std::array kTables{
