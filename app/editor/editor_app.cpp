@@ -556,10 +556,27 @@ void EditorApp::save_stats(const fs::path& path) {
                             {"distance_m", num(p.distance_m)},
                             {"cell", {p.cell.x, p.cell.y, p.cell.z}},
                             {"cell_distance_m", num(p.cell_distance_m)},
-                            {"cell_size_m", p.cell_size_m}};
+                            {"cell_size_m", p.cell_size_m},
+                            {"cell_mark", p.mark == kSdfCellCavity ? "cavity" : p.mark == kSdfCellSignJump ? "sign_jump" : "none"}};
     } else {
         j["slice_probe"] = nullptr;
     }
+    // The slice's diagnosis of its field and mesh (sdf/sdf_check.h), as the legend states it.
+    if (const render::SliceView& sv = live_->slice(); sv.width_px > 0 && ctx_.scene.view.show_slice)
+        j["slice_check"] = {{"checked", sv.checked},
+                            {"cavity_cells", sv.cavity_cells},
+                            {"cavity_regions", sv.cavity_regions},
+                            {"sign_jump_cells", sv.sign_jump_cells},
+                            {"sign_jump_regions", sv.sign_jump_regions},
+                            {"plane_cavity_cells", sv.plane_cavity_cells},
+                            {"plane_sign_jump_cells", sv.plane_sign_jump_cells},
+                            {"open_edges", sv.open_edges},
+                            {"non_manifold_edges", sv.non_manifold_edges},
+                            {"inconsistent_edges", sv.inconsistent_edges},
+                            {"inside_out", sv.inside_out},
+                            {"edge_segments_drawn", sv.edge_colours.size()}};
+    else
+        j["slice_check"] = nullptr;
     // Memory, for soak runs: the process's resident set, and what the GPU holds (bytes the device allocated
     // and its live objects).
     malloc_trim(0);  // what the allocator keeps of freed memory is not the editor's
@@ -725,11 +742,48 @@ void EditorApp::draw_slice_overlays(ImVec2 pos, ImVec2 size, bool hovered, bool 
     // The legend: the colour bar from -range (inside) to +range (outside), its ends in metres and cells, then
     // the lines the slice draws.
     {
+        // The rows under the bar: a swatch and a line each.
+        std::vector<std::pair<glm::vec3, std::string>> rows = {
+            {style.inside_rgb, "blue: inside the mesh (distance < 0)"},
+            {style.outside_rgb, "orange: outside (distance > 0)"},
+            {style.zero_rgb + glm::vec3(0.25f), "black line: the surface (distance 0)"},
+            {style.margin_rgb, slice.margin_m >= 0.0 ? "yellow line: the margin, " + length_text(slice.margin_m) + " out"
+                                                     : std::string("yellow line: the margin (none)")},
+            {glm::vec3(0.55f), slice.isoline_m > 0.0 ? "darker lines: every " + length_text(slice.isoline_m) + " (" +
+                                                           std::to_string(int(std::lround(slice.isoline_m / std::max(cell, 1e-12)))) + " cells)"
+                                                     : std::string("darker lines: none")},
+            {style.unwritten_rgb, "magenta: no distance (outside the band)"},
+        };
+        // The field's diagnosis (sdf/sdf_check.h): a cavity and a sign error look different.
+        if (slice.checked) {
+            rows.push_back({style.cavity_rgb, "green stripes: cavity, enclosed by the surface: " +
+                                                  std::to_string(slice.cavity_regions) + " in the field, " +
+                                                  std::to_string(slice.plane_cavity_cells) + " cells here"});
+            rows.push_back({style.sign_jump_rgb, "red stripes: sign flips with no surface: " +
+                                                     std::to_string(slice.sign_jump_cells) + " cells, " +
+                                                     std::to_string(slice.plane_sign_jump_cells) + " here"});
+        } else {
+            rows.push_back({glm::vec3(0.4f), "no cavity / sign check (the field is posed)"});
+        }
+        const uint64_t bad_edges = slice.open_edges + slice.non_manifold_edges + slice.inconsistent_edges;
+        rows.push_back({bad_edges ? glm::vec3(1.0f, 0.15f, 0.1f) : glm::vec3(0.4f),
+                        bad_edges ? "mesh edges drawn: " + std::to_string(slice.open_edges) + " open (red), " +
+                                        std::to_string(slice.non_manifold_edges) + " non-manifold (yellow), " +
+                                        std::to_string(slice.inconsistent_edges) + " mis-wound (magenta)"
+                                  : std::string("mesh: closed, manifold, consistently wound")});
+        std::string verdict;
+        if (slice.checked && slice.sign_jump_cells > 0)
+            verdict = "The sign is doubtful where striped red: mend the mesh's open edges, or try sign 'winding'.";
+        else if (slice.checked && slice.cavity_regions > 0)
+            verdict = "Outside pockets inside the mesh are cavities of its surface, not sign errors.";
+        if (!verdict.empty()) rows.push_back({glm::vec3(-1.0f), verdict});
+
         const float bar_w = 180.0f, bar_h = 10.0f, line = ImGui::GetTextLineHeightWithSpacing();
-        const int rows = 6;
-        const float box_h = 8.0f + line + bar_h + 4.0f + line * float(rows) + 6.0f;
+        float box_w = 300.0f;
+        for (const auto& r : rows) box_w = std::max(box_w, 40.0f + ImGui::CalcTextSize(r.second.c_str()).x);
+        box_w = std::min(box_w, std::max(size.x - 16.0f, 300.0f));
+        const float box_h = 8.0f + line + bar_h + 4.0f + line * float(rows.size()) + 6.0f;
         ImVec2 at(lo.x + 8.0f, hi.y - box_h - 8.0f);
-        const float box_w = 300.0f;
         dl->AddRectFilled(at, ImVec2(at.x + box_w, at.y + box_h), IM_COL32(20, 22, 26, 215), 4.0f);
         float y = at.y + 5.0f;
         char head[128];
@@ -746,20 +800,12 @@ void EditorApp::draw_slice_overlays(ImVec2 pos, ImVec2 size, bool hovered, bool 
         std::snprintf(ends, sizeof ends, "+-%s (%.1f cells)", length_text(slice.range_m).c_str(), cell > 0.0 ? slice.range_m / cell : 0.0);
         dl->AddText(ImVec2(at.x + 12.0f + bar_w, y - 3.0f), IM_COL32(235, 235, 235, 255), ends);
         y += bar_h + 4.0f;
-        auto row = [&](glm::vec3 colour, const std::string& text) {
-            dl->AddRectFilled(ImVec2(at.x + 6.0f, y + 3.0f), ImVec2(at.x + 22.0f, y + line - 5.0f), im_colour(colour));
-            dl->AddText(ImVec2(at.x + 28.0f, y), IM_COL32(235, 235, 235, 255), text.c_str());
+        for (const auto& [colour, text] : rows) {
+            if (colour.x >= 0.0f)
+                dl->AddRectFilled(ImVec2(at.x + 6.0f, y + 3.0f), ImVec2(at.x + 22.0f, y + line - 5.0f), im_colour(colour));
+            dl->AddText(ImVec2(at.x + (colour.x >= 0.0f ? 28.0f : 6.0f), y), IM_COL32(235, 235, 235, 255), text.c_str());
             y += line;
-        };
-        row(style.inside_rgb, "blue: inside the mesh (distance < 0)");
-        row(style.outside_rgb, "orange: outside (distance > 0)");
-        row(style.zero_rgb + glm::vec3(0.25f), "black line: the surface (distance 0)");
-        row(style.margin_rgb, slice.margin_m >= 0.0 ? "yellow line: the margin, " + length_text(slice.margin_m) + " out"
-                                                      : std::string("yellow line: the margin (none)"));
-        row(glm::vec3(0.55f), slice.isoline_m > 0.0 ? "darker lines: every " + length_text(slice.isoline_m) + " (" +
-                                                          std::to_string(int(std::lround(slice.isoline_m / std::max(cell, 1e-12)))) + " cells)"
-                                                    : std::string("darker lines: none"));
-        row(style.unwritten_rgb, "magenta: no distance (outside the band)");
+        }
     }
     // The probe: under a script's point, or under the mouse while it rests on the viewport.
     std::optional<ImVec2> at;
@@ -793,6 +839,8 @@ void EditorApp::draw_slice_overlays(ImVec2 pos, ImVec2 size, bool hovered, bool 
     std::snprintf(buf, sizeof buf, "cell (%d, %d, %d): %s", p.cell.x, p.cell.y, p.cell.z,
                   std::isfinite(p.cell_distance_m) ? length_text(p.cell_distance_m, true).c_str() : "no distance");
     lines.push_back(buf);
+    if (p.mark == kSdfCellCavity) lines.push_back("a cavity: outside, but enclosed by the surface");
+    if (p.mark == kSdfCellSignJump) lines.push_back("sign in doubt: it flips here with no surface between");
     text_box(dl, ImVec2(at->x + 14.0f, at->y + 10.0f), lo, hi, lines);
 }
 

@@ -78,6 +78,16 @@ void draw_lines(VkCommandBuffer cmd, VkPipeline pipeline, VkPipelineLayout layou
     vkCmdDraw(cmd, lines.count, 1, 0, 0);
 }
 
+void draw_slice_quad(VkCommandBuffer c, VkPipeline pipe, VkPipelineLayout layout, VkDescriptorSet frame_set,
+                     const SliceGpu& slice) {
+    vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+    VkDescriptorSet sets[] = {frame_set, slice.set.handle()};
+    vkCmdBindDescriptorSets(c, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 2, sets, 0, nullptr);
+    MeshPush push{};
+    vkCmdPushConstants(c, layout, kPushStages, 0, sizeof(push), &push);
+    vkCmdDraw(c, 4, 1, 0, 0);
+}
+
 GraphicsPipelineDesc mesh_pipeline_desc(const PassSetup& setup, VkPipelineLayout layout) {
     GraphicsPipelineDesc d;
     d.vertex_shader = "render/mesh.vert";

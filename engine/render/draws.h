@@ -1,7 +1,8 @@
 // Draw calls that more than one pass records.
 //   Strands as ribbons (shaders/render/hair.vert, one instance per strand, a triangle strip of 2 vertices
 //   per strand vertex): the ribbon hair pass facing the camera, the shadow pass facing the key light.
-//   Objects of set kRenderSetObject (meshes, lines): the mesh pass and the overlay pass.
+//   Objects of set kRenderSetObject (meshes, lines, the slice): the mesh, slice and overlay passes and the
+//   compute rasterizer's depth.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -30,6 +31,10 @@ void draw_mesh(VkCommandBuffer cmd, VkPipeline pipeline, VkPipelineLayout layout
 // The same for line segments (pipeline: a line list); nothing when `lines` is empty.
 void draw_lines(VkCommandBuffer cmd, VkPipeline pipeline, VkPipelineLayout layout, VkDescriptorSet frame_set,
                 const LinesGpu& lines);
+
+// The SDF slice's quad (SliceGpu: 4 corners, a triangle strip) with `pipeline` (render/slice.vert).
+void draw_slice_quad(VkCommandBuffer cmd, VkPipeline pipeline, VkPipelineLayout layout, VkDescriptorSet frame_set,
+                     const SliceGpu& slice);
 
 // The opaque mesh pipeline (shaders/render/mesh.*) for the main target; the overlay pipelines derive
 // from it.

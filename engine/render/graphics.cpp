@@ -280,7 +280,7 @@ Result<Pipeline> create_graphics_pipeline(gpu::Device& device, const GraphicsPip
     std::vector<VkPipelineColorBlendAttachmentState> blends(desc.color_attachments);
     for (auto& b : blends) {
         b = {};
-        b.colorWriteMask = 0xf;
+        b.colorWriteMask = desc.color_write ? 0xfu : 0u;
         if (desc.blend == Blend::Alpha) {
             b.blendEnable = VK_TRUE;
             b.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;

@@ -147,6 +147,7 @@ struct GraphicsPipelineDesc {
     bool depth_test = true, depth_write = true;
     float depth_bias_slope = 0.0f;   // > 0 enables depth bias (translucent overlays and wireframes)
     Blend blend = Blend::None;
+    bool color_write = true;         // false: depth only in a pass with colour attachments
     std::string name;
 };
 

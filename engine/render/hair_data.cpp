@@ -115,8 +115,9 @@ Result<HairBuffers> upload_strands(gpu::Device& device, const RenderStrands& s, 
     return b;
 }
 
-SliceView make_slice_view(const SdfGrid& grid, SliceAxis axis, double position, const SliceStyle& style) {
-    SdfSlice slice = make_slice(grid, axis, position);
+SliceView make_slice_view(const SdfGrid& grid, SliceAxis axis, double position, const SliceStyle& style,
+                          const SdfFieldCheck* check, const MeshEdgeProblems* edges) {
+    SdfSlice slice = make_slice(grid, axis, position, check);
     SliceView v;
     v.rgba = slice_to_rgba(slice, style, &v.width_px, &v.height_px);
     double c = grid.grid.cell_size_m;
@@ -145,6 +146,30 @@ SliceView make_slice_view(const SdfGrid& grid, SliceAxis axis, double position, 
     v.range_m = slice_range_m(slice, style);
     v.margin_m = style.margin_m;
     v.isoline_m = style.isoline_cells > 0 ? style.isoline_cells * c : 0.0;
+    if (check) {
+        v.checked = true;
+        v.cavity_cells = check->cavity_cells;
+        v.cavity_regions = check->cavity_regions;
+        v.sign_jump_cells = check->sign_jump_cells;
+        v.sign_jump_regions = check->sign_jump_regions;
+        for (uint8_t m : slice.marks) {
+            v.plane_cavity_cells += m == kSdfCellCavity ? 1 : 0;
+            v.plane_sign_jump_cells += m == kSdfCellSignJump ? 1 : 0;
+        }
+    }
+    if (edges) {
+        v.open_edges = edges->open;
+        v.non_manifold_edges = edges->non_manifold;
+        v.inconsistent_edges = edges->inconsistent;
+        v.inside_out = edges->inside_out;
+        auto add = [&](const std::vector<glm::vec3>& lines, glm::vec4 colour) {
+            v.edge_lines_m.insert(v.edge_lines_m.end(), lines.begin(), lines.end());
+            v.edge_colours.insert(v.edge_colours.end(), lines.size() / 2, colour);
+        };
+        add(edges->open_m, glm::vec4(1.0f, 0.15f, 0.1f, 1.0f));
+        add(edges->non_manifold_m, glm::vec4(1.0f, 0.9f, 0.1f, 1.0f));
+        add(edges->inconsistent_m, glm::vec4(1.0f, 0.2f, 1.0f, 1.0f));
+    }
     return v;
 }
 

@@ -13,6 +13,7 @@
 #include "groom/grow.h"
 #include "render/renderer.h"
 #include "sdf/sdf.h"
+#include "sdf/sdf_check.h"
 #include "sdf/sdf_slice.h"
 
 namespace tressel::render {
@@ -50,6 +51,9 @@ Result<HairBuffers> upload_strands(gpu::Device& device, const RenderStrands& str
 
 // The SDF slice for the 3D view and the 2D panel: make_slice + slice_to_rgba (engine/sdf/sdf_slice.h)
 // placed in the world at the slice plane over the grid's bounds.
-SliceView make_slice_view(const SdfGrid& grid, SliceAxis axis, double position, const SliceStyle& style);
+// With `check` and `edges` (sdf/sdf_check.h, of the same grid and its mesh) the view carries the field's
+// diagnosis.
+SliceView make_slice_view(const SdfGrid& grid, SliceAxis axis, double position, const SliceStyle& style,
+                          const SdfFieldCheck* check = nullptr, const MeshEdgeProblems* edges = nullptr);
 
 }  // namespace tressel::render

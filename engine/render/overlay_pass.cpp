@@ -8,6 +8,56 @@ namespace tressel::render {
 
 using gpu_shared::MeshPush;
 
+Result<std::unique_ptr<SlicePass>> SlicePass::create(const PassSetup& setup) {
+    gpu::Device& device = setup.device;
+    std::unique_ptr<SlicePass> p(new SlicePass());
+    auto layout = create_object_pipeline_layout(device, setup.shared);
+    if (!layout) return layout.error();
+    p->layout_ = std::move(*layout);
+    auto make = [&](Pipeline& out, const GraphicsPipelineDesc& d) -> Status {
+        auto pipe = create_graphics_pipeline(device, d);
+        if (!pipe) return pipe.error();
+        out = std::move(*pipe);
+        return {};
+    };
+    const GraphicsPipelineDesc mesh = mesh_pipeline_desc(setup, p->layout_.get());
+    GraphicsPipelineDesc colour = mesh;
+    colour.vertex_shader = "render/slice.vert";
+    colour.fragment_shader = "render/slice.frag";
+    colour.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
+    colour.blend = Blend::Alpha;
+    colour.depth_test = false;
+    colour.depth_write = false;
+    colour.name = "sdf slice";
+    TRESSEL_TRY(make(p->colour_pipe_, colour));
+    GraphicsPipelineDesc depth = colour;
+    depth.blend = Blend::None;
+    depth.color_write = false;
+    depth.depth_test = depth.depth_write = true;
+    depth.name = "sdf slice depth";
+    TRESSEL_TRY(make(p->depth_pipe_, depth));
+    GraphicsPipelineDesc edges = mesh;
+    edges.vertex_shader = "render/line.vert";
+    edges.fragment_shader = "render/line.frag";
+    edges.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
+    edges.blend = Blend::Alpha;
+    edges.depth_test = edges.depth_write = false;
+    edges.name = "mesh problem edges";
+    TRESSEL_TRY(make(p->edge_pipe_, edges));
+    return p;
+}
+
+Status SlicePass::record_main(FrameContext& ctx) {
+    auto span = ctx.time("slice");
+    const SliceGpu& slice = ctx.scene.slice();
+    if (!ctx.frame.show_slice || !slice.valid) return {};
+    VkCommandBuffer c = ctx.cmd.handle();
+    draw_slice_quad(c, colour_pipe_.get(), layout_.get(), ctx.frame_set, slice);
+    draw_slice_quad(c, depth_pipe_.get(), layout_.get(), ctx.frame_set, slice);
+    draw_lines(c, edge_pipe_.get(), layout_.get(), ctx.frame_set, slice.mesh_edges);
+    return {};
+}
+
 Result<std::unique_ptr<OverlayPass>> OverlayPass::create(const PassSetup& setup) {
     gpu::Device& device = setup.device;
     std::unique_ptr<OverlayPass> p(new OverlayPass());
@@ -45,15 +95,6 @@ Result<std::unique_ptr<OverlayPass>> OverlayPass::create(const PassSetup& setup)
     line.depth_write = false;
     line.name = "lines";
     TRESSEL_TRY(make(p->line_pipe_, line));
-    GraphicsPipelineDesc slice = mesh;
-    slice.vertex_shader = "render/slice.vert";
-    slice.fragment_shader = "render/slice.frag";
-    slice.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
-    slice.blend = Blend::Alpha;
-    slice.depth_test = false;
-    slice.depth_write = false;
-    slice.name = "sdf slice";
-    TRESSEL_TRY(make(p->slice_pipe_, slice));
     return p;
 }
 
@@ -70,15 +111,7 @@ Status OverlayPass::record_main(FrameContext& ctx) {
                 draw_mesh(c, wire_pipe_.get(), layout, ctx.frame_set, m,
                           {.color = glm::vec3(0.1f, 0.1f, 0.12f), .opacity = 1.0f, .unlit = 1u});
     const SliceGpu& slice = scene.slice();
-    if (frame.show_slice && slice.valid) {
-        vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_GRAPHICS, slice_pipe_.get());
-        VkDescriptorSet sets[] = {ctx.frame_set, slice.set.handle()};
-        vkCmdBindDescriptorSets(c, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 2, sets, 0, nullptr);
-        MeshPush push{};
-        vkCmdPushConstants(c, layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(push), &push);
-        vkCmdDraw(c, 4, 1, 0, 0);
-        draw_lines(c, line_pipe_.get(), layout, ctx.frame_set, slice.bounds_box);
-    }
+    if (frame.show_slice && slice.valid) draw_lines(c, line_pipe_.get(), layout, ctx.frame_set, slice.bounds_box);
     for (auto& m : scene.meshes()) {
         if (m.style == MeshStyle::CollisionOverlay && frame.show_collision)
             draw_mesh(c, shell_pipe_.get(), layout, ctx.frame_set, m, {.color = m.color, .opacity = 0.22f, .rim = 1.5f});

@@ -161,6 +161,13 @@ Result<std::unique_ptr<ComputeRasterHairPass>> ComputeRasterHairPass::create(con
     auto dpipe = create_graphics_pipeline(device, dd);
     if (!dpipe) return dpipe.error();
     p->depth_pipe_ = std::move(*dpipe);
+    // The SDF slice's plane hides the hair behind it (render/overlay_pass.h: SlicePass).
+    dd.vertex_shader = "render/slice.vert";
+    dd.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
+    dd.name = "hair raster slice depth";
+    auto spipe = create_graphics_pipeline(device, dd);
+    if (!spipe) return spipe.error();
+    p->slice_depth_pipe_ = std::move(*spipe);
 
     gpu::BufferDesc sb;
     sb.size = 16;
@@ -368,6 +375,8 @@ Status ComputeRasterHairPass::record_offscreen(FrameContext& ctx) {
         for (auto& m : ctx.scene.meshes())
             if (m.style == MeshStyle::Opaque)
                 draw_mesh(c, depth_pipe_.get(), depth_layout_.get(), ctx.frame_set, m, {.color = m.color, .opacity = 1.0f});
+        if (ctx.frame.show_slice && ctx.scene.slice().valid)
+            draw_slice_quad(c, slice_depth_pipe_.get(), depth_layout_.get(), ctx.frame_set, ctx.scene.slice());
         mesh_depth_.end(ctx.cmd);
         vkCmdFillBuffer(c, counts_.handle(), 0, VK_WHOLE_SIZE, 0);
 

@@ -2,8 +2,9 @@
 // (shared/hair_raster.h has the data; the shaders are shaders/render/raster_*).
 //
 // record_offscreen(), outside the main target:
-//   1. the opaque meshes' depth, one sample per pixel, in a depth-only render pass of its own (the main
-//      target's depth is transient and multisampled), and its farthest value per 8 x 8 tile;
+//   1. the opaque meshes' depth (and the SDF slice plane's, when shown), one sample per pixel, in a
+//      depth-only render pass of its own (the main target's depth is transient and multisampled), and its
+//      farthest value per 8 x 8 tile;
 //   2. per visible group, every drawn strand vertex projected, given a width in pixels and shaded
 //      (raster_vertices.comp: the ribbon pass's colours, Kajiya-Kay or Marschner, the key light's
 //      transmittance from the opacity maps);
@@ -55,7 +56,7 @@ private:
     gpu::DescriptorSet set_;
     PipelineLayout compute_layout_, composite_layout_, depth_layout_;
     Pipeline vertices_pipe_, tile_depth_pipe_, bin_pipe_, scan_pipe_, tiles_pipe_, tiles_preview_pipe_, composite_pipe_,
-        depth_pipe_;
+        depth_pipe_, slice_depth_pipe_;
     DepthTarget mesh_depth_;
     gpu::Buffer vertices_, tile_depth_, counts_, offsets_, cursors_, blocks_, list_, image_, stats_buffer_;
     uint32_t width_ = 0, height_ = 0;

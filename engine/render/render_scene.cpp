@@ -189,6 +189,8 @@ Status RenderScene::set_slice(const SliceView& slice) {
     if (slice.width_px <= 0 || slice.height_px <= 0 ||
         slice.rgba.size() != size_t(slice.width_px) * size_t(slice.height_px) * 4)
         return make_error(ErrorCode::InvalidArgument, "renderer: the slice image is empty or its size does not match");
+    if (slice.edge_lines_m.size() % 2 != 0 || slice.edge_colours.size() != slice.edge_lines_m.size() / 2)
+        return make_error(ErrorCode::InvalidArgument, "renderer: the slice's edge lines need two ends and one colour each");
     auto tex = upload_texture(*device_, VK_FORMAT_R8G8B8A8_SRGB, uint32_t(slice.width_px), uint32_t(slice.height_px),
                               slice.rgba.data(), slice.rgba.size(), "sdf slice");
     if (!tex) return tex.error();
@@ -225,6 +227,20 @@ Status RenderScene::set_slice(const SliceView& slice) {
     s.bounds_box.vertices = std::move(*bb);
     s.bounds_box.count = static_cast<uint32_t>(box.size());
     s.bounds_box.set = std::move(*bset);
+    if (!slice.edge_lines_m.empty()) {
+        std::vector<MeshVertex> edges;
+        edges.reserve(slice.edge_lines_m.size());
+        for (size_t i = 0; i + 1 < slice.edge_lines_m.size(); i += 2)
+            for (size_t k = i; k < i + 2; ++k)
+                edges.push_back({glm::vec4(slice.edge_lines_m[k], 1.0f), slice.edge_colours[i / 2]});
+        auto eb = device_->create_buffer_with(std::span<const MeshVertex>(edges), 0, "mesh problem edges");
+        if (!eb) return eb.error();
+        auto eset = object_set(*eb, nullptr);
+        if (!eset) return eset.error();
+        s.mesh_edges.vertices = std::move(*eb);
+        s.mesh_edges.count = static_cast<uint32_t>(edges.size());
+        s.mesh_edges.set = std::move(*eset);
+    }
     s.valid = true;
     slice_ = std::move(s);
     return {};

@@ -46,6 +46,7 @@ struct SliceGpu {
     gpu::Image texture;                // sRGB RGBA8
     gpu::DescriptorSet set;            // set kRenderSetObject, with the texture
     LinesGpu bounds_box;               // the SDF grid's bounds: 12 edges
+    LinesGpu mesh_edges;               // SliceView::edge_lines_m in their colours (may be empty)
     bool valid = false;
 };
 

@@ -78,7 +78,7 @@ Status Renderer::init(gpu::Device& device, const RendererDesc& desc) {
     if (!ubo) return ubo.error();
     frame_ubo_ = std::move(*ubo);
 
-    // The passes in recording order (README.md): shadow maps, opaque meshes, hair, overlays. The shadow
+    // The passes in recording order (README.md): shadow maps, opaque meshes, the SDF slice, hair, overlays. The shadow
     // maps are in the frame set, which every pass binds.
     const PassSetup setup{device, desc_, *shared_, target_->render_pass(), samples};
     auto shadow = ShadowPass::create(setup);
@@ -97,6 +97,9 @@ Status Renderer::init(gpu::Device& device, const RendererDesc& desc) {
     auto meshes = MeshPass::create(setup);
     if (!meshes) return meshes.error();
     passes_.push_back(std::move(*meshes));
+    auto slice = SlicePass::create(setup);
+    if (!slice) return slice.error();
+    passes_.push_back(std::move(*slice));
     auto hair = create_hair_pass(setup);
     if (!hair) return hair.error();
     hair_pass_ = hair->get();

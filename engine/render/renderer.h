@@ -117,6 +117,17 @@ struct SliceView {
     // spacing of the darker contours (0: none), all metres.
     int axis = 2, index = 0, cells_along = 0;
     double plane_m = 0.0, cell_size_m = 0.0, range_m = 0.0, margin_m = -1.0, isoline_m = 0.0;
+    // The field's diagnosis (sdf/sdf_check.h), when it was checked: cavities and sign jumps in the whole
+    // field and in this plane (the image stripes them), and the mesh's problem edges, drawn through
+    // everything as segment pairs with a colour each (open red, non-manifold yellow, inconsistently wound
+    // magenta).
+    bool checked = false;
+    uint64_t cavity_cells = 0, cavity_regions = 0, sign_jump_cells = 0, sign_jump_regions = 0;
+    uint64_t plane_cavity_cells = 0, plane_sign_jump_cells = 0;
+    uint64_t open_edges = 0, non_manifold_edges = 0, inconsistent_edges = 0;
+    bool inside_out = false;
+    std::vector<glm::vec3> edge_lines_m;
+    std::vector<glm::vec4> edge_colours;   // one per segment
 };
 
 struct FrameDesc {

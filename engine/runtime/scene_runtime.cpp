@@ -484,7 +484,23 @@ Status SceneRuntime::update_slice(const Scene& scene) {
     } else {
         slice_grid_ = content_->sdfs[mi];
     }
-    slice_ = render::make_slice_view(*slice_grid_, key.axis, key.position, style);
+    // The diagnosis is of the still field and the mesh as loaded; a posed field is shown without it.
+    const SdfFieldCheck* check = nullptr;
+    const MeshEdgeProblems* edges = nullptr;
+    if (pose_t < 0.0) {
+        if (field_check_grid_ != slice_grid_.get() || !field_check_) {
+            field_check_ = std::make_shared<const SdfFieldCheck>(check_sdf_field(*slice_grid_));
+            field_check_grid_ = slice_grid_.get();
+        }
+        check = field_check_.get();
+        const SceneMesh* mesh = mi < scene.collision_meshes.size() ? content_->find_mesh(scene.collision_meshes[mi].mesh) : nullptr;
+        if (mesh && (edge_problems_mesh_ != &mesh->mesh || !edge_problems_)) {
+            edge_problems_ = std::make_shared<const MeshEdgeProblems>(find_mesh_edge_problems(mesh->mesh));
+            edge_problems_mesh_ = &mesh->mesh;
+        }
+        if (mesh) edges = edge_problems_.get();
+    }
+    slice_ = render::make_slice_view(*slice_grid_, key.axis, key.position, style, check, edges);
     slice_mesh_ = mi < scene.collision_meshes.size() ? scene.collision_meshes[mi].mesh : std::string();
     TRESSEL_TRY(renderer_->set_slice(slice_));
     slice_key_ = key;
@@ -510,6 +526,8 @@ std::optional<SceneRuntime::SliceProbe> SceneRuntime::probe_slice(glm::dvec3 ori
     probe.cell = glm::clamp(glm::ivec3(glm::round(c)), glm::ivec3(0), g.grid.dims - 1);
     probe.cell[a] = slice_.index;
     probe.cell_distance_m = double(g.at(probe.cell.x, probe.cell.y, probe.cell.z));
+    if (slice_.checked && field_check_ && field_check_grid_ == &g)
+        probe.mark = field_check_->marks[g.index(probe.cell.x, probe.cell.y, probe.cell.z)];
     probe.cell_size_m = g.grid.cell_size_m;
     probe.margin_m = slice_.margin_m;
     return probe;

@@ -35,6 +35,7 @@
 #include "runtime/scene_content.h"
 #include "scene/scene_types.h"
 #include "sdf/gpu/sdf_gpu.h"
+#include "sdf/sdf_check.h"
 #include "sim/gpu/sim_gpu.h"
 #include "sim/sag_free.h"
 #include "sim/sim.h"
@@ -329,6 +330,12 @@ private:
     render::SliceView slice_;            // what the renderer was last given
     std::shared_ptr<const SdfGrid> slice_grid_;  // the field it shows (the posed copy for an animated body)
     std::string slice_mesh_;
+    // The still field's diagnosis and its mesh's problem edges (sdf/sdf_check.h), kept for the grid and
+    // mesh they were made from: a full pass over the field, not redone as the slice moves.
+    std::shared_ptr<const SdfFieldCheck> field_check_;
+    const SdfGrid* field_check_grid_ = nullptr;
+    std::shared_ptr<const MeshEdgeProblems> edge_problems_;
+    const Mesh* edge_problems_mesh_ = nullptr;
 public:
     // The SDF slice on screen (empty without one) and, for an animated body, the time its field is posed at
     // (-1 for a still field).
@@ -346,6 +353,7 @@ public:
         glm::ivec3 cell{0};
         double cell_distance_m = 0.0;        // NaN where that cell has none
         double cell_size_m = 0.0, margin_m = -1.0;
+        uint8_t mark = 0;                    // SdfCellMark of that cell (sdf/sdf_check.h); 0 unchecked
     };
     std::optional<SliceProbe> probe_slice(glm::dvec3 origin_m, glm::dvec3 direction) const;
 };

@@ -6,10 +6,11 @@
 #include <stb_image_write.h>
 
 #include "core/file_io.h"
+#include "sdf/sdf_check.h"
 
 namespace tressel {
 
-SdfSlice make_slice(const SdfGrid& grid, SliceAxis axis, double position) {
+SdfSlice make_slice(const SdfGrid& grid, SliceAxis axis, double position, const SdfFieldCheck* check) {
     const glm::ivec3 d = grid.grid.dims;
     const int a = axis == SliceAxis::X ? 0 : axis == SliceAxis::Y ? 1 : 2;
     const int ua = axis == SliceAxis::X ? 2 : 0;  // u axis
@@ -23,6 +24,8 @@ SdfSlice make_slice(const SdfGrid& grid, SliceAxis axis, double position) {
     s.height = d[va];
     s.values_m.resize(size_t(s.width) * s.height);
     s.unwritten.resize(s.values_m.size());
+    const bool marked = check && check->marks.size() == grid.distance_m.size();
+    if (marked) s.marks.resize(s.values_m.size());
     for (int v = 0; v < s.height; ++v)
         for (int u = 0; u < s.width; ++u) {
             glm::ivec3 c;
@@ -33,6 +36,7 @@ SdfSlice make_slice(const SdfGrid& grid, SliceAxis axis, double position) {
             size_t o = size_t(v) * s.width + u;
             s.values_m[o] = x;
             s.unwritten[o] = std::isfinite(x) ? 0 : 1;
+            if (marked) s.marks[o] = check->marks[grid.index(c.x, c.y, c.z)];
         }
     return s;
 }
@@ -90,6 +94,15 @@ std::vector<uint8_t> slice_to_rgba(const SdfSlice& s, const SliceStyle& style, i
                 col = check ? style.unwritten_rgb : style.unwritten_rgb * 0.5f;
             } else {
                 col = slice_colour(x, range, style);
+                if (!s.marks.empty()) {
+                    // The nearest cell's mark, as stripes 4 pixels wide: up-right for a cavity, down-right
+                    // for a sign jump, so the two read apart without colour too.
+                    const int cu = std::clamp(px / up, 0, s.width - 1), cv = std::clamp((H - 1 - py) / up, 0, s.height - 1);
+                    const uint8_t mark = s.marks[size_t(cv) * s.width + cu];
+                    const int stripe = mark == kSdfCellCavity ? px + py : px - py + 4 * H;
+                    if (mark != kSdfCellOk && (stripe / 4) % 2 == 0)
+                        col = glm::mix(col, mark == kSdfCellCavity ? style.cavity_rgb : style.sign_jump_rgb, 0.75f);
+                }
                 bool zero = false, margin = false, isoline = false;
                 const int nb[2][2] = {{1, 0}, {0, 1}};
                 for (const auto& o : nb) {

@@ -1,5 +1,6 @@
 // Axis-aligned slices of a finished SDF for the viewport and the 2D panel: raw values, then a colour
-// image (diverging map, isolines, zero and margin contours, unwritten cells flagged) and a PNG.
+// image (diverging map, isolines, zero and margin contours, unwritten cells flagged, cavities and sign jumps
+// striped: sdf/sdf_check.h) and a PNG.
 #pragma once
 
 #include <cstdint>
@@ -24,10 +25,13 @@ struct SdfSlice {
     double cell_size_m = 0.0;
     std::vector<float> values_m;    // signed distance, metres; width * height, u fastest
     std::vector<uint8_t> unwritten; // 1 where the cell has no distance (drawn flagged)
+    std::vector<uint8_t> marks;     // SdfCellMark per cell (sdf/sdf_check.h); empty: not checked
 };
 
 // position in [0, 1] across the grid along `axis` (clamped), rounded to the nearest cell plane.
-SdfSlice make_slice(const SdfGrid& grid, SliceAxis axis, double position);
+// With `check` (check_sdf_field of the same grid) the slice carries its cells' marks.
+struct SdfFieldCheck;
+SdfSlice make_slice(const SdfGrid& grid, SliceAxis axis, double position, const SdfFieldCheck* check = nullptr);
 
 struct SliceStyle {
     double range_m = 0.0;           // |distance| at full colour saturation; 0 = the slice's largest |distance|
@@ -39,6 +43,8 @@ struct SliceStyle {
     glm::vec3 zero_rgb{0.0f, 0.0f, 0.0f};
     glm::vec3 margin_rgb{1.0f, 0.85f, 0.0f};
     glm::vec3 unwritten_rgb{1.0f, 0.0f, 1.0f};
+    glm::vec3 cavity_rgb{0.15f, 0.75f, 0.35f};     // stripes over enclosed outside cells (a cavity)
+    glm::vec3 sign_jump_rgb{0.95f, 0.05f, 0.35f};  // stripes the other way over a sign with no surface
 };
 
 // The |distance| shown at full colour: style.range_m, or where that is 0 the slice's largest written

@@ -18,6 +18,7 @@
 #include "run_process.h"
 #include "core/file_io.h"
 #include "scene/scene_io.h"
+#include "sdf/sdf_check.h"
 #include "test_paths.h"
 
 namespace tressel::test {
@@ -279,6 +280,26 @@ TEST(Editor, SliceProbeReadsTheFieldUnderThePoint) {
     std::printf("probe: (%.4f, %.4f, %.4f) m, distance %.5f m (field %.5f m), cell (%d, %d, %d)\n", p[0], p[1], p[2],
                 probe["distance_m"].get<double>(), want, c[0], c[1], c[2]);
     EXPECT_TRUE(read_json_file(dir / "miss.json").value()["slice_probe"].is_null()) << "the corner of the view is off the slice";
+
+    // The legend's diagnosis is the field's own (sdf/sdf_check.h): the same cavities and sign jumps, and
+    // the head's mesh is closed, so no edge is drawn.
+    SdfGrid g;
+    g.grid.dims = glm::ivec3(nx, ny, nz);
+    g.grid.cell_size_m = cell;
+    g.distance_m = field;
+    const SdfFieldCheck check = check_sdf_field(g);
+    const nlohmann::json diag = read_json_file(dir / "probe.json").value()["slice_check"];
+    ASSERT_FALSE(diag.is_null());
+    EXPECT_TRUE(diag["checked"].get<bool>());
+    EXPECT_EQ(diag["cavity_cells"].get<uint64_t>(), check.cavity_cells);
+    EXPECT_EQ(diag["cavity_regions"].get<uint64_t>(), check.cavity_regions);
+    EXPECT_EQ(diag["sign_jump_cells"].get<uint64_t>(), check.sign_jump_cells);
+    EXPECT_EQ(diag["sign_jump_cells"].get<uint64_t>(), 0u) << "the head's field has no sign without a surface";
+    EXPECT_EQ(diag["open_edges"].get<uint64_t>() + diag["non_manifold_edges"].get<uint64_t>() +
+                  diag["inconsistent_edges"].get<uint64_t>(), 0u);
+    EXPECT_EQ(diag["edge_segments_drawn"].get<uint64_t>(), 0u);
+    const uint8_t mark = check.marks[g.index(c[0], c[1], c[2])];
+    EXPECT_EQ(probe["cell_mark"], mark == kSdfCellCavity ? "cavity" : mark == kSdfCellSignJump ? "sign_jump" : "none");
 }
 
 // Feedback and debug views: the Export panel keeps what the last export wrote (files with their sizes, the

@@ -164,6 +164,58 @@ TEST_F(RenderGolden, SdfSliceView) {
     expect_matches_golden(render(f, "sdf_slice"), "sdf_slice");
 }
 
+// The slice plane hides the hair behind it and the hair on the camera's side is drawn over it. Seen from
+// +x: a plane at the grid's far side (behind all the hair) shows the hair over it, and one at the near side
+// (in front of it all) hides it, inside the plane's rectangle.
+TEST_F(RenderGolden, HairOnTheCameraSideOfTheSliceIsDrawnOverIt) {
+    auto frame = [&](double position) {
+        FrameDesc f = populate(SliceAxis::X, position);
+        f.camera.yaw_deg = 90.0;
+        f.camera.pitch_deg = 0.0;
+        f.show_grid = false;
+        f.shadows = false;  // the hair's shadow on the head would show through the plane's 10% transparency
+        return f;
+    };
+    // The plane's rectangle on screen, 3 pixels in from its edges.
+    auto rectangle = [&](const FrameDesc& f) {
+        const glm::mat4 vp = f.camera.view_projection(double(kW) / double(kH));
+        glm::vec2 lo(1e9f), hi(-1e9f);
+        for (const glm::vec3& c : runtime_->slice().corners_m) {
+            const glm::vec4 clip = vp * glm::vec4(c, 1.0f);
+            const glm::vec2 px((clip.x / clip.w * 0.5f + 0.5f) * float(kW), (clip.y / clip.w * 0.5f + 0.5f) * float(kH));
+            lo = glm::min(lo, px), hi = glm::max(hi, px);
+        }
+        return std::pair(glm::max(glm::ivec2(lo) + 3, glm::ivec2(0)), glm::min(glm::ivec2(hi) - 3, glm::ivec2(kW - 1, kH - 1)));
+    };
+    auto differing = [&](const test::Rgba& a, const test::Rgba& b, std::pair<glm::ivec2, glm::ivec2> r, size_t* total) {
+        size_t n = 0;
+        *total = 0;
+        for (int y = r.first.y; y <= r.second.y; ++y)
+            for (int x = r.first.x; x <= r.second.x; ++x) {
+                const size_t i = (size_t(y) * kW + size_t(x)) * 4;
+                int d = 0;
+                for (int c = 0; c < 3; ++c) d = std::max(d, std::abs(int(a.pixels[i + c]) - int(b.pixels[i + c])));
+                n += d > 8 ? 1 : 0;
+                ++*total;
+            }
+        return n;
+    };
+    for (double position : {0.0, 1.0}) {
+        const FrameDesc f = frame(position);
+        const auto r = rectangle(f);
+        const test::Rgba with_hair = render(f, position == 0.0 ? "slice_behind_hair" : "slice_before_hair");
+        runtime_->set_hair_visibility(false, false);
+        const test::Rgba bare = render(f, position == 0.0 ? "slice_behind_hair_bare" : "slice_before_hair_bare");
+        runtime_->set_hair_visibility(true, true);
+        size_t total = 0;
+        const size_t hair = differing(with_hair, bare, r, &total);
+        ASSERT_GT(total, 1000u) << "the plane covers part of the view";
+        std::printf("plane at %.0f: hair changes %zu of the plane's %zu pixels\n", position, hair, total);
+        if (position == 0.0) EXPECT_GT(hair, total / 10) << "hair in front of the plane is drawn over it";
+        else EXPECT_EQ(hair, 0u) << "hair behind the plane is hidden by it";
+    }
+}
+
 TEST_F(RenderGolden, DebugGuideColouring) {
     FrameDesc f = populate();
     f.debug = HairDebug::Guide;

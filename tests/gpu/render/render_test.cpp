@@ -254,10 +254,10 @@ TEST_F(RenderTest, BenchmarkReportsEveryPass) {
         if (i < 3) {
             EXPECT_EQ(r.renderer, "compute");
             EXPECT_EQ(names, (std::vector<std::string>{"shadow_depth", "shadow_opacity", "hair_bin", "hair_raster",
-                                                       "meshes", "hair", "overlays"}));
+                                                       "meshes", "slice", "hair", "overlays"}));
         } else {
             EXPECT_EQ(r.renderer, "ribbons");
-            EXPECT_EQ(names, (std::vector<std::string>{"shadow_depth", "shadow_opacity", "meshes", "hair", "overlays"}));
+            EXPECT_EQ(names, (std::vector<std::string>{"shadow_depth", "shadow_opacity", "meshes", "slice", "hair", "overlays"}));
         }
         EXPECT_EQ(r.lod.strands_total, r.strands);
         EXPECT_GT(r.total_ms, 0.0);
