@@ -670,10 +670,10 @@ void EditorApp::draw_viewport(float x, float y, float w, float h) {
     if (ImGui::SmallButton(ctx_.playing ? "Pause" : "Play")) ctx_.request(ctx_.playing ? Action::Pause : Action::Play);
     ImGui::SameLine();
     // Debug colourings of the hair (view.colour_by).
-    static const char* colourings[] = {"shaded", "by guide", "stretch"};
+    static const char* colourings[] = {"shaded", "by guide", "stretch", "collision depth", "root to tip"};
     int colouring = int(v.colour_by);
-    ImGui::SetNextItemWidth(ImGui::CalcTextSize("by guide").x + ImGui::GetFrameHeight() * 2.0f);
-    if (ImGui::Combo("##colour_by", &colouring, colourings, 3)) v.colour_by = HairColouring(colouring);
+    ImGui::SetNextItemWidth(ImGui::CalcTextSize("collision depth").x + ImGui::GetFrameHeight() * 2.0f);
+    if (ImGui::Combo("##colour_by", &colouring, colourings, IM_ARRAYSIZE(colourings))) v.colour_by = HairColouring(colouring);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", param_tooltip(ctx_, "view", "colour_by").c_str());
     ImVec2 avail = ImGui::GetContentRegionAvail();
     avail.x = std::max(avail.x, 8.0f);

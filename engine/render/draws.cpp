@@ -38,6 +38,7 @@ HairPush ribbon_push(const HairDesc& d, HairDebug debug, bool shadows, bool ligh
     p.debug_mode = debug == HairDebug::Guide     ? gpu_shared::kHairDebugGuide
                    : debug == HairDebug::Stretch ? gpu_shared::kHairDebugStretch
                    : debug == HairDebug::Depth   ? gpu_shared::kHairDebugDepth
+                   : debug == HairDebug::RootTip ? gpu_shared::kHairDebugRootTip
                                                  : gpu_shared::kHairDebugNone;
     p.shadows = shadows && s.shadows ? 1u : 0u;
     p.has_rest_lengths = d.rest_lengths ? 1u : 0u;

@@ -87,14 +87,15 @@ enum class MeshStyle {
     Collider,          // translucent orange (primitive colliders)
 };
 
-enum class HairDebug { None, Guide, Stretch, Depth };
+enum class HairDebug { None, Guide, Stretch, Depth, RootTip };
 
 // A hair group drawn straight from GPU strand buffers (the simulation's output contract).
 struct HairDesc {
     const gpu::Buffer* positions = nullptr;        // required: vec4 per vertex, strand-major, xyz world metres
     const gpu::Buffer* strand_info = nullptr;      // required: uvec2 per strand (seed, guide id)
     const gpu::Buffer* rest_lengths = nullptr;     // optional: float per vertex, rest length of segment k -> k+1 (m)
-    const gpu::Buffer* collision_depth = nullptr;  // optional: float per vertex, penetration depth (m)
+    const gpu::Buffer* collision_depth = nullptr;  // optional: float per vertex, depth in the collision margin
+                                                   // in margins (gpu_shared::sim_sdf_margin_depth)
     uint32_t strand_count = 0;
     uint32_t vertices_per_strand = 0;              // >= 2
     Shading shading;

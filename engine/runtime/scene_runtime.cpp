@@ -349,6 +349,7 @@ Status SceneRuntime::build_hair_drawing(const Scene& scene) {
             hd.positions = &hair_[i].guide_positions;
             hd.strand_info = &hair_[i].guide_info;
             hd.rest_lengths = &sim_->group(i).rest_lengths;
+            hd.collision_depth = &sim_->field_depth(i, false);
             hd.strand_count = g.strand_count;
             hd.visible = hg.visible && scene.view.show_guides;
             auto id = renderer_->add_hair(hd);
@@ -359,6 +360,7 @@ Status SceneRuntime::build_hair_drawing(const Scene& scene) {
             hd.positions = &sim_->follow_positions(i);
             hd.strand_info = &hair_[i].follow_info;
             hd.rest_lengths = nullptr;
+            hd.collision_depth = &sim_->field_depth(i, true);
             hd.strand_count = uint32_t(g.follow_count());
             hd.visible = hg.visible && scene.view.show_follows;
             auto id = renderer_->add_hair(hd);
@@ -1249,6 +1251,7 @@ Status SceneRuntime::record_render(gpu::CommandBuffer& cmd, const render::FrameD
                              VK_PIPELINE_STAGE_VERTEX_SHADER_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
         copy_pending_ = false;
     }
+    if (sim_ && world_ && f.debug == render::HairDebug::Depth) sim_->record_field_depth(cmd, *world_);
     return renderer_->record(cmd, f, ts);
 }
 
@@ -1263,6 +1266,8 @@ Result<std::vector<uint8_t>> SceneRuntime::render_to_rgba(const render::FrameDes
         }));
         copy_pending_ = false;
     }
+    if (sim_ && world_ && frame.debug == render::HairDebug::Depth)
+        TRESSEL_TRY(device_->run_sync([&](gpu::CommandBuffer& cmd) { sim_->record_field_depth(cmd, *world_); }));
     return renderer_->render_to_rgba(frame);
 }
 

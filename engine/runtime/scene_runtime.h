@@ -44,7 +44,14 @@ namespace tressel::runtime {
 
 // The renderer's debug colouring for the view's `colour_by`.
 inline render::HairDebug hair_debug(HairColouring c) {
-    return c == HairColouring::Guide ? render::HairDebug::Guide : c == HairColouring::Stretch ? render::HairDebug::Stretch : render::HairDebug::None;
+    switch (c) {
+        case HairColouring::Guide: return render::HairDebug::Guide;
+        case HairColouring::Stretch: return render::HairDebug::Stretch;
+        case HairColouring::Depth: return render::HairDebug::Depth;
+        case HairColouring::RootTip: return render::HairDebug::RootTip;
+        case HairColouring::Shaded: break;
+    }
+    return render::HairDebug::None;
 }
 
 enum class SimBackend {

@@ -311,8 +311,9 @@ struct Lighting {
 
 enum class SliceAxis { X, Y, Z };
 // How the viewport colours the hair: its shading, or a debug colouring (a colour per guide, each segment's
-// stretch against its rest length).
-enum class HairColouring { Shaded, Guide, Stretch };
+// stretch against its rest length, each vertex's depth in the collision margin, the parameter from root to
+// tip).
+enum class HairColouring { Shaded, Guide, Stretch, Depth, RootTip };
 
 struct View {
     glm::dvec3 target_m{0.0, 0.0, 0.0};

@@ -10,6 +10,7 @@
 #include "scene/param_check.h"
 #include "sim/motion.h"
 #include "sim/soft_body.h"
+#include "shared/sim_sdf.h"
 #include "sim/sim_passes.h"
 #include "shared/sim_roots.h"
 #include "shared/shape_match.h"
@@ -310,10 +311,6 @@ SimGroupParams make_group_params(const SimWorld& world, const SimGroupState& g, 
     return p;
 }
 
-namespace {
-
-// A collision mesh's frame this step as a group or a cloth reads it: margin, gradient step (half a cell)
-// and the reader's friction.
 gpu_shared::SimSdfFrame sdf_frame_now(const SimSdfState& sdf, double friction) {
     gpu_shared::SimSdfFrame f = sdf.frame;
     const float h = gpu_shared::kSimSdfGradientStepCells * sdf.grid_params.origin_m.w;
@@ -321,7 +318,19 @@ gpu_shared::SimSdfFrame sdf_frame_now(const SimSdfState& sdf, double friction) {
     return f;
 }
 
-}  // namespace
+std::vector<float> field_depths(const SimWorld& world, size_t group, bool follows) {
+    const SimGroupState& g = world.groups[group];
+    const std::vector<glm::vec4>& x = follows ? g.follow_positions : g.positions;
+    std::vector<float> out(x.size(), gpu_shared::kSimNoDepth);
+    for (uint32_t si : g.sdf_indices) {
+        const SimSdfState& s = world.sdfs[si];
+        if (!s.grid) continue;
+        const gpu_shared::SimSdfFrame f = sdf_frame_now(s, 0.0);
+        for (size_t v = 0; v < x.size(); ++v)
+            out[v] = std::max(out[v], gpu_shared::sim_sdf_margin_depth(s.grid->distance_m.data(), s.grid_params, f, glm::vec3(x[v])));
+    }
+    return out;
+}
 
 StepFrame begin_step(SimWorld& world) {
     const double dt = world.step_dt_s();

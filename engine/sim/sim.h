@@ -202,6 +202,14 @@ struct StepFrame {
 };
 StepFrame begin_step(SimWorld& world);
 
+// A collision mesh's frame now as a group or a cloth reads it: margin, gradient step (half a cell) and the
+// reader's friction.
+gpu_shared::SimSdfFrame sdf_frame_now(const SimSdfState& sdf, double friction);
+
+// The CPU reference of sim/field_depth.comp: per guide (or follow) vertex of `group`, the deepest it lies in
+// the group's fields, in margins (gpu_shared::sim_sdf_margin_depth; kSimNoDepth outside every grid).
+std::vector<float> field_depths(const SimWorld& world, size_t group, bool follows);
+
 // Runs one substep of dt = step_dt_s() ending at time (clock.steps + 1) * dt: transforms, then every pass
 // in order for every group (README.md). Should a position ever become non-finite, that group is reset to
 // its rest pose and InvalidArgument names it (the other groups keep their step).

@@ -32,9 +32,15 @@ vec3 strand_base_color(uint strand, uint k, float s) {
         float x = clamp((stretch - 1.0) / 0.1, -1.0, 1.0);
         color = x < 0.0 ? mix(vec3(1.0), vec3(0.1, 0.3, 1.0), -x) : mix(vec3(1.0), vec3(1.0, 0.1, 0.05), x);
     } else if (debug == kHairDebugDepth) {
-        float d = pc.has_collision_depth == 1u ? collision_depth[base + k] : 0.0;
-        float x = clamp(d / max(pc.root_half_width_m * 4.0, 1e-6), 0.0, 1.0);
-        color = mix(vec3(0.9), vec3(1.0, 0.05, 0.05), x);
+        // In margins: <= 0 outside the margin (white; grey without depths), (0, 1] within it (yellow to
+        // orange), > 1 inside the mesh (red, darkest at 2: one margin deep).
+        float d = pc.has_collision_depth == 1u ? collision_depth[base + k] : -1.0;
+        if (pc.has_collision_depth != 1u) color = vec3(0.45);
+        else if (d <= 0.0) color = vec3(0.9);
+        else if (d <= 1.0) color = mix(vec3(1.0, 0.9, 0.15), vec3(1.0, 0.45, 0.0), d);
+        else color = mix(vec3(1.0, 0.05, 0.05), vec3(0.45, 0.0, 0.0), clamp(d - 1.0, 0.0, 1.0));
+    } else if (debug == kHairDebugRootTip) {
+        color = mix(vec3(0.02, 0.05, 0.35), vec3(1.0, 0.85, 0.1), s);
     } else {
         float tip_pct = max(pc.tip_percentage, 1e-4);
         float blend = clamp((s - (1.0 - tip_pct)) / tip_pct, 0.0, 1.0);

@@ -36,7 +36,8 @@ TRESSEL_CONST(uint, kHairModelMarschner, 1);
 TRESSEL_CONST(uint, kHairDebugNone, 0);
 TRESSEL_CONST(uint, kHairDebugGuide, 1);          // colour hashed from the strand's guide id
 TRESSEL_CONST(uint, kHairDebugStretch, 2);        // segment length / rest length: blue 0.9, white 1, red 1.1
-TRESSEL_CONST(uint, kHairDebugDepth, 3);          // collision depth: white 0 -> red at 1 fibre radius x 4
+TRESSEL_CONST(uint, kHairDebugDepth, 3);          // depth in the collision margin (sim_sdf_margin_depth): white outside, yellow -> orange within, red inside the mesh
+TRESSEL_CONST(uint, kHairDebugRootTip, 4);        // the parameter along the strand: dark blue root -> yellow tip
 
 // Set 0, binding kRenderBindFrame: one per frame.
 struct FrameUniforms {

@@ -53,6 +53,18 @@ SIM_FN vec3 sim_sdf_push_follow(SDF_FIELD_PARAM SdfGridParams g, SimSdfFrame f, 
     return x;
 }
 
+// How deep world point x lies in the field's collision margin (params.x), in margins: <= 0 outside the
+// margin, (0, 1] within it (the solver pushes it out), > 1 inside the mesh; kSimNoDepth outside the grid.
+// The margin counts as at least 1 mm, so a zero margin still reads a depth inside the mesh.
+TRESSEL_CONST(float, kSimNoDepth, -1.0e30f);
+SIM_FN float sim_sdf_margin_depth(SDF_FIELD_PARAM SdfGridParams g, SimSdfFrame f, vec3 x) {
+    vec3 p = sim_transform_point(f.world_to_rest, x);
+    if (!sim_sdf_in_grid(g, p)) return kSimNoDepth;
+    float d = sdf_sample_distance_m(SDF_FIELD_ARG g, p);
+    float m = max(f.params.x, 0.001f);
+    return (f.params.x - d) / m;
+}
+
 // The part of an SDF push (world, metres) that is depenetration rather than collision response: what is
 // left after the point's inward travel over the step relative to the surface (`travel` = its position
 // minus its start-of-step position carried by the surface's motion). A point that arrived from outside

@@ -321,6 +321,15 @@ TEST(Editor, ExportFeedbackStretchFiguresAndDebugColourings) {
         {{"set", "view.colour_by"}, {"value", "stretch"}},
         {{"frames", 2}},
         {{"screenshot", (dir / "stretch.png").string()}},
+        {{"set", "view.colour_by"}, {"value", "depth"}},
+        {{"action", "view_top"}},
+        {{"set", "view.distance"}, {"value", 0.7}},
+        {{"frames", 2}},
+        {{"screenshot", (dir / "depth.png").string()}},
+        {{"set", "view.colour_by"}, {"value", "root_tip"}},
+        {{"frames", 2}},
+        {{"screenshot", (dir / "root_tip.png").string()}},
+        {{"action", "view_front"}},
         {{"export", (dir / "out" / "hair.tfx").string()}, {"format", "tfx"}},
         {{"play", 10}},
         {{"frames", 40}},
@@ -395,6 +404,24 @@ TEST(Editor, ExportFeedbackStretchFiguresAndDebugColourings) {
     EXPECT_GT(by_guide, 500u);
     EXPECT_GT(by_stretch, 500u);
     EXPECT_LT(red_or_blue, 50u) << "no segment is 10% off its length";
+    // By collision depth the groomed hair is white outside the margin, never red (inside the mesh); from
+    // root to tip (the same view, from above) it runs from dark blue to yellow where the depth colouring
+    // is neutral.
+    const Image depth = load_png(dir / "depth.png"), root_tip = load_png(dir / "root_tip.png");
+    size_t white = 0, inside = 0, roots = 0, tips = 0;
+    viewport([&](size_t i) {
+        const int dr = depth.rgb[i], dg = depth.rgb[i + 1], db = depth.rgb[i + 2];
+        white += dr > 170 && dg > 170 && db > 170 ? 1 : 0;
+        inside += dr > 90 && dg < 40 && db < 40 ? 1 : 0;
+        const int rr = root_tip.rgb[i], rb = root_tip.rgb[i + 2];
+        tips += (rr - rb) - (dr - db) > 40 ? 1 : 0;
+        roots += (rb - rr) - (db - dr) > 20 ? 1 : 0;
+    });
+    std::printf("by depth: %zu white, %zu inside; root to tip: %zu bluer, %zu yellower than by depth\n", white, inside, roots, tips);
+    EXPECT_GT(white, 500u);
+    EXPECT_LT(inside, 50u);
+    EXPECT_GT(roots, 100u);
+    EXPECT_GT(tips, 100u);
 }
 
 // One scene runtime under both front doors: the default scene stepped N frames by `tressel-cli bake` and by

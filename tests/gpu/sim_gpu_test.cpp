@@ -452,6 +452,57 @@ TEST_F(SimGpuTest, FusedStepMatchesTheCpuWithTwoSdfsAndSkinnedRoots) {
     EXPECT_GT(diff(one_sdf, gpu_world).guide_max_m, 1e-3) << "the second SDF and the skinned roots changed the result";
 }
 
+// The viewport's depth colouring: record_field_depth gives every guide and follow vertex its depth in the
+// collision margins (the deepest over two fields with different margins, the head turning), as the CPU
+// reference field_depths does; roots on the scalp read inside the margin, a vertex moved into the head
+// many.
+TEST_F(SimGpuTest, FieldDepthsMatchTheCpuReference) {
+    auto pipelines = SimGpuPipelines::create(device());
+    ASSERT_TRUE(pipelines.ok());
+    static const SdfGrid shell = [] {
+        SdfGrid g = fixture().field;
+        g.grid.origin_m += glm::dvec3(0.0, 0.01, 0.0);
+        return g;
+    }();
+    SimWorld world = make_world({}, [](SimWorldInputs& in) {
+        in.sdfs.push_back({"shell", &shell, 0.008});
+        in.groups[0].params.sdf.push_back("shell");
+    });
+    auto sim = SimGpu::create(device(), *pipelines, world, 8, SimGpuMode::Fused);
+    ASSERT_TRUE(sim.ok()) << sim.error().describe();
+    run_gpu(device(), *sim, world, 3 * uint32_t(world.environment.substeps));
+    ASSERT_TRUE(sim->download(device(), world).ok());
+    // One guide vertex moved to the middle of the head.
+    SimGroupState& g = world.groups[0];
+    const glm::vec3 lo = glm::vec3(fixture().field.grid.origin_m), size = glm::vec3(fixture().field.grid.dims) * float(fixture().field.grid.cell_size_m);
+    g.positions[5] = glm::vec4(lo + 0.5f * size, 1.0f);
+    ASSERT_TRUE(sim->upload_state(device(), world).ok());
+    auto read = [&](bool follows) {
+        const gpu::Buffer& b = sim->field_depth(0, follows);
+        std::vector<float> out((follows ? g.follow_positions.size() : g.positions.size()));
+        EXPECT_TRUE(device().download(b, out.data(), out.size() * sizeof(float)).ok());
+        return out;
+    };
+    ASSERT_TRUE(device().run_sync([&](gpu::CommandBuffer& cmd) { sim->record_field_depth(cmd, world); }).ok());
+    for (bool follows : {false, true}) {
+        const std::vector<float> got = read(follows), want = field_depths(world, 0, follows);
+        ASSERT_EQ(got.size(), want.size());
+        double worst = 0.0;
+        size_t roots = 0, in_margin = 0;
+        for (size_t v = 0; v < got.size(); ++v) {
+            worst = std::max(worst, double(std::abs(got[v] - want[v])));
+            if (v % g.n == 0) roots += want[v] > 0.0f ? 1 : 0;
+            in_margin += want[v] > 0.0f ? 1 : 0;
+        }
+        std::printf("[field depth] %s: %zu vertices, %zu in a margin, max |gpu - cpu| %.3g margins\n",
+                    follows ? "follows" : "guides", got.size(), in_margin, worst);
+        EXPECT_LE(worst, 1e-3);
+        EXPECT_EQ(roots, got.size() / g.n) << "roots sit on the scalp, inside the margin";
+    }
+    const float deep = read(false)[5];
+    EXPECT_GT(deep, 5.0f) << "a vertex in the middle of the head lies many margins deep";
+}
+
 // Skinned roots read from the device (SimGpu::set_device_root_targets: the targets written on the GPU, no
 // per-strand host upload) step as the same targets given on the host (set_root_transforms), in both modes;
 // the world of the device-rooted run is never given a transform, so only the device buffer can turn it.

@@ -72,6 +72,8 @@ void bind_sets(SimGpuGroup& g) {
         s.bind_buffer(gpu_shared::kSimBindVolumeBounds, g.volume_bounds);
         s.bind_buffer(gpu_shared::kSimBindVolumeGradient, g.volume_gradient);
         s.bind_buffer(gpu_shared::kSimBindFollowCorrections, g.follow_corrections);
+        s.bind_buffer(gpu_shared::kSimBindDepthGuides, g.depth_guides);
+        s.bind_buffer(gpu_shared::kSimBindDepthFollows, g.depth_follows);
     }
     if (g.device_targets) {
         g.roots_set.bind_buffer(gpu_shared::kSimRootsBindTargets, *g.device_targets);
@@ -96,6 +98,7 @@ Result<SimGpuPipelines> SimGpuPipelines::create(gpu::Device& device) {
                  {&p.chain_runs, "sim/chain_runs.comp"},    {&p.chain_vertices, "sim/chain_vertices.comp"},
                  {&p.follow, "sim/follow.comp"},
                  {&p.follow_sdf, "sim/follow_sdf.comp"},    {&p.follow_all, "sim/follow_all.comp"},
+                 {&p.field_depth, "sim/field_depth.comp"},
                  {&p.volume_bounds, "sim/volume_bounds.comp"}, {&p.volume_splat, "sim/volume_splat.comp"},
                  {&p.volume_gradient, "sim/volume_gradient.comp"}};
     for (auto& it : items) {
@@ -256,7 +259,9 @@ Result<SimGpu> SimGpu::create(gpu::Device& device, const SimGpuPipelines& pipeli
                    {&g.params, host_buffer(device, sim.slots_ * sizeof(gpu_shared::SimGroupParams), name + "params")},
                    {&g.roots, host_buffer(device, sim.slots_ * 2 * sizeof(glm::mat4), name + "roots")},
                    {&g.colliders, host_buffer(device, sim.slots_ * g.max_colliders * sizeof(gpu_shared::SimCollider), name + "colliders")},
-                   {&g.sdf_frames, host_buffer(device, sim.slots_ * 2 * g.max_sdfs * sizeof(gpu_shared::SimSdfFrame), name + "sdf frames")}};
+                   {&g.sdf_frames, host_buffer(device, (sim.slots_ + 1) * 2 * g.max_sdfs * sizeof(gpu_shared::SimSdfFrame), name + "sdf frames")},
+                   {&g.depth_guides, device_buffer(device, std::vector<float>(std::max<size_t>(w.positions.size(), 1), 0.0f), name + "field depth")},
+                   {&g.depth_follows, device_buffer(device, std::vector<float>(std::max<size_t>(w.follow_positions.size(), 1), 0.0f), name + "follow field depth")}};
         for (auto& u : ups) {
             if (!u.r) return u.r.error();
             *u.out = std::move(*u.r);
@@ -276,6 +281,38 @@ Result<SimGpu> SimGpu::create(gpu::Device& device, const SimGpuPipelines& pipeli
         sim.cloths_.push_back(std::move(*cloth));
     }
     return sim;
+}
+
+void SimGpu::record_field_depth(gpu::CommandBuffer& cmd, const SimWorld& world) {
+    const gpu::ComputePipeline& pipe = pipelines_->field_depth;
+    cmd.compute_barrier();  // the steps' last writes to the positions
+    bool any = false;
+    for (size_t gi = 0; gi < groups_.size() && gi < world.groups.size(); ++gi) {
+        SimGpuGroup& g = groups_[gi];
+        const SimGroupState& w = world.groups[gi];
+        const uint32_t guide_vertices = g.strands * g.n, count = guide_vertices + g.follows * g.n;
+        if (count == 0) continue;
+        auto* sf = static_cast<gpu_shared::SimSdfFrame*>(g.sdf_frames.mapped()) + size_t(slots_) * 2 * g.max_sdfs;
+        for (size_t i = 0; i < w.sdf_indices.size() && i < g.max_sdfs; ++i) sf[i] = sdf_frame_now(world.sdfs[w.sdf_indices[i]], 0.0);
+        gpu_shared::SimPush push{};
+        push.count = count;
+        push.slot = slots_;
+        push.sdf = uint32_t(std::min<size_t>(w.sdf_indices.size(), g.max_sdfs));
+        push.max_sdfs = g.max_sdfs;
+        push.pad1 = guide_vertices;
+        cmd.bind(pipe, g.sets[g.rotation % 3]);
+        cmd.push(pipe, push);
+        const gpu::DispatchSize d = gpu::dispatch_size(*device_, count, gpu_shared::kSimWorkgroupSize);
+        cmd.dispatch(d.x, d.y, d.z);
+        any = true;
+    }
+    if (!any) return;
+    VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+    vkCmdPipelineBarrier(cmd.handle(), VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                         VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0, nullptr,
+                         0, nullptr);
 }
 
 Status SimGpu::record_steps(gpu::CommandBuffer& cmd, SimWorld& world, uint32_t steps, gpu::TimestampQueries* ts) {

@@ -54,7 +54,7 @@ public:
 
     gpu::ComputePipeline strand_data, integrate, global_shape, vsp, local_shape, length, clamp, sdf_vertex,
         sdf_midpoint, ftl, chain_runs, chain_vertices, follow, follow_sdf, follow_all, volume_bounds, volume_splat,
-        volume_gradient;
+        volume_gradient, field_depth;
     gpu::ComputePipeline roots;  // sim/roots.comp: skinned roots from the device (a layout of its own)
     gpu::ComputePipeline field_copy;  // sim/field_copy.comp: a rebuilt field into a group's fields
     gpu::ComputePipeline cloth_predict, cloth_substep, cloth_draw;  // cloth accessories (cloth_gpu.h; a layout of their own)
@@ -83,6 +83,8 @@ struct SimGpuGroup {
     gpu::Buffer follow_desc, follow_pos, sdf_grids, sdf_fields, sdf_offsets;
     gpu::Buffer follow_corrections;    // vec4 per corrected follow and vertex (SimGroupState::follow_corrections; a stub without)
     gpu::Buffer params, roots, colliders, sdf_frames;  // host-visible, one slot per substep of a record
+                                       // (sdf_frames: one more, for record_field_depth)
+    gpu::Buffer depth_guides, depth_follows;  // float per vertex: record_field_depth's output
     gpu::Buffer contacts;              // vec4 per vertex: the step's SDF contact normals (split passes)
     gpu::Buffer chain_q;               // vec4 per vertex slot: chain shape matching rotations (kept across steps)
     gpu::Buffer chain_t;               // vec4 per vertex slot: their goal translations (split passes)
@@ -148,6 +150,16 @@ public:
     Status record_sdf_field_copy(gpu::CommandBuffer& cmd, const SimWorld& world, uint32_t sdf, const gpu::Buffer& distance);
     // Uploads the groups' shape targets (rest_positions_os, ref_vectors_m), e.g. after a sag-free solve.
     Status upload_targets(gpu::Device& device, const SimWorld& world);
+
+    // Records, after the steps recorded so far, how deep each guide and follow vertex lies in the group's
+    // collision margins (sim/field_depth.comp, gpu_shared::sim_sdf_margin_depth; the CPU reference is
+    // field_depths in sim.h) into field_depth(group, follows), and a barrier before vertex and compute
+    // shaders read them. The fields' frames are the world's now, written to host-visible memory as
+    // record_steps writes its constants.
+    void record_field_depth(gpu::CommandBuffer& cmd, const SimWorld& world);
+    const gpu::Buffer& field_depth(size_t group, bool follows) const {
+        return follows ? groups_[group].depth_follows : groups_[group].depth_guides;
+    }
 
     const gpu::Buffer& guide_positions(size_t group) const { return groups_[group].positions[groups_[group].rotation % 3]; }
     const gpu::Buffer& follow_positions(size_t group) const { return groups_[group].follow_pos; }
