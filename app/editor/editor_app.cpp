@@ -84,6 +84,8 @@ Status EditorApp::init() {
         }
         return true;
     };
+    layout_file_ = ctx_.config_dir / ("layout_" + std::to_string(options_.width) + "x" + std::to_string(options_.height) + ".ini");
+    if (std::error_code ec; fs::exists(layout_file_, ec)) ImGui::LoadIniSettingsFromDisk(layout_file_.string().c_str());
     gpu::Device& device = shell_->device();
     ctx_.add_log(Severity::Info, "gpu", device.info().name + " (" + gpu::to_string(device.info().type) + ")");
     TRESSEL_TRY(create_gpu_parts());
@@ -417,6 +419,72 @@ void EditorApp::dump_positions(const fs::path& path) {
     ctx_.add_log(Severity::Info, "dump", "wrote " + path.string());
 }
 
+void EditorApp::save_layout() {
+    size_t bytes = 0;
+    const char* ini = ImGui::SaveIniSettingsToMemory(&bytes);
+    ImGui::GetIO().WantSaveIniSettings = false;
+    if (layout_file_.empty() || !ini) return;
+    std::error_code ec;
+    fs::create_directories(layout_file_.parent_path(), ec);
+    if (Status s = write_file_atomic(layout_file_, std::string_view(ini, bytes)); !s)
+        ctx_.add_log(Severity::Warning, "layout", "cannot remember the window layout: " + s.error().message);
+}
+
+void EditorApp::capture_turntable_image() {
+    Turntable& t = *turntable_;
+    render::FrameDesc desc = viewport_frame();
+    desc.camera.yaw_deg = t.yaw0_deg + 360.0 * double(t.next) / double(t.count);
+    Status st = shell_->device().wait_idle();
+    std::vector<uint8_t> png;
+    if (st) {
+        auto rgba = live_->render_to_rgba(desc);
+        if (!rgba) st = rgba.error();
+        else if (auto enc = encode_png_rgba(*rgba, int(live_->renderer()->width()), int(live_->renderer()->height())); !enc) st = enc.error();
+        else png = std::move(*enc);
+    }
+    char name[32];
+    std::snprintf(name, sizeof name, "turntable_%03d.png", t.next);
+    if (st) st = write_file_atomic(t.dir / name, std::span<const uint8_t>(png));
+    if (!st) {
+        ctx_.report_error("turntable: " + st.error().message);
+        turntable_.reset();
+        return;
+    }
+    if (++t.next < t.count) return;
+    last_turntable_ = {{"dir", t.dir.string()},
+                       {"images", t.count},
+                       {"width", live_->renderer()->width()},
+                       {"height", live_->renderer()->height()}};
+    ctx_.add_log(Severity::Info, "turntable", "wrote " + std::to_string(t.count) + " images into " + t.dir.string());
+    turntable_.reset();
+}
+
+void EditorApp::draw_turntable_dialog() {
+    if (turntable_dialog_) {
+        ImGui::OpenPopup("Capture turntable");
+        turntable_dialog_ = false;
+    }
+    if (!ImGui::BeginPopupModal("Capture turntable", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+    ImGui::TextUnformatted("Images of the scene as it is now, the camera going once around the character.");
+    ImGui::SetNextItemWidth(120.0f);
+    ImGui::DragInt("Images", &turntable_count_, 1.0f, 1, 3600, "%d", ImGuiSliderFlags_AlwaysClamp);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("images around the character, 1 to 3600 (default 36: every 10 degrees)");
+    char dir[1024];
+    std::snprintf(dir, sizeof dir, "%s", turntable_dir_.c_str());
+    ImGui::SetNextItemWidth(420.0f);
+    if (ImGui::InputText("Folder", dir, sizeof dir)) turntable_dir_ = dir;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("written as turntable_000.png, turntable_001.png ... at the viewport's size");
+    if (ImGui::Button("Capture")) {
+        Request r{Action::Turntable, turntable_dir_};
+        r.amount = double(turntable_count_);
+        ctx_.requests.push_back(r);
+        ImGui::CloseCurrentPopup();
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Close")) ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Requests
 
@@ -501,7 +569,38 @@ void EditorApp::handle_requests() {
                 if (r.amount < 0.0 || r.amount2 < 0.0) scripted_probe_.reset();
                 else scripted_probe_ = ImVec2(float(std::min(r.amount, 1.0)), float(std::min(r.amount2, 1.0)));
                 break;
-            case Action::Cancel: ctx_.jobs.cancel(); break;
+            case Action::Cancel:
+                ctx_.jobs.cancel();
+                if (turntable_) {
+                    ctx_.add_log(Severity::Warning, "turntable", "cancelled after " + std::to_string(turntable_->next) + " of " +
+                                                                     std::to_string(turntable_->count) + " images");
+                    turntable_.reset();
+                }
+                break;
+            case Action::ResetLayout:
+                layout_reset_ = true;
+                for (auto& p : panels_) p->open = true;
+                if (std::error_code ec; !layout_file_.empty()) fs::remove(layout_file_, ec);
+                ctx_.add_log(Severity::Info, "layout", "every panel back to the default layout");
+                break;
+            case Action::ShowLighting: ctx_.select_lighting_tab = true; break;
+            case Action::PlaceWindow: place_window_ = r; break;
+            case Action::Turntable: {
+                const int count = int(std::lround(r.amount));
+                std::error_code ec;
+                fs::create_directories(r.path, ec);
+                if (ec || count < 1 || count > 3600) {
+                    ctx_.report_error("turntable: cannot write " + std::to_string(count) + " images into " + r.path +
+                                      (ec ? " (" + ec.message() + ")" : std::string(" (1 to 3600 images)")));
+                    break;
+                }
+                if (!live_->content()) {
+                    ctx_.report_error("turntable: there is no scene to capture yet");
+                    break;
+                }
+                turntable_ = Turntable{fs::absolute(r.path), count, 0, ctx_.camera.yaw_deg};
+                break;
+            }
             case Action::Seek: seek(uint64_t(std::max(0.0, std::round(r.amount)))); break;
         }
     }
@@ -544,7 +643,7 @@ void EditorApp::save_stats(const fs::path& path) {
     // The parameters the last frame drew (the layout check reads `clipped`).
     nlohmann::json drawn = nlohmann::json::array();
     for (const auto& d : ctx_.drawn_params)
-        drawn.push_back({{"panel", d.panel}, {"key", d.key}, {"label", d.label}, {"clipped", d.clipped}});
+        drawn.push_back({{"panel", d.panel}, {"key", d.key}, {"label", d.label}, {"clipped", d.clipped}, {"below", d.below}});
     j["parameters_drawn"] = std::move(drawn);
     j["parameter_filter"] = ctx_.param_filter;
     // The slice probe's last reading (null where none: no slice, or the point misses it).
@@ -561,6 +660,13 @@ void EditorApp::save_stats(const fs::path& path) {
     } else {
         j["slice_probe"] = nullptr;
     }
+    // The windows as drawn, the remembered layout and the last turntable.
+    nlohmann::json windows = nlohmann::json::object();
+    for (const auto& [title, r] : ctx_.window_rects) windows[title] = {r[0], r[1], r[2], r[3]};
+    windows["Viewport"] = {viewport_min_.x, viewport_min_.y, viewport_max_.x - viewport_min_.x, viewport_max_.y - viewport_min_.y};
+    j["windows"] = std::move(windows);
+    j["layout_file"] = layout_file_.string();
+    j["last_turntable"] = last_turntable_.is_null() ? nlohmann::json(nullptr) : last_turntable_;
     // The slice's diagnosis of its field and mesh (sdf/sdf_check.h), as the legend states it.
     if (const render::SliceView& sv = live_->slice(); sv.width_px > 0 && ctx_.scene.view.show_slice)
         j["slice_check"] = {{"checked", sv.checked},
@@ -615,7 +721,7 @@ void EditorApp::seek(uint64_t frame) {
 }
 
 bool EditorApp::busy() const {
-    if (ctx_.jobs.busy() || ctx_.timeline.seek_target) return true;
+    if (ctx_.jobs.busy() || ctx_.timeline.seek_target || turntable_) return true;
     return live_->content() && live_->plan(ctx_.scene).any() && !(content_failed_ && failed_scene_ == ctx_.scene);
 }
 
@@ -638,8 +744,9 @@ std::optional<std::string> EditorApp::take_error() {
 // UI
 
 void EditorApp::draw_viewport(float x, float y, float w, float h) {
-    ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_FirstUseEver);
+    const ImGuiCond cond = layout_reset_ ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+    ImGui::SetNextWindowPos(ImVec2(x, y), cond);
+    ImGui::SetNextWindowSize(ImVec2(w, h), cond);
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(2, 2));
     bool open = ImGui::Begin("Viewport", nullptr, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoCollapse);
     ImGui::PopStyleVar();
@@ -924,6 +1031,12 @@ void EditorApp::draw_ui() {
             if (ImGui::MenuItem("Save", "Ctrl+S")) ctx_.request(Action::Save);
             if (ImGui::MenuItem("Save as...", "Ctrl+Shift+S")) ctx_.request(Action::SaveAs);
             ImGui::Separator();
+            if (ImGui::MenuItem("Capture turntable...", nullptr, false, live_->content() != nullptr && !turntable_)) {
+                turntable_dialog_ = true;
+                if (turntable_dir_.empty())
+                    turntable_dir_ = ((ctx_.scene_path.empty() ? fs::current_path() : ctx_.scene_path.parent_path()) / "turntable").string();
+            }
+            ImGui::Separator();
             if (ImGui::MenuItem("Quit", "Ctrl+Q")) ctx_.request(Action::Quit);
             ImGui::EndMenu();
         }
@@ -934,6 +1047,10 @@ void EditorApp::draw_ui() {
         }
         if (ImGui::BeginMenu("Window")) {
             for (auto& p : panels_) ImGui::MenuItem(p->title(), nullptr, &p->open);
+            ImGui::Separator();
+            if (ImGui::MenuItem("Lighting")) ctx_.request(Action::ShowLighting);
+            if (ImGui::MenuItem("Reset layout")) ctx_.request(Action::ResetLayout);
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("every panel back where it starts, and open (the layout is remembered per window size)");
             ImGui::EndMenu();
         }
         // The parameter search: every panel then lists only the parameters whose display name or JSON key
@@ -955,27 +1072,46 @@ void EditorApp::draw_ui() {
     float top = vp->Pos.y + bar, w = vp->Size.x, h = vp->Size.y - bar;
     float left = std::max(300.0f, w * 0.23f), right = std::max(300.0f, w * 0.25f);
     float centre = w - left - right, view_h = h * 0.66f;
-    auto place = [](float x, float y, float ww, float hh) {
-        ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_FirstUseEver);
-        ImGui::SetNextWindowSize(ImVec2(ww, hh), ImGuiCond_FirstUseEver);
+    const ImGuiCond cond = layout_reset_ ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+    auto place = [cond](float x, float y, float ww, float hh) {
+        ImGui::SetNextWindowPos(ImVec2(x, y), cond);
+        ImGui::SetNextWindowSize(ImVec2(ww, hh), cond);
     };
     draw_viewport(left, top, centre, view_h);
     place(0, top, left, h * 0.42f);
     panels_[0]->draw_window(ctx_);  // Scene
     place(0, top + h * 0.42f, left, h * 0.58f);
     panels_[1]->draw_window(ctx_);  // Groom
-    place(w - right, top, right, h * 0.42f);
+    place(w - right, top, right, h * 0.36f);
     panels_[2]->draw_window(ctx_);  // Simulation
-    place(w - right, top + h * 0.42f, right, h * 0.30f);
+    place(w - right, top + h * 0.36f, right, h * 0.28f);
     panels_[3]->draw_window(ctx_);  // Collision
-    place(w - right, top + h * 0.72f, right, h * 0.28f);
-    panels_[4]->draw_window(ctx_);  // Shading
+    place(w - right, top + h * 0.64f, right, h * 0.36f);
+    panels_[4]->draw_window(ctx_);  // Shading: tall enough for the Lighting tab without scrolling
     place(left + centre * 0.45f, top + view_h, centre * 0.30f, h - view_h);
     panels_[5]->draw_window(ctx_);  // Stats
     place(left, top + view_h, centre * 0.45f, h - view_h);
     panels_[6]->draw_window(ctx_);  // Log
     place(left + centre * 0.75f, top + view_h, centre * 0.25f, h - view_h);
     panels_[7]->draw_window(ctx_);  // Export
+    layout_reset_ = false;
+    // A script's window placement, as a drag would leave it (applied inside the frame, after the windows
+    // exist).
+    if (place_window_) {
+        ImGui::SetWindowPos(place_window_->path.c_str(), ImVec2(place_window_->rect[0], place_window_->rect[1]));
+        ImGui::SetWindowSize(place_window_->path.c_str(), ImVec2(place_window_->rect[2], place_window_->rect[3]));
+        ImGui::GetIO().WantSaveIniSettings = true;  // remembered as a drag's end is
+        place_window_.reset();
+    }
+    if (turntable_) {
+        ImGui::SetNextWindowPos(ImVec2(left + centre * 0.5f, top + view_h * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+        ImGui::Begin("Capturing turntable", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse);
+        ImGui::Text("%d of %d images into %s", turntable_->next, turntable_->count, turntable_->dir.string().c_str());
+        ImGui::ProgressBar(float(turntable_->next) / float(std::max(turntable_->count, 1)), ImVec2(320, 0));
+        if (ImGui::Button("Cancel")) ctx_.request(Action::Cancel);
+        ImGui::End();
+    }
+    draw_turntable_dialog();
 
     if (const Job* job = ctx_.jobs.current()) {
         ImGui::SetNextWindowPos(ImVec2(left + centre * 0.5f, top + view_h * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
@@ -1093,6 +1229,18 @@ void EditorApp::update_stats() {
     }
 }
 
+render::FrameDesc EditorApp::viewport_frame() const {
+    render::FrameDesc desc;
+    desc.camera = ctx_.camera;
+    desc.lighting = ctx_.scene.lighting;
+    desc.show_grid = ctx_.scene.view.show_grid;
+    desc.show_collision = ctx_.scene.view.show_collision;
+    desc.show_colliders = ctx_.scene.view.show_colliders;
+    desc.show_slice = ctx_.scene.view.show_slice;
+    desc.debug = runtime::hair_debug(ctx_.scene.view.colour_by);
+    return desc;
+}
+
 Status EditorApp::render_frame() {
     auto begun = shell_->begin_frame();
     if (!begun) return begun.error();
@@ -1131,14 +1279,7 @@ Status EditorApp::render_frame() {
         presented_handle_ = viewport_image.handle();
     }
 
-    render::FrameDesc desc;
-    desc.camera = ctx_.camera;
-    desc.lighting = ctx_.scene.lighting;
-    desc.show_grid = ctx_.scene.view.show_grid;
-    desc.show_collision = ctx_.scene.view.show_collision;
-    desc.show_colliders = ctx_.scene.view.show_colliders;
-    desc.show_slice = ctx_.scene.view.show_slice;
-    desc.debug = runtime::hair_debug(ctx_.scene.view.colour_by);
+    render::FrameDesc desc = viewport_frame();
     if (ctx_.stats.interactive) {
         desc.hair_lod_bias = 0.15;          // fewer strands and vertices than the automatic choice
         desc.hair_lod_max_fraction = 0.25;  // a quarter of the strands at most (each widened to keep coverage)
@@ -1220,6 +1361,7 @@ int EditorApp::run() {
         }
         step_once_ = false;
         update_stats();
+        if (turntable_ && live_->content()) capture_turntable_image();
 
         shell_->new_imgui_frame();
         handle_shortcuts();
@@ -1228,6 +1370,7 @@ int EditorApp::run() {
         if (!ImGui::IsAnyItemActive()) ctx_.commit();
         ctx_.sync_camera();
         ImGui::Render();
+        if (ImGui::GetIO().WantSaveIniSettings) save_layout();
         if (Status r = render_frame(); !r) {
             // A frame that failed half-way (its image acquired, its commands not submitted) leaves the
             // frame's objects in no state to go on with: the GPU side starts again, the document stays.
@@ -1248,6 +1391,7 @@ int EditorApp::run() {
         for (auto& p : ctx_.stats.history.back()) passes += " " + p.name + "=" + std::to_string(p.ms).substr(0, 6);
         std::fprintf(stderr, "tressel: GPU ms per pass, last frame:%s\n", passes.c_str());
     }
+    save_layout();
     const int errors = static_cast<int>(shell_->device().validation_error_count());
     std::fprintf(stderr, "tressel: %llu frames, %zu meshes loaded, %d validation errors\n", static_cast<unsigned long long>(frames),
                  ctx_.meshes ? ctx_.meshes->size() : size_t(0), errors);

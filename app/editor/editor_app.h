@@ -64,6 +64,27 @@ private:
     void update_content();
     void start_export(const Request& r);
     void dump_positions(const std::filesystem::path& path);
+    // The viewport's frame description (camera, lighting, overlays, colouring) at full quality.
+    render::FrameDesc viewport_frame() const;
+    // "Capture turntable": one image per drawn frame, the pose held, the camera's yaw in steps of 360 / N.
+    struct Turntable {
+        std::filesystem::path dir;
+        int count = 0, next = 0;
+        double yaw0_deg = 0.0;
+    };
+    std::optional<Turntable> turntable_;
+    nlohmann::json last_turntable_;          // what the last capture wrote (stats)
+    bool turntable_dialog_ = false;
+    int turntable_count_ = 36;
+    std::string turntable_dir_;
+    void capture_turntable_image();
+    void draw_turntable_dialog();
+    // The window layout: remembered per window size in the config folder (layout_WxH.ini), restored at
+    // start; Window > Reset layout puts every panel back where the code places it.
+    std::filesystem::path layout_file_;
+    bool layout_reset_ = false;
+    std::optional<Request> place_window_;
+    void save_layout();
     void save_stats(const std::filesystem::path& path);
 
     void handle_requests();

@@ -2,10 +2,12 @@
 // Threading: the UI thread only. Workers never touch the context; they return a continuation (job_runner.h).
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <deque>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <future>
 #include <memory>
 #include <optional>
@@ -45,6 +47,10 @@ enum class Action {
     FindParameter,  // path: the text of the parameter search box ("" shows every parameter)
     ProbeSlice,     // amount, amount2: the point of the viewport (fractions of its width and height from its
                     // top left) whose SDF slice reading is shown; negative: the mouse again
+    ResetLayout,    // every panel back to the default layout for the window's size, and open
+    ShowLighting,   // the Shading panel's Lighting tab
+    Turntable,      // path: a folder; amount: images around the character (yaw steps of 360 / N), one per frame
+    PlaceWindow,    // path: a window's title; rect: its position and size in pixels (as a drag would)
 };
 struct Request {
     Action action;
@@ -53,6 +59,7 @@ struct Request {
     bool include_follows = false;  // Export
     double amount = 0.0;           // Orbit: degrees
     double amount2 = 0.0;          // ProbeSlice: the second coordinate
+    float rect[4] = {0, 0, 0, 0};  // PlaceWindow: x, y, width, height
 };
 
 // Per-frame statistics the Stats panel draws.
@@ -129,9 +136,13 @@ struct EditorContext : Document {
     // (`stats` writes it): each parameter's panel, JSON key, display name and whether its widget or label
     // ran past its window's right edge.
     std::string param_filter;
+    bool select_lighting_tab = false;  // the Shading panel opens its Lighting tab on its next draw
+    // Each window's position and size as last drawn (x, y, width, height in pixels), for `stats`.
+    std::map<std::string, std::array<float, 4>> window_rects;
     struct DrawnParam {
         std::string panel, key, label;
-        bool clipped = false;
+        bool clipped = false;  // runs past the window's right edge
+        bool below = false;    // below the window's bottom edge: seen only after scrolling
     };
     std::vector<DrawnParam> drawn_params;
     std::string drawing_panel;                 // the panel being drawn (Panel::draw_window)

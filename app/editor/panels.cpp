@@ -41,6 +41,8 @@ void Panel::draw_window(EditorContext& ctx) {
         ImGui::End();
         return;
     }
+    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    ctx.window_rects[title()] = {pos.x, pos.y, size.x, size.y};
     ImGui::PushItemWidth(-ImGui::GetWindowWidth() * 0.42f);
     ctx.drawing_panel = title();
     ctx.last_param_group.clear();
@@ -368,19 +370,46 @@ void CollisionPanel::draw(EditorContext& ctx) {
     }
 }
 
+// Hair shading and lighting on tabs of their own, so the lights are one click away and never below the
+// fold of a long shading table.
 void ShadingPanel::draw(EditorContext& ctx) {
-    for (size_t i = 0; i < ctx.scene.hair_groups.size(); ++i) {
-        ImGui::PushID(int(i));
-        section(ctx, ("Hair group: " + ctx.scene.hair_groups[i].name).c_str());
-        draw_param_table(ctx, "hair_groups[].shading", ptr("hair_groups", i, "shading"));
-        ImGui::PopID();
+    auto hair = [&] {
+        for (size_t i = 0; i < ctx.scene.hair_groups.size(); ++i) {
+            ImGui::PushID(int(i));
+            section(ctx, ("Hair group: " + ctx.scene.hair_groups[i].name).c_str());
+            draw_param_table(ctx, "hair_groups[].shading", ptr("hair_groups", i, "shading"));
+            ImGui::PopID();
+        }
+    };
+    auto lighting = [&] {
+        section(ctx, "Key light");
+        draw_param_table(ctx, "lighting.key", "/lighting/key");
+        section(ctx, "Fill light");
+        draw_param_table(ctx, "lighting.fill", "/lighting/fill");
+        section(ctx, "Environment");
+        draw_param_table(ctx, "lighting", "/lighting");
+    };
+    // A search lists what matches on both tabs at once.
+    if (!ctx.param_filter.empty()) {
+        hair();
+        lighting();
+        return;
     }
-    section(ctx, "Lighting");
-    draw_param_table(ctx, "lighting", "/lighting");
-    section(ctx, "Key light");
-    draw_param_table(ctx, "lighting.key", "/lighting/key");
-    section(ctx, "Fill light");
-    draw_param_table(ctx, "lighting.fill", "/lighting/fill");
+    if (!ImGui::BeginTabBar("shading_tabs")) return;
+    if (ImGui::BeginTabItem("Hair")) {
+        hair();
+        ImGui::EndTabItem();
+    }
+    ImGuiTabItemFlags lighting_flags = 0;
+    if (ctx.select_lighting_tab) {
+        lighting_flags = ImGuiTabItemFlags_SetSelected;
+        ctx.select_lighting_tab = false;
+    }
+    if (ImGui::BeginTabItem("Lighting", nullptr, lighting_flags)) {
+        lighting();
+        ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
 }
 
 void StatsPanel::draw(EditorContext& ctx) {

@@ -16,6 +16,8 @@ namespace tressel::editor {
 
 namespace {
 
+constexpr double kPi = 3.14159265358979323846;
+
 std::string table_pointer(std::string_view table_path) {
     std::string out = "/";
     for (char c : table_path) {
@@ -152,6 +154,7 @@ std::string param_tooltip(EditorContext& ctx, std::string_view table_path, std::
         case ParamType::Vec3:
             s += "\nrange: [" + fmt_number(d->min) + ", " + fmt_number(d->max) + "]";
             if (d->type == ParamType::Vec3) s += " per component";
+            if (d->direction) s += "\nedited as azimuth (about +y, 0 toward +z, 90 toward +x) and elevation (above the horizon), degrees";
             break;
         case ParamType::Enum: s += "\nvalues: " + std::string(d->enum_values); break;
         case ParamType::Bool: s += "\nrange: on / off"; break;
@@ -214,6 +217,7 @@ bool draw_param_table(EditorContext& ctx, std::string_view table_path, const std
     const float widget_w = std::max(avail * 0.4f, avail - longest - ImGui::GetStyle().ItemInnerSpacing.x - 2.0f);
     std::string_view current_group;
     const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    const float bottom_edge = ImGui::GetWindowPos().y + ImGui::GetWindowSize().y;
     for (const ParamDecl* dp : ordered) {
         const ParamDecl& d = *dp;
         // A heading per group where the table has several, or where the table before it in this section had
@@ -291,6 +295,24 @@ bool draw_param_table(EditorContext& ctx, std::string_view table_path, const std
                         edited = true;
                         nv = {std::clamp(double(c[0]), lo, hi), std::clamp(double(c[1]), lo, hi), std::clamp(double(c[2]), lo, hi)};
                     }
+                } else if (d.direction) {
+                    // Azimuth about +Y (0 toward +Z, 90 toward +X) and elevation above the horizontal plane,
+                    // in degrees; the vector's length is kept (1 for a zero vector).
+                    const double len = std::sqrt(xyz[0] * xyz[0] + xyz[1] * xyz[1] + xyz[2] * xyz[2]);
+                    double angles[2] = {0.0, 0.0};
+                    if (len > 0.0) {
+                        angles[0] = std::atan2(xyz[0], xyz[2]) * 180.0 / kPi;
+                        angles[1] = std::asin(std::clamp(xyz[1] / len, -1.0, 1.0)) * 180.0 / kPi;
+                    }
+                    const double alo = -180.0, ahi = 180.0;
+                    if (ImGui::DragScalarN(label.c_str(), ImGuiDataType_Double, angles, 2, 0.5f, &alo, &ahi,
+                                           "%.1f deg", ImGuiSliderFlags_AlwaysClamp)) {
+                        const double az = angles[0] * kPi / 180.0, el = std::clamp(angles[1], -90.0, 90.0) * kPi / 180.0;
+                        const double r = len > 0.0 ? len : 1.0;
+                        auto round = [](double x) { return std::abs(x) < 1e-12 ? 0.0 : x; };
+                        edited = true;
+                        nv = {round(r * std::cos(el) * std::sin(az)), round(r * std::sin(el)), round(r * std::cos(el) * std::cos(az))};
+                    }
                 } else if (ImGui::DragScalarN(label.c_str(), ImGuiDataType_Double, xyz, 3, float(std::max(1e-4, std::min((hi - lo) / 1000.0, 0.01))),
                                               &lo, &hi, "%.4g", ImGuiSliderFlags_AlwaysClamp)) {
                     edited = true;
@@ -324,7 +346,7 @@ bool draw_param_table(EditorContext& ctx, std::string_view table_path, const std
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", param_tooltip(ctx, table_path, d.key).c_str());
         // The widget's box includes its label: past the content region's right edge, something is cut off.
         ctx.drawn_params.push_back({ctx.drawing_panel, pointer + "/" + key, std::string(param_label(d)),
-                                    ImGui::GetItemRectMax().x > right_edge + 1.0f});
+                                    ImGui::GetItemRectMax().x > right_edge + 1.0f, ImGui::GetItemRectMax().y > bottom_edge + 1.0f});
         if (edited) {
             changed_key = key;
             new_value = std::move(nv);

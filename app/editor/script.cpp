@@ -1,5 +1,6 @@
 #include "script.h"
 
+#include <algorithm>
 #include <set>
 
 #include "scene/scene_io.h"
@@ -12,7 +13,7 @@ Result<std::vector<nlohmann::json>> load_script(const std::filesystem::path& fil
     if (!doc->is_array()) return make_error(ErrorCode::Parse, file.string() + ": a script is a JSON array of steps");
     static const std::set<std::string> actions = {"regrow", "rebuild_sdf", "reset", "undo", "redo", "save", "recover",
                                                   "frame_all", "view_front", "view_side", "view_top", "play", "pause",
-                                                  "step", "new", "cancel"};
+                                                  "step", "new", "cancel", "reset_layout", "show_lighting"};
     std::vector<nlohmann::json> steps;
     for (size_t i = 0; i < doc->size(); ++i) {
         const nlohmann::json& s = (*doc)[i];
@@ -42,6 +43,11 @@ Result<std::vector<nlohmann::json>> load_script(const std::filesystem::path& fil
         else if (s.contains("probe_slice"))
             ok = s["probe_slice"].is_null() || (s["probe_slice"].is_array() && s["probe_slice"].size() == 2 &&
                                                 s["probe_slice"][0].is_number() && s["probe_slice"][1].is_number());
+        else if (s.contains("turntable")) ok = str("turntable") && s.contains("count") && s["count"].is_number_integer() &&
+                                                s["count"].get<long long>() >= 1 && s["count"].get<long long>() <= 3600;
+        else if (s.contains("place_window"))
+            ok = str("place_window") && s.contains("rect") && s["rect"].is_array() && s["rect"].size() == 4 &&
+                 std::all_of(s["rect"].begin(), s["rect"].end(), [](const nlohmann::json& x) { return x.is_number(); });
         else if (s.contains("quit")) ok = true;
         else if (s.contains("expect_busy")) ok = s["expect_busy"].is_boolean();
         for (const char* flag : {"async", "expect_error", "allow_error", "expect_refused"})

@@ -8,7 +8,8 @@
 //   {"stats": "stats.json"}       what the Stats panel shows (fps over the last 30 frames, viewport size and
 //                                 whether it is coarsened while moving, the hair level of detail, GPU ms)
 //   {"action": "regrow" | "rebuild_sdf" | "reset" | "undo" | "redo" | "save" | "recover" | "frame_all" |
-//              "view_front" | "view_side" | "view_top" | "play" | "pause" | "step" | "new" | "cancel"}
+//              "view_front" | "view_side" | "view_top" | "play" | "pause" | "step" | "new" | "cancel" |
+//              "reset_layout" | "show_lighting"}
 //   {"seek": 10}                  show simulation frame N (the timeline's scrub bar): an earlier frame than
 //                                 the current one is simulated again from the start; waits until it is shown
 //   {"screenshot": "out.png"}     the whole window, read back from the swapchain
@@ -18,6 +19,9 @@
 //   {"expect_busy": true}         fails unless work (import, regrow, rebuild, export) is running now
 //   {"inject_gpu_fault": "buffer_memory" | "image_memory" | "descriptor_pool" | "device_lost"}
 //                                 the GPU's next call of that kind fails once, as a driver would fail it
+//   {"turntable": "dir", "count": 24}  "capture turntable": N images around the character into dir
+//                                 (turntable_000.png ...), one per drawn frame; waits until all are written
+//   {"place_window": "Stats", "rect": [x, y, w, h]}  moves and sizes a window as a drag would
 //   {"stop_after_seconds": 600}   quit here (skipping the rest) once the script has run this long: soaks
 //   {"quit": true}
 // Any step may say "expect_error": true (it fails unless the editor reports an error) or "allow_error":

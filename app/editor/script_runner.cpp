@@ -106,7 +106,7 @@ void ScriptRunner::begin_step(ScriptHost& host) {
             {"recover", Action::Recover},     {"frame_all", Action::FrameAll},     {"view_front", Action::ViewFront},
             {"view_side", Action::ViewSide},  {"view_top", Action::ViewTop},       {"play", Action::Play},
             {"pause", Action::Pause},         {"step", Action::Step},              {"new", Action::New},
-            {"cancel", Action::Cancel}};
+            {"cancel", Action::Cancel},       {"reset_layout", Action::ResetLayout}, {"show_lighting", Action::ShowLighting}};
         const std::string a = s["action"].get<std::string>();
         if (a == "save" && !host.has_file()) return fail("save: the scene has no file yet; use {\"save\": path}");
         for (const auto& [name, action] : map)
@@ -130,6 +130,14 @@ void ScriptRunner::begin_step(ScriptHost& host) {
         Request r{Action::ProbeSlice};
         r.amount = s["probe_slice"].is_null() ? -1.0 : s["probe_slice"][0].get<double>();
         r.amount2 = s["probe_slice"].is_null() ? -1.0 : s["probe_slice"][1].get<double>();
+        host.post(r);
+    } else if (s.contains("turntable")) {
+        Request r{Action::Turntable, s["turntable"].get<std::string>()};
+        r.amount = double(s["count"].get<int>());
+        host.post(r);
+    } else if (s.contains("place_window")) {
+        Request r{Action::PlaceWindow, s["place_window"].get<std::string>()};
+        for (int i = 0; i < 4; ++i) r.rect[i] = s["rect"][i].get<float>();
         host.post(r);
     } else if (s.contains("find_parameter")) {
         host.post(Request{Action::FindParameter, s["find_parameter"].get<std::string>()});

@@ -28,6 +28,7 @@ struct ParamDecl {
     std::string_view label = {};
     std::string_view group = {};
     bool colour = false;  // a Vec3 that is a linear RGB colour: a colour picker (HDR above a range of 1)
+    bool direction = false;  // a Vec3 that is a direction (its length ignored): edited as two angles
 
     // The declaration with its display name and group: `num(...).as("Collision margin", "Collision")`.
     constexpr ParamDecl as(std::string_view display_name, std::string_view group_name) const {

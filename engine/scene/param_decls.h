@@ -42,6 +42,10 @@ inline constexpr ParamDecl vec3(sv key, sv unit, double min, double max, sv mean
 inline constexpr ParamDecl colour(sv key, double max, sv meaning) {
     return {.key = key, .type = ParamType::Vec3, .unit = "1", .min = 0.0, .max = max, .meaning = meaning, .colour = true};
 }
+// A direction (unit 1, any non-zero length): the editor shows its azimuth and elevation.
+inline constexpr ParamDecl direction(sv key, sv meaning, sv tressfx = {}) {
+    return {.key = key, .type = ParamType::Vec3, .unit = "1", .min = -1.0e3, .max = 1.0e3, .meaning = meaning, .tressfx = tressfx, .direction = true};
+}
 inline constexpr ParamDecl text(sv key, sv meaning) { return {.key = key, .type = ParamType::String, .meaning = meaning}; }
 inline constexpr ParamDecl path(sv key, sv meaning) { return {.key = key, .type = ParamType::Path, .meaning = meaning}; }
 inline constexpr ParamDecl names(sv key, sv meaning) { return {.key = key, .type = ParamType::StringList, .meaning = meaning}; }
@@ -100,7 +104,7 @@ inline constexpr std::array kScalp{
 
 inline constexpr std::array kRegion{
     choice("type", "whole|cap|vertex_color|uv_mask", "which part of the scalp mesh grows hair").as("Region", "Region"),
-    vec3("axis", "1", -1.0e3, 1.0e3, "cap: direction of the cap centre from the mesh's bounding-box centre, mesh space (non-zero)").as("Cap axis", "Cap"),
+    direction("axis", "cap: direction of the cap centre from the mesh's bounding-box centre, mesh space (non-zero)").as("Cap axis", "Cap"),
     num("angle_deg", "deg", 0.0, 180.0, "cap: half angle around the axis").as("Cap angle", "Cap"),
     integer("channel", "", 0, 3, "vertex_color / uv_mask: channel read, 0 r, 1 g, 2 b, 3 a").as("Mask channel", "Mask"),
     num("threshold", "1", 0.0, 1.0, "vertex_color / uv_mask: a point grows hair when its channel is above this").as("Mask threshold", "Mask"),
@@ -118,7 +122,7 @@ inline constexpr std::array kGrowth{
     num("length", "m", 1.0e-4, 10.0, "strand length in metres").as("Length", "Shape"),
     num("length_variation", "1", 0.0, 1.0, "lengths spread uniformly in length x [1 - v, 1 + v]").as("Length variation", "Shape"),
     path("length_map", "optional PNG in scalp UV space whose red channel scales the length; relative to the scene file").as("Length map", "Shape"),
-    vec3("comb_direction", "1", -1.0e3, 1.0e3, "direction strands are combed toward (non-zero when comb > 0)").as("Comb direction", "Comb"),
+    direction("comb_direction", "direction strands are combed toward (non-zero when comb > 0)").as("Comb direction", "Comb"),
     num("comb", "1", 0.0, 1.0, "0 = grow along the scalp normal, 1 = along comb_direction").as("Comb amount", "Comb"),
     num("curl_radius", "m", 0.0, 1.0, "helix radius of curls in metres; 0 = no curl").as("Curl radius", "Curl and wave"),
     num("curl_pitch", "m", 1.0e-4, 10.0, "distance the curl advances along the growth direction per turn").as("Curl pitch", "Curl and wave"),
@@ -208,7 +212,7 @@ inline constexpr std::array kEnvironment{
 };
 
 inline constexpr std::array kWind{
-    vec3("direction", "1", -1.0e3, 1.0e3, "direction the wind blows toward, world space (non-zero when speed > 0)", "windDirection").as("Wind direction", "Wind"),
+    direction("direction", "direction the wind blows toward, world space (non-zero when speed > 0)", "windDirection").as("Wind direction", "Wind"),
     num("speed", "m/s", 0.0, 100.0, "wind speed", "windMagnitude").as("Wind speed", "Wind"),
     num("turbulence", "1", 0.0, 1.0, "relative gust strength").as("Turbulence", "Wind"),
     num("gust_frequency_hz", "Hz", 0.0, 100.0, "gusts per second").as("Gust frequency", "Wind"),
@@ -236,7 +240,7 @@ inline constexpr std::array kLighting{
 
 // The key and the fill light share these declarations; their defaults differ (Lighting's members).
 inline constexpr std::array kLight{
-    vec3("direction", "1", -1.0e3, 1.0e3, "direction the light travels, world space (non-zero)").as("Direction", "Light"),
+    direction("direction", "direction the light travels, world space (non-zero)").as("Direction", "Light"),
     colour("color", 100.0, "linear RGB colour").as("Colour", "Light"),
     num("intensity", "1", 0.0, 1.0e3, "intensity multiplier").as("Intensity", "Light"),
 };

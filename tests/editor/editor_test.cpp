@@ -186,6 +186,11 @@ TEST(Editor, PanelsShowDisplayNamesFitTheWindowAndTheSearchFilters) {
             {{"frames", 3}},
             {{"stats", (dir / "stiff.json").string()}},
             {{"screenshot", (dir / (std::string("panels_") + size + ".png")).string()}},
+            {{"find_parameter", ""}},
+            {{"action", "show_lighting"}},
+            {{"frames", 3}},
+            {{"stats", (dir / "lighting.json").string()}},
+            {{"screenshot", (dir / (std::string("lighting_") + size + ".png")).string()}},
             {{"quit", true}},
         });
         auto r = run_process("XDG_CONFIG_HOME=" + quote((dir / "config").string()) + " " + editor() + " --validation --size " +
@@ -220,6 +225,88 @@ TEST(Editor, PanelsShowDisplayNamesFitTheWindowAndTheSearchFilters) {
         }
         EXPECT_TRUE(found.count("Local stiffness") && found.count("Global stiffness")) << stiff["parameters_drawn"].dump();
         EXPECT_LT(stiff["parameters_drawn"].size(), all["parameters_drawn"].size() / 10);
+        // The Lighting tab: both lights and the environment, every one in sight without scrolling.
+        std::set<std::string> lights;
+        const nlohmann::json lighting = read_json_file(dir / "lighting.json").value();
+        for (const auto& p : lighting["parameters_drawn"]) {
+            if (p["panel"] != "Shading") continue;
+            const std::string key = p["key"].get<std::string>();
+            EXPECT_EQ(key.rfind("/lighting", 0), 0u) << key << " is not on the Lighting tab";
+            EXPECT_FALSE(p["clipped"].get<bool>()) << key;
+            EXPECT_FALSE(p["below"].get<bool>()) << key << " is below the fold";
+            lights.insert(key);
+        }
+        EXPECT_EQ(lights, (std::set<std::string>{"/lighting/ambient", "/lighting/key/direction", "/lighting/key/color",
+                                                 "/lighting/key/intensity", "/lighting/fill/direction", "/lighting/fill/color",
+                                                 "/lighting/fill/intensity"}));
+    }
+}
+
+// The layout is the artist's: a window moved in one session is where it was in the next (remembered per
+// window size in the config folder), and Reset layout puts it back. "Capture turntable" writes N images
+// around the character, one per drawn frame, each from its own side.
+TEST(Editor, LayoutIsRememberedAndResetAndATurntableIsCaptured) {
+    if (!have_display()) GTEST_SKIP() << "needs an X server (the test command runs under xvfb-run)";
+    fs::path dir = scratch_dir("editor_layout");
+    const fs::path scene = light_scene(dir);
+    const fs::path turntable = dir / "turntable";
+    fs::remove_all(turntable);
+    auto run = [&](const char* name, const nlohmann::json& steps) {
+        auto r = run_script(dir, name, steps);
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_NE(r.err.find("0 validation errors"), std::string::npos) << r.err;
+    };
+    const std::vector<float> moved = {24.0f, 80.0f, 330.0f, 210.0f};
+    run("first.json", nlohmann::json::array({
+                          {{"open", scene.string()}},
+                          {{"frames", 2}},
+                          {{"stats", (dir / "default.json").string()}},
+                          {{"place_window", "Stats"}, {"rect", moved}},
+                          {{"frames", 2}},
+                          {{"quit", true}},
+                      }));
+    run("second.json", nlohmann::json::array({
+                           {{"open", scene.string()}},
+                           {{"frames", 2}},
+                           {{"stats", (dir / "remembered.json").string()}},
+                           {{"action", "reset_layout"}},
+                           {{"frames", 2}},
+                           {{"stats", (dir / "reset.json").string()}},
+                           {{"turntable", turntable.string()}, {"count", 4}},
+                           {{"stats", (dir / "turntable.json").string()}},
+                           {{"quit", true}},
+                       }));
+    auto rect = [&](const char* file, const char* window) {
+        return read_json_file(dir / file).value()["windows"][window].get<std::vector<float>>();
+    };
+    const std::vector<float> start = rect("default.json", "Stats"), remembered = rect("remembered.json", "Stats"),
+                             reset = rect("reset.json", "Stats");
+    EXPECT_EQ(remembered, moved) << "the window is where the last session left it";
+    EXPECT_EQ(reset, start) << "Reset layout puts it back";
+    EXPECT_NE(start, moved);
+    EXPECT_TRUE(fs::exists(dir / "config" / "tressel" / "layout_960x540.ini"));
+    EXPECT_EQ(rect("reset.json", "Scene"), rect("default.json", "Scene"));
+    // The turntable: four images at the viewport's size, each seen from its own side.
+    const nlohmann::json t = read_json_file(dir / "turntable.json").value()["last_turntable"];
+    ASSERT_FALSE(t.is_null());
+    EXPECT_EQ(t["images"].get<int>(), 4);
+    std::vector<std::vector<unsigned char>> images;
+    for (int i = 0; i < 4; ++i) {
+        char name[32];
+        std::snprintf(name, sizeof name, "turntable_%03d.png", i);
+        int w = 0, h = 0, n = 0;
+        unsigned char* px = stbi_load((turntable / name).string().c_str(), &w, &h, &n, 3);
+        ASSERT_NE(px, nullptr) << name;
+        EXPECT_EQ(w, t["width"].get<int>());
+        EXPECT_EQ(h, t["height"].get<int>());
+        images.emplace_back(px, px + size_t(w) * h * 3);
+        stbi_image_free(px);
+    }
+    for (int i = 1; i < 4; ++i) {
+        size_t differing = 0;
+        for (size_t k = 0; k < images[0].size(); k += 3)
+            differing += std::abs(int(images[i][k]) - int(images[0][k])) + std::abs(int(images[i][k + 1]) - int(images[0][k + 1])) > 40 ? 1 : 0;
+        EXPECT_GT(differing, images[0].size() / 3 / 50) << "image " << i << " shows another side";
     }
 }
 
