@@ -228,6 +228,7 @@ void EditorApp::open_scene(const fs::path& path) {
             content_failed_ = false;
             ctx_.add_diagnostics(shared->diagnostics);
             ctx_.add_diagnostics(c->diagnostics);
+            install_advice(*c);
             ctx_.add_log(Severity::Info, "scene", "opened " + path.string() + " (" + std::to_string(c->meshes->size()) + " meshes)");
             ctx_.add_log(Severity::Info, "scene", "built: " + live_->report().summary());
             ctx_.stats.last_rebuild = live_->report().summary();
@@ -316,6 +317,7 @@ void EditorApp::start_content_job(runtime::ContentPlan plan, const std::string& 
             if (Status s = live_->install(c); !s) return content_failed(scene, s.error().message, false);
             content_failed_ = false;
             ctx_.add_diagnostics(c->diagnostics);
+            install_advice(*c);
             ctx_.add_log(Severity::Info, "scene", "rebuilt: " + live_->report().summary());
             ctx_.stats.last_rebuild = live_->report().summary();
         };
@@ -417,6 +419,111 @@ void EditorApp::dump_positions(const fs::path& path) {
     if (st) st = write_file_atomic(path, runtime::positions_f32(*live_->world()));
     if (!st) return ctx_.report_error(st.error().message);
     ctx_.add_log(Severity::Info, "dump", "wrote " + path.string());
+}
+
+void EditorApp::install_advice(const runtime::SceneContent& content) {
+    ctx_.advice = content.advice;
+    content_frame_ = frames_drawn_;
+    cost_checked_ = false;
+}
+
+// The hair costs more than this GPU draws live: after kCostFrames still frames, a GPU frame time above
+// kLiveFrameMs offers fewer follow hairs in the group with the most (a count that would take about half
+// the limit, by the frame time's share in the hair passes).
+void EditorApp::check_hair_cost() {
+    if (cost_checked_ || frames_drawn_ < content_frame_ + kCostFrames || ctx_.stats.interactive || !live_->world()) return;
+    if (ctx_.stats.history.size() < 5) return;
+    cost_checked_ = true;
+    std::vector<double> totals, hair;
+    for (auto it = ctx_.stats.history.end() - 5; it != ctx_.stats.history.end(); ++it) {
+        double t = 0.0, h = 0.0;
+        for (const gpu::PassTime& p : *it) {
+            t += p.ms;
+            if (p.name.rfind("hair", 0) == 0 || p.name.rfind("shadow", 0) == 0) h += p.ms;
+        }
+        totals.push_back(t);
+        hair.push_back(h);
+    }
+    std::sort(totals.begin(), totals.end());
+    std::sort(hair.begin(), hair.end());
+    const double frame_ms = totals[2], hair_ms = hair[2];
+    if (frame_ms <= kLiveFrameMs || hair_ms <= 0.5 * frame_ms) return;
+    size_t best = SIZE_MAX;
+    uint64_t most = 0, vertices = 0;
+    for (size_t gi = 0; gi < ctx_.scene.hair_groups.size(); ++gi) {
+        const HairGroup& g = ctx_.scene.hair_groups[gi];
+        if (g.follow.mode != FollowMode::Barycentric || g.follow.density_per_cm2 > 0.0) continue;
+        if (uint64_t(g.follow.count) > most) most = uint64_t(g.follow.count), best = gi;
+    }
+    for (const SimGroupState& g : live_->world()->groups) vertices += uint64_t(g.strand_count + g.follow_count()) * g.n;
+    Diagnostic d;
+    d.severity = Severity::Warning;
+    d.where = "viewport";
+    d.code = "hair_cost";
+    char text[256];
+    std::snprintf(text, sizeof text, "the hair (%llu vertices) takes %.0f ms of each %.0f ms frame on this GPU: under %.0f frames per second",
+                  static_cast<unsigned long long>(vertices), hair_ms, frame_ms, 1000.0 / kLiveFrameMs);
+    d.message = text;
+    if (best != SIZE_MAX) {
+        const double keep = std::clamp(0.5 * kLiveFrameMs / hair_ms, 0.01, 0.9);
+        const uint64_t count = std::max<uint64_t>(100, uint64_t(double(most) * keep) / 100 * 100);
+        d.fixes.push_back({"Draw " + std::to_string(count) + " follow hairs in '" + ctx_.scene.hair_groups[best].name + "' (from " +
+                               std::to_string(most) + ")",
+                           "hair_groups[" + std::to_string(best) + "].follow.count", std::to_string(count)});
+    }
+    ctx_.add_log(Severity::Warning, d.where, d.message);
+    ctx_.advice.push_back(std::move(d));
+}
+
+void EditorApp::apply_fix(const std::string& code) {
+    auto it = std::find_if(ctx_.advice.begin(), ctx_.advice.end(), [&](const Diagnostic& d) { return d.code == code && !d.fixes.empty(); });
+    if (it == ctx_.advice.end()) return ctx_.report_error("fix: no advice '" + code + "' with a fix is shown");
+    const DiagnosticFix fix = it->fixes.front();
+    nlohmann::json value;
+    try {
+        value = nlohmann::json::parse(fix.value_json);
+    } catch (const nlohmann::json::exception&) {
+        return ctx_.report_error("fix: '" + fix.value_json + "' is not a value");
+    }
+    if (Status s = set_scene_value(ctx_, fix.path, value); !s) return ctx_.report_error("fix: " + s.error().message);
+    ctx_.commit();
+    ctx_.add_log(Severity::Info, "fix", fix.label + ": " + fix.path + " = " + fix.value_json);
+    ctx_.advice.erase(it);
+}
+
+// The advice over the viewport's top: per advice its message (the whole of it in the tooltip), then its
+// fix as a button and a dismiss button.
+void EditorApp::draw_advice(ImVec2 pos, float width) {
+    if (ctx_.advice.empty()) return;
+    ImGui::SetCursorScreenPos(pos);
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.25f, 0.18f, 0.05f, 0.92f));
+    const float line = ImGui::GetFrameHeightWithSpacing();
+    ImGui::BeginChild("advice", ImVec2(width, 2.0f * line * float(ctx_.advice.size()) + 8.0f), false, ImGuiWindowFlags_NoScrollbar);
+    std::optional<std::string> fix, dismiss;
+    for (size_t i = 0; i < ctx_.advice.size(); ++i) {
+        const Diagnostic& d = ctx_.advice[i];
+        ImGui::PushID(int(i));
+        ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "%s", d.message.c_str());
+        if (ImGui::IsItemHovered()) {
+            ImGui::BeginTooltip();
+            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40.0f);
+            ImGui::TextUnformatted(d.message.c_str());
+            ImGui::PopTextWrapPos();
+            ImGui::EndTooltip();
+        }
+        if (!d.fixes.empty()) {
+            if (ImGui::SmallButton(d.fixes.front().label.c_str())) fix = d.code;
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("sets %s to %s (undoable)", d.fixes.front().path.c_str(), d.fixes.front().value_json.c_str());
+            ImGui::SameLine();
+        }
+        if (ImGui::SmallButton("Dismiss")) dismiss = d.code;
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("hide until the scene is built again");
+        ImGui::PopID();
+    }
+    ImGui::EndChild();
+    ImGui::PopStyleColor();
+    if (fix) ctx_.request(Action::ApplyFix, *fix);
+    if (dismiss) ctx_.request(Action::DismissAdvice, *dismiss);
 }
 
 void EditorApp::save_layout() {
@@ -584,6 +691,10 @@ void EditorApp::handle_requests() {
                 ctx_.add_log(Severity::Info, "layout", "every panel back to the default layout");
                 break;
             case Action::ShowLighting: ctx_.select_lighting_tab = true; break;
+            case Action::ApplyFix: apply_fix(r.path); break;
+            case Action::DismissAdvice:
+                std::erase_if(ctx_.advice, [&](const Diagnostic& d) { return d.code == r.path; });
+                break;
             case Action::PlaceWindow: place_window_ = r; break;
             case Action::Turntable: {
                 const int count = int(std::lround(r.amount));
@@ -666,6 +777,13 @@ void EditorApp::save_stats(const fs::path& path) {
     windows["Viewport"] = {viewport_min_.x, viewport_min_.y, viewport_max_.x - viewport_min_.x, viewport_max_.y - viewport_min_.y};
     j["windows"] = std::move(windows);
     j["layout_file"] = layout_file_.string();
+    nlohmann::json advice = nlohmann::json::array();
+    for (const Diagnostic& d : ctx_.advice) {
+        nlohmann::json fixes = nlohmann::json::array();
+        for (const DiagnosticFix& f : d.fixes) fixes.push_back({{"label", f.label}, {"path", f.path}, {"value", f.value_json}});
+        advice.push_back({{"code", d.code}, {"message", d.message}, {"fixes", std::move(fixes)}});
+    }
+    j["advice"] = std::move(advice);
     j["last_turntable"] = last_turntable_.is_null() ? nlohmann::json(nullptr) : last_turntable_;
     // The slice's diagnosis of its field and mesh (sdf/sdf_check.h), as the legend states it.
     if (const render::SliceView& sv = live_->slice(); sv.width_px > 0 && ctx_.scene.view.show_slice)
@@ -793,6 +911,7 @@ void EditorApp::draw_viewport(float x, float y, float w, float h) {
     viewport_max_ = ImVec2(pos.x + avail.x, pos.y + avail.y);
     presenter_->add_to(ImGui::GetWindowDrawList(), viewport_min_, viewport_max_);
     draw_slice_overlays(pos, avail, hovered, dragging);
+    draw_advice(ImVec2(pos.x + 4.0f, pos.y + 4.0f), avail.x - 8.0f);
     if (!live_->content()) {
         ImGui::GetWindowDrawList()->AddText(ImVec2(pos.x + 12, pos.y + 12), IM_COL32(200, 200, 200, 255), "No scene: File > Open, or drop a scene or mesh here");
     }
@@ -1362,6 +1481,7 @@ int EditorApp::run() {
         step_once_ = false;
         update_stats();
         if (turntable_ && live_->content()) capture_turntable_image();
+        check_hair_cost();
 
         shell_->new_imgui_frame();
         handle_shortcuts();

@@ -85,6 +85,16 @@ private:
     bool layout_reset_ = false;
     std::optional<Request> place_window_;
     void save_layout();
+    // Advice: set from each content installed; the cost advice is added once a content has drawn
+    // kCostFrames still frames slower than kLiveFrameMs.
+    void install_advice(const runtime::SceneContent& content);
+    void check_hair_cost();
+    void apply_fix(const std::string& code);
+    void draw_advice(ImVec2 pos, float width);
+    uint64_t content_frame_ = 0;       // frames_drawn_ when the content was installed
+    bool cost_checked_ = false;
+    static constexpr double kLiveFrameMs = 100.0;
+    static constexpr uint64_t kCostFrames = 12;
     void save_stats(const std::filesystem::path& path);
 
     void handle_requests();

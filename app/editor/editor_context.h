@@ -51,6 +51,8 @@ enum class Action {
     ShowLighting,   // the Shading panel's Lighting tab
     Turntable,      // path: a folder; amount: images around the character (yaw steps of 360 / N), one per frame
     PlaceWindow,    // path: a window's title; rect: its position and size in pixels (as a drag would)
+    ApplyFix,       // path: the code of an advice (EditorContext::advice): its first fix, as an undoable edit
+    DismissAdvice,  // path: the code of an advice to hide until the content is built again
 };
 struct Request {
     Action action;
@@ -136,7 +138,10 @@ struct EditorContext : Document {
     // (`stats` writes it): each parameter's panel, JSON key, display name and whether its widget or label
     // ran past its window's right edge.
     std::string param_filter;
-    bool select_lighting_tab = false;  // the Shading panel opens its Lighting tab on its next draw
+    bool select_lighting_tab = false;
+    // Diagnostics with a one-click fix (DiagnosticFix): the content's (SceneContent::advice) and the
+    // editor's own (the hair costing more than this GPU draws live), shown over the viewport.
+    std::vector<Diagnostic> advice;  // the Shading panel opens its Lighting tab on its next draw
     // Each window's position and size as last drawn (x, y, width, height in pixels), for `stats`.
     std::map<std::string, std::array<float, 4>> window_rects;
     struct DrawnParam {

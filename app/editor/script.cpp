@@ -48,6 +48,7 @@ Result<std::vector<nlohmann::json>> load_script(const std::filesystem::path& fil
         else if (s.contains("place_window"))
             ok = str("place_window") && s.contains("rect") && s["rect"].is_array() && s["rect"].size() == 4 &&
                  std::all_of(s["rect"].begin(), s["rect"].end(), [](const nlohmann::json& x) { return x.is_number(); });
+        else if (s.contains("apply_fix")) ok = str("apply_fix");
         else if (s.contains("quit")) ok = true;
         else if (s.contains("expect_busy")) ok = s["expect_busy"].is_boolean();
         for (const char* flag : {"async", "expect_error", "allow_error", "expect_refused"})

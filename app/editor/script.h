@@ -22,6 +22,8 @@
 //   {"turntable": "dir", "count": 24}  "capture turntable": N images around the character into dir
 //                                 (turntable_000.png ...), one per drawn frame; waits until all are written
 //   {"place_window": "Stats", "rect": [x, y, w, h]}  moves and sizes a window as a drag would
+//   {"apply_fix": "follows_far_from_guides"}  the first fix of the advice with that code (the button over
+//                                 the viewport), as an undoable edit
 //   {"stop_after_seconds": 600}   quit here (skipping the rest) once the script has run this long: soaks
 //   {"quit": true}
 // Any step may say "expect_error": true (it fails unless the editor reports an error) or "allow_error":

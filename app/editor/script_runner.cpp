@@ -131,6 +131,8 @@ void ScriptRunner::begin_step(ScriptHost& host) {
         r.amount = s["probe_slice"].is_null() ? -1.0 : s["probe_slice"][0].get<double>();
         r.amount2 = s["probe_slice"].is_null() ? -1.0 : s["probe_slice"][1].get<double>();
         host.post(r);
+    } else if (s.contains("apply_fix")) {
+        host.post(Request{Action::ApplyFix, s["apply_fix"].get<std::string>()});
     } else if (s.contains("turntable")) {
         Request r{Action::Turntable, s["turntable"].get<std::string>()};
         r.amount = double(s["count"].get<int>());

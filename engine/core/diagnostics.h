@@ -9,10 +9,20 @@ namespace tressel {
 
 enum class Severity { Info, Warning, Error };
 
+// What one click does about a diagnostic: set the scene value at `path` (a scene path as the editor's
+// `set` spells it, "hair_groups[0].follow.mode") to `value_json` (JSON text), as an undoable edit.
+struct DiagnosticFix {
+    std::string label;       // the button: "Grow follows around each guide"
+    std::string path;
+    std::string value_json;
+};
+
 struct Diagnostic {
     Severity severity = Severity::Warning;
     std::string where;    // JSON path, file:line or object name; may be empty
     std::string message;  // one sentence for the user
+    std::string code = {};               // a stable name for diagnostics a caller acts on ("follows_far_from_guides")
+    std::vector<DiagnosticFix> fixes = {};  // none, or what the editor offers as buttons
 };
 
 struct Diagnostics {

@@ -224,6 +224,7 @@ Result<FollowHairs> generate_follow(const FollowInputs& in, Diagnostics& diag) {
                           far, in.region->triangles.size(), 100.0 * (1.0 - near_guides.area_m2 / std::max(in.region->area_m2, 1e-30)),
                           1000.0 * double(reach));
             diag.warn("follow", text);
+            diag.items.back().code = "follows_far_from_guides";
         }
     }
     const RegionInfo& region = *region_used;

@@ -173,9 +173,12 @@ Result<ImportedScene> import_assimp(const SourceFile& file, const std::string& e
     double unit_scale_cm = 0.0;
     if (metadata_number(ai, "UnitScaleFactor", unit_scale_cm) && unit_scale_cm > 0.0 && std::isfinite(unit_scale_cm)) {
         const double mpu = unit_scale_cm / 100.0;
-        if (std::abs(mpu - frame.metres_per_unit) > 1e-9 * mpu)
+        if (std::abs(mpu - frame.metres_per_unit) > 1e-9 * mpu) {
             scene.diagnostics.info(file.name(), "the file declares " + std::to_string(mpu) + " metres per unit; the import option (" +
                                                     std::to_string(frame.metres_per_unit) + ") was used");
+            scene.diagnostics.items.back().code = "unit_conflict";
+            scene.declared_metres_per_unit = mpu;
+        }
     }
     double up = -1.0;
     if (metadata_number(ai, "UpAxis", up)) {

@@ -75,6 +75,9 @@ struct ImportedScene {
     std::vector<Animation> animations;
     Diagnostics diagnostics;                // recoverable problems: unit overrides, dropped primitives, ...
     std::string format;                     // "obj", "fbx", "gltf", "glb", ...
+    // The unit the file declares (FBX UnitScaleFactor), metres per unit; 0 when it declares none or the
+    // declaration matched the import option. Not trusted (exporters leave defaults): reported with a fix.
+    double declared_metres_per_unit = 0.0;
 };
 
 // Picks the importer by extension (case-insensitive).

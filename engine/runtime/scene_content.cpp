@@ -1,7 +1,10 @@
 #include "runtime/scene_content.h"
 
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 
+#include "core/units.h"
 #include "groom/scene_groom.h"
 
 namespace tressel::runtime {
@@ -16,11 +19,64 @@ bool same_mesh_inputs(const Scene& a, const Scene& b) {
     return a.meshes == b.meshes && a.units == b.units && a.up_axis == b.up_axis && a.origin.dir == b.origin.dir;
 }
 
-void append(Diagnostics& to, const Diagnostics& from) {
-    to.items.insert(to.items.end(), from.items.begin(), from.items.end());
+// The scene unit of a length in metres per unit, where it is one ("" otherwise).
+std::string unit_name(double metres_per_unit) {
+    static const std::pair<const char*, double> units[] = {{"m", 1.0}, {"cm", 0.01}, {"mm", 0.001}, {"in", 0.0254}, {"ft", 0.3048}};
+    for (const auto& [name, m] : units)
+        if (std::abs(metres_per_unit - m) <= 1e-6 * m) return name;
+    return {};
+}
+
+void add_groom_fixes(Diagnostics& out, std::vector<Diagnostic>& advice, const Diagnostics& groom, size_t group) {
+    for (Diagnostic d : groom.items) {
+        if (d.code == "follows_far_from_guides") {
+            d.fixes.push_back({"Grow follows around each guide (TressFX mode)",
+                               "hair_groups[" + std::to_string(group) + "].follow.mode", "\"tressfx\""});
+            advice.push_back(d);
+        }
+        out.items.push_back(std::move(d));
+    }
+}
+
+// The advice of `previous` about the parts this build reused (fix paths starting with `prefix`).
+void keep_advice(std::vector<Diagnostic>& advice, const SceneContent* previous, const std::string& prefix) {
+    if (!previous) return;
+    for (const Diagnostic& d : previous->advice)
+        if (!d.fixes.empty() && d.fixes.front().path.rfind(prefix, 0) == 0) advice.push_back(d);
 }
 
 }  // namespace
+
+Diagnostics mesh_diagnostics_with_fixes(const Scene& scene, const SceneMesh& m) {
+    Diagnostics out;
+    for (Diagnostic d : m.imported.diagnostics.items) {
+        if (d.code == "unit_conflict") {
+            const std::string unit = unit_name(m.imported.declared_metres_per_unit);
+            size_t index = scene.meshes.size();
+            for (size_t i = 0; i < scene.meshes.size(); ++i)
+                if (scene.meshes[i].name == m.name) index = i;
+            // Exporters often leave the declaration at its default (the Infinite head scan declares centimetres
+            // and is in metres): only where the unit used makes the mesh an implausible size for a character or
+            // a prop (not 5 cm to 5 m across) and the declared one would not, the editor offers the fix.
+            auto options = index < scene.meshes.size() ? scene_import_options(scene, index) : Result<ImportOptions>(ImportOptions{});
+            const double used = options ? metres_per_unit(options->units) : 1.0;
+            const double across = double(glm::length(m.report.bounds_max - m.report.bounds_min));
+            const double declared_across = across * m.imported.declared_metres_per_unit / used;
+            auto plausible = [](double size_m) { return size_m >= 0.05 && size_m <= 5.0; };
+            if (!unit.empty() && index < scene.meshes.size() && !plausible(across) && plausible(declared_across)) {
+                d.severity = Severity::Warning;
+                char text[160];
+                std::snprintf(text, sizeof text, ": read as %g m per unit it is %.3g m across, in the file's %s %.3g m.", used, across,
+                              unit.c_str(), declared_across);
+                d.message = "mesh '" + m.name + "': " + d.message + text;
+                d.fixes.push_back({"Read '" + m.name + "' in " + unit, "meshes[" + std::to_string(index) + "].units", "\"" + unit + "\""});
+            }
+        }
+        out.items.push_back(std::move(d));
+    }
+    return out;
+}
+
 
 const SceneMesh* SceneContent::find_mesh(const std::string& name) const {
     if (!meshes) return nullptr;
@@ -147,7 +203,11 @@ Result<std::shared_ptr<SceneContent>> prepare_content(const Scene& scene, const 
         const auto t0 = std::chrono::steady_clock::now();
         auto meshes = load_scene_meshes(scene, progress);
         if (!meshes) return meshes.error();
-        for (const SceneMesh& m : *meshes) append(out->diagnostics, m.imported.diagnostics);
+        for (const SceneMesh& m : *meshes)
+            for (Diagnostic& d : mesh_diagnostics_with_fixes(scene, m).items) {
+                if (!d.fixes.empty()) out->advice.push_back(d);
+                out->diagnostics.items.push_back(std::move(d));
+            }
         out->meshes = std::make_shared<const std::vector<SceneMesh>>(std::move(*meshes));
         out->report.meshes = true;
         out->report.add_time("import meshes", ms_since(t0));
@@ -155,6 +215,7 @@ Result<std::shared_ptr<SceneContent>> prepare_content(const Scene& scene, const 
                                            std::to_string(int(ms_since(t0))) + " ms");
     } else {
         out->meshes = previous->meshes;
+        keep_advice(out->advice, previous.get(), "meshes[");
     }
     if (cancelled()) return make_error(ErrorCode::Cancelled, "cancelled");
 
@@ -164,13 +225,14 @@ Result<std::shared_ptr<SceneContent>> prepare_content(const Scene& scene, const 
         const HairGroup& group = scene.hair_groups[gi];
         if (!plan.groom(gi) && previous && gi < previous->grooms.size() && previous->grooms[gi]) {
             out->grooms.push_back(restyled_groom(previous->grooms[gi], group));
+            keep_advice(out->advice, previous.get(), "hair_groups[" + std::to_string(gi) + "].");
             continue;
         }
         if (progress) progress->set(0.3f + 0.6f * float(gi) / float(groups), "growing '" + group.name + "'");
         const auto t0 = std::chrono::steady_clock::now();
         auto groom = grow_scene_group(scene, group, *out->meshes, progress);
         if (!groom) return groom.error();
-        append(out->diagnostics, groom->diagnostics);
+        add_groom_fixes(out->diagnostics, out->advice, groom->diagnostics, gi);
         out->grooms.push_back(std::make_shared<const GroomResult>(std::move(*groom)));
         out->report.grooms.push_back(group.name);
         out->report.add_time("grow '" + group.name + "'", ms_since(t0));

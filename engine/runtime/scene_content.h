@@ -36,6 +36,9 @@ struct SceneContent {
     std::shared_ptr<const std::vector<SceneMesh>> meshes;     // scene.meshes order, world space
     std::vector<std::shared_ptr<const GroomResult>> grooms;   // per hair group, hidden ones too (visible only draws)
     std::vector<std::shared_ptr<const SdfGrid>> sdfs;         // per collision mesh; null until built
+    // The diagnostics of this content that come with a one-click fix (DiagnosticFix): a unit a mesh file
+    // declares, follow hairs far from file guides; kept from the previous content for the parts reused.
+    std::vector<Diagnostic> advice;
     std::vector<double> sdf_build_ms;                         // per collision mesh: GPU (or CPU) ms of its build
     std::vector<std::vector<gpu::PassTime>> sdf_pass_times;   // per collision mesh: GPU ms per pass (GPU builds)
     double groom_ms = 0.0;                                    // wall clock of the grooms grown for this content
@@ -70,6 +73,11 @@ bool same_sdf_inputs(const CollisionMesh& a, const CollisionMesh& b);
 // `groom` with the widths `group`'s fibre radius gives (groom/grow.h restyle_widths): the same pointer
 // when they already are, else a restyled copy.
 std::shared_ptr<const GroomResult> restyled_groom(const std::shared_ptr<const GroomResult>& groom, const HairGroup& group);
+
+// The import diagnostics of mesh `m` of `scene`, with a fix where one helps: a unit the file declares
+// (code "unit_conflict") gets "read it in that unit" when the unit used makes the mesh an implausible
+// size for a character or prop (not 5 cm to 5 m across) and the declared one would not.
+Diagnostics mesh_diagnostics_with_fixes(const Scene& scene, const SceneMesh& m);
 
 // Builds what `plan` asks for on the CPU and shares the rest with `previous` (may be null when the plan
 // asks for everything). Fields to rebuild are built here with the CPU reference when `cpu_fields` (the

@@ -242,6 +242,67 @@ TEST(Editor, PanelsShowDisplayNamesFitTheWindowAndTheSearchFilters) {
     }
 }
 
+// Safe defaults, then a one-click fix: Rat Boy's mohawk guides (a .tfx) on his body with barycentric
+// follows warn that most of the region lies far from every guide, and offer growing the follows around
+// each guide instead; the fix is an undoable edit that silences the warning. The default scene (random
+// guides over a cap, its head in metres whatever the FBX declares) offers nothing.
+TEST(Editor, WarningsComeWithAOneClickFix) {
+    if (!have_display()) GTEST_SKIP() << "needs an X server (the test command runs under xvfb-run)";
+    fs::path dir = scratch_dir("editor_fixes");
+    auto doc = read_json_file(source("presets/scenes/default.json"));
+    ASSERT_TRUE(doc);
+    nlohmann::json j = *doc;
+    j["meshes"] = nlohmann::json::array({{{"name", "body"}, {"path", testdata("tressfx/Ratboy_body.tfxmesh").string()}}});
+    j["collision_meshes"] = nlohmann::json::array();
+    j["motion"] = {{"type", "none"}};
+    nlohmann::json& g = j["hair_groups"][0];
+    g["scalp"] = {{"mesh", "body"}, {"region", {{"type", "whole"}}}};
+    g["growth"]["placement"] = "file";
+    g["growth"]["guide_file"] = testdata("tressfx/Ratboy_mohawk.tfx").string();
+    g["follow"]["count"] = 4000;
+    g["simulation"]["sdf"] = nlohmann::json::array();
+    const fs::path ratboy = dir / "ratboy.json";
+    std::ofstream(ratboy) << j.dump(2);
+    nlohmann::json steps = nlohmann::json::array({
+        {{"open", ratboy.string()}},
+        {{"frames", 2}},
+        {{"stats", (dir / "warned.json").string()}},
+        {{"screenshot", (dir / "warned.png").string()}},
+        {{"apply_fix", "follows_far_from_guides"}},
+        {{"frames", 2}},
+        {{"stats", (dir / "fixed.json").string()}},
+        {{"save", (dir / "fixed_scene.json").string()}},
+        {{"action", "undo"}},
+        {{"frames", 2}},
+        {{"save", (dir / "undone_scene.json").string()}},
+        {{"open", light_scene(dir).string()}},
+        {{"frames", 2}},
+        {{"stats", (dir / "default.json").string()}},
+        {{"quit", true}},
+    });
+    auto r = run_script(dir, "s.json", steps);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("0 validation errors"), std::string::npos) << r.err;
+    auto codes = [&](const char* file) {
+        std::set<std::string> out;
+        const nlohmann::json stats = read_json_file(dir / file).value();
+        for (const auto& a : stats["advice"]) out.insert(a["code"].get<std::string>());
+        return out;
+    };
+    const nlohmann::json warned = read_json_file(dir / "warned.json").value();
+    ASSERT_EQ(codes("warned.json").count("follows_far_from_guides"), 1u) << warned["advice"].dump();
+    for (const auto& a : warned["advice"])
+        if (a["code"] == "follows_far_from_guides") {
+            EXPECT_EQ(a["fixes"][0]["path"], "hair_groups[0].follow.mode");
+            EXPECT_NE(a["message"].get<std::string>().find("from every guide"), std::string::npos);
+        }
+    EXPECT_EQ(codes("fixed.json").count("follows_far_from_guides"), 0u) << "the fix silenced it";
+    EXPECT_EQ(load(dir / "fixed_scene.json").hair_groups[0].follow.mode, FollowMode::TressFX);
+    EXPECT_EQ(load(dir / "undone_scene.json").hair_groups[0].follow.mode, FollowMode::Barycentric) << "the fix is undoable";
+    const std::set<std::string> calm = codes("default.json");
+    EXPECT_EQ(calm.count("follows_far_from_guides") + calm.count("unit_conflict"), 0u);
+}
+
 // The layout is the artist's: a window moved in one session is where it was in the next (remembered per
 // window size in the config folder), and Reset layout puts it back. "Capture turntable" writes N images
 // around the character, one per drawn frame, each from its own side.

@@ -59,6 +59,43 @@ protected:
     }
 };
 
+// A unit the mesh file declares is offered as a one-click fix only where it turns an implausible size into
+// a plausible one: the default head (declared centimetres, really metres) gets none; a head read in
+// millimetres whose file declares metres gets "read it in m".
+TEST(ContentAdvice, ADeclaredUnitIsOfferedWhereItMakesTheMeshPlausible) {
+    Scene scene = light_scene();
+    auto meshes = load_scene_meshes(scene);
+    ASSERT_TRUE(meshes.ok()) << meshes.error().describe();
+    const SceneMesh& head = meshes->front();
+    ASSERT_GT(head.imported.declared_metres_per_unit, 0.0) << "the Infinite head's FBX declares centimetres";
+    bool conflict = false;
+    for (const Diagnostic& d : runtime::mesh_diagnostics_with_fixes(scene, head).items) {
+        conflict = conflict || d.code == "unit_conflict";
+        EXPECT_TRUE(d.fixes.empty()) << "the head is a head's size in metres: " << d.message;
+    }
+    EXPECT_TRUE(conflict);
+
+    SceneMesh tiny = head;  // the same head as if read in millimetres from a file that declares metres
+    tiny.report.bounds_min *= 0.001f;
+    tiny.report.bounds_max *= 0.001f;
+    tiny.imported.declared_metres_per_unit = 1.0;
+    scene.meshes[0].units = "mm";
+    const Diagnostics fixed = runtime::mesh_diagnostics_with_fixes(scene, tiny);
+    const Diagnostic* advice = nullptr;
+    for (const Diagnostic& d : fixed.items)
+        if (d.code == "unit_conflict") advice = &d;
+    ASSERT_NE(advice, nullptr);
+    ASSERT_EQ(advice->fixes.size(), 1u);
+    EXPECT_EQ(advice->severity, Severity::Warning);
+    EXPECT_EQ(advice->fixes[0].path, "meshes[0].units");
+    EXPECT_EQ(advice->fixes[0].value_json, "\"m\"");
+    EXPECT_NE(advice->message.find("head"), std::string::npos) << advice->message;
+    // A declared unit that leaves it implausible too (a kilometre per unit: hundreds of metres across) or
+    // is not a scene unit offers nothing.
+    tiny.imported.declared_metres_per_unit = 1000.0;
+    for (const Diagnostic& d : runtime::mesh_diagnostics_with_fixes(scene, tiny).items) EXPECT_TRUE(d.fixes.empty()) << d.message;
+}
+
 TEST_F(RuntimeTest, EachEditRedoesOnlyWhatItTouches) {
     auto rt = make();
     ASSERT_TRUE(rt);
