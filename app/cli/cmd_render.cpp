@@ -32,7 +32,8 @@ const char* const kRenderUsage =
     "  --width W --height H       image size in pixels (default 1280 x 720)\n"
     "  --camera yaw,pitch,dist    orbit camera in degrees, degrees, metres around the view target\n"
     "  --shading kajiya_kay|marschner   shading model of every hair group\n"
-    "  --debug guide|stretch|depth|root_tip  hair debug colouring (depth: in the collision margin)\n"
+    "  --debug guide|stretch|depth|root_tip|problems  hair debug colouring (depth: in the collision\n"
+    "                             margin; problems: guides moved out of the scalp, degenerate guides)\n"
     "  --slice x|y|z:POS          show the first collision mesh's SDF slice at POS in [0, 1] across the grid\n"
     "  --no-shadows               disable hair self-shadowing\n"
     "  --samples N                MSAA samples (1, 2, 4, 8; default 4)\n"
@@ -131,7 +132,8 @@ int run_render(const std::vector<std::string>& argv) {
         else if (*d == "stretch") debug = render::HairDebug::Stretch;
         else if (*d == "depth") debug = render::HairDebug::Depth;
         else if (*d == "root_tip") debug = render::HairDebug::RootTip;
-        else return fail("--debug must be guide, stretch, depth or root_tip, got '" + *d + "'", 2);
+        else if (*d == "problems") debug = render::HairDebug::Problems;
+        else return fail("--debug must be guide, stretch, depth, root_tip or problems, got '" + *d + "'", 2);
     }
     std::optional<SliceAxis> slice_axis;
     double slice_position = 0.5;

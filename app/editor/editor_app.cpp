@@ -895,9 +895,9 @@ void EditorApp::draw_viewport(float x, float y, float w, float h) {
     if (ImGui::SmallButton(ctx_.playing ? "Pause" : "Play")) ctx_.request(ctx_.playing ? Action::Pause : Action::Play);
     ImGui::SameLine();
     // Debug colourings of the hair (view.colour_by).
-    static const char* colourings[] = {"shaded", "by guide", "stretch", "collision depth", "root to tip"};
+    static const char* colourings[] = {"shaded", "by guide", "stretch", "collision depth", "root to tip", "moved / degenerate"};
     int colouring = int(v.colour_by);
-    ImGui::SetNextItemWidth(ImGui::CalcTextSize("collision depth").x + ImGui::GetFrameHeight() * 2.0f);
+    ImGui::SetNextItemWidth(ImGui::CalcTextSize("moved / degenerate").x + ImGui::GetFrameHeight() * 2.0f);
     if (ImGui::Combo("##colour_by", &colouring, colourings, IM_ARRAYSIZE(colourings))) v.colour_by = HairColouring(colouring);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", param_tooltip(ctx_, "view", "colour_by").c_str());
     ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -1378,10 +1378,16 @@ Status EditorApp::render_frame() {
                               cam.distance_m != last_camera_.distance_m || cam.target_m != last_camera_.target_m ||
                               cam.fov_deg != last_camera_.fov_deg;
     last_camera_ = cam;
-    if (camera_moved || ctx_.playing || sim_frames_this_frame_ > 0) last_motion_ = now;
+    const bool moving = camera_moved || ctx_.playing || sim_frames_this_frame_ > 0;
+    if (moving) last_motion_ = now;
+    still_frames_ = moving ? 0 : still_frames_ + 1;
+    // A script refines after a count of still frames, not a time, so that what it captures does not
+    // depend on the machine's speed.
     constexpr double kRefineAfterS = 0.3;
-    ctx_.stats.interactive = shell_->device().info().is_cpu() &&
-                             std::chrono::duration<double>(now - last_motion_).count() < kRefineAfterS;
+    constexpr uint64_t kScriptRefineAfterFrames = 2;
+    const bool still = script_ ? still_frames_ >= kScriptRefineAfterFrames
+                               : std::chrono::duration<double>(now - last_motion_).count() >= kRefineAfterS;
+    ctx_.stats.interactive = shell_->device().info().is_cpu() && !still;
     ctx_.stats.viewport_scale = ctx_.stats.interactive ? 0.5 : 1.0;
     // Resize the render target with the viewport window (the old target is retired by the device).
     const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;

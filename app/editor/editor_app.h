@@ -141,6 +141,7 @@ private:
     // Interactive quality (CPU devices): the viewport is drawn at half size and with coarser hair while
     // the camera or the hair moves, and refined once both have been still for kRefineAfterS.
     render::OrbitCamera last_camera_;
+    uint64_t still_frames_ = 0;
     std::chrono::steady_clock::time_point last_motion_{};
     bool content_failed_ = false;            // the last build failed for the current scene: wait for another change
     Scene failed_scene_;

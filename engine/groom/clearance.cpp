@@ -10,6 +10,7 @@ namespace tressel {
 ClearanceStats keep_strands_outside(const Mesh& scalp, const TriangleBvh& bvh, float clearance_m, Strands& strands) {
     ClearanceStats st;
     if (bvh.empty() || !(clearance_m >= 0.0f)) return st;
+    if (strands.flags.size() != strands.strand_count()) strands.flags.resize(strands.strand_count(), 0u);
     for (size_t s = 0; s < strands.strand_count(); ++s) {
         if (!strands.flags.empty() && (strands.flags[s] & kStrandDegenerate)) continue;
         const uint32_t begin = strands.strand_offsets[s], end = strands.strand_offsets[s + 1];
@@ -79,6 +80,7 @@ ClearanceStats keep_strands_outside(const Mesh& scalp, const TriangleBvh& bvh, f
             strands.points_os_m[i] = p;
         }
         st.strands_moved += moved_any ? 1 : 0;
+        if (moved_any) strands.flags[s] |= kStrandMovedOut;
     }
     return st;
 }

@@ -26,6 +26,7 @@ struct ScalpAttachment {
 enum StrandFlags : uint32_t {
     kStrandDegenerate = 1u << 0,   // total length below kDegenerateStrandLength_m (kept, never dropped)
     kStrandFromFile = 1u << 1,     // read from a .tfx / .hair file rather than grown
+    kStrandMovedOut = 1u << 2,     // grown into the scalp and moved out of it (keep_strands_outside)
 };
 
 inline constexpr float kDegenerateStrandLength_m = 1e-4f;

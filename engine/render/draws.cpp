@@ -39,6 +39,7 @@ HairPush ribbon_push(const HairDesc& d, HairDebug debug, bool shadows, bool ligh
                    : debug == HairDebug::Stretch ? gpu_shared::kHairDebugStretch
                    : debug == HairDebug::Depth   ? gpu_shared::kHairDebugDepth
                    : debug == HairDebug::RootTip ? gpu_shared::kHairDebugRootTip
+                   : debug == HairDebug::Problems ? gpu_shared::kHairDebugProblems
                                                  : gpu_shared::kHairDebugNone;
     p.shadows = shadows && s.shadows ? 1u : 0u;
     p.has_rest_lengths = d.rest_lengths ? 1u : 0u;

@@ -87,12 +87,12 @@ enum class MeshStyle {
     Collider,          // translucent orange (primitive colliders)
 };
 
-enum class HairDebug { None, Guide, Stretch, Depth, RootTip };
+enum class HairDebug { None, Guide, Stretch, Depth, RootTip, Problems };
 
 // A hair group drawn straight from GPU strand buffers (the simulation's output contract).
 struct HairDesc {
     const gpu::Buffer* positions = nullptr;        // required: vec4 per vertex, strand-major, xyz world metres
-    const gpu::Buffer* strand_info = nullptr;      // required: uvec2 per strand (seed, guide id)
+    const gpu::Buffer* strand_info = nullptr;      // required: uvec2 per strand (seed, guide id | kHairInfo* flags)
     const gpu::Buffer* rest_lengths = nullptr;     // optional: float per vertex, rest length of segment k -> k+1 (m)
     const gpu::Buffer* collision_depth = nullptr;  // optional: float per vertex, depth in the collision margin
                                                    // in margins (gpu_shared::sim_sdf_margin_depth)

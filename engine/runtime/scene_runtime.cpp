@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "render/hair_data.h"
+#include "shared/render.h"
 #include "sdf/sdf_slice.h"
 #include <limits>
 #include "sim/mesh_oracle.h"
@@ -310,9 +311,16 @@ Status SceneRuntime::build_hair_drawing(const Scene& scene) {
         if (!pos) return pos.error();
         d.guide_positions = std::move(*pos);
         std::vector<glm::uvec2> ginfo(g.strand_count), finfo(g.follow_count());
-        for (uint32_t s = 0; s < g.strand_count; ++s) ginfo[s] = {s < groom.guides.seeds.size() ? groom.guides.seeds[s] : s, s};
+        // The guide id carries the groom's flags for the problems colouring (kHairInfo*); a follow hair
+        // carries its first guide's, so the part of the groom around a moved guide shows.
+        auto info_id = [&](uint32_t guide) {
+            const uint32_t flags = guide < groom.guides.flags.size() ? groom.guides.flags[guide] : 0u;
+            return (guide & gpu_shared::kHairInfoIdMask) | (flags & kStrandMovedOut ? gpu_shared::kHairInfoMovedOut : 0u) |
+                   (flags & kStrandDegenerate ? gpu_shared::kHairInfoDegenerate : 0u);
+        };
+        for (uint32_t s = 0; s < g.strand_count; ++s) ginfo[s] = {s < groom.guides.seeds.size() ? groom.guides.seeds[s] : s, info_id(s)};
         for (size_t f = 0; f < finfo.size(); ++f)
-            finfo[f] = {f < groom.follows.seeds.size() ? groom.follows.seeds[f] : uint32_t(f), g.follow_descriptors[f].guides.x};
+            finfo[f] = {f < groom.follows.seeds.size() ? groom.follows.seeds[f] : uint32_t(f), info_id(g.follow_descriptors[f].guides.x)};
         auto gi = device_->create_buffer_with(std::span<const glm::uvec2>(ginfo), 0, g.name + " guide info");
         if (!gi) return gi.error();
         d.guide_info = std::move(*gi);

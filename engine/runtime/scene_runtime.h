@@ -49,6 +49,7 @@ inline render::HairDebug hair_debug(HairColouring c) {
         case HairColouring::Stretch: return render::HairDebug::Stretch;
         case HairColouring::Depth: return render::HairDebug::Depth;
         case HairColouring::RootTip: return render::HairDebug::RootTip;
+        case HairColouring::Problems: return render::HairDebug::Problems;
         case HairColouring::Shaded: break;
     }
     return render::HairDebug::None;

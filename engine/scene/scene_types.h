@@ -312,8 +312,8 @@ struct Lighting {
 enum class SliceAxis { X, Y, Z };
 // How the viewport colours the hair: its shading, or a debug colouring (a colour per guide, each segment's
 // stretch against its rest length, each vertex's depth in the collision margin, the parameter from root to
-// tip).
-enum class HairColouring { Shaded, Guide, Stretch, Depth, RootTip };
+// tip, guides the groom had to move out of the scalp or that are degenerate).
+enum class HairColouring { Shaded, Guide, Stretch, Depth, RootTip, Problems };
 
 struct View {
     glm::dvec3 target_m{0.0, 0.0, 0.0};

@@ -22,7 +22,8 @@ vec3 strand_base_color(uint strand, uint k, float s) {
     vec3 color;
     uint debug = pc.debug_mode;
     if (debug == kHairDebugGuide) {
-        color = vec3(hash01(info.y * 3u + 1u), hash01(info.y * 3u + 2u), hash01(info.y * 3u + 3u));
+        uint id = info.y & kHairInfoIdMask;
+        color = vec3(hash01(id * 3u + 1u), hash01(id * 3u + 2u), hash01(id * 3u + 3u));
         color = color * color * 0.9 + 0.02;  // saturated in linear space
     } else if (debug == kHairDebugStretch) {
         uint seg = min(k, n - 2u);
@@ -39,6 +40,10 @@ vec3 strand_base_color(uint strand, uint k, float s) {
         else if (d <= 0.0) color = vec3(0.9);
         else if (d <= 1.0) color = mix(vec3(1.0, 0.9, 0.15), vec3(1.0, 0.45, 0.0), d);
         else color = mix(vec3(1.0, 0.05, 0.05), vec3(0.45, 0.0, 0.0), clamp(d - 1.0, 0.0, 1.0));
+    } else if (debug == kHairDebugProblems) {
+        color = (info.y & kHairInfoDegenerate) != 0u ? vec3(1.0, 0.1, 0.9)
+              : (info.y & kHairInfoMovedOut) != 0u   ? vec3(1.0, 0.45, 0.05)
+                                                     : vec3(0.35);
     } else if (debug == kHairDebugRootTip) {
         color = mix(vec3(0.02, 0.05, 0.35), vec3(1.0, 0.85, 0.1), s);
     } else {

@@ -38,6 +38,11 @@ TRESSEL_CONST(uint, kHairDebugGuide, 1);          // colour hashed from the stra
 TRESSEL_CONST(uint, kHairDebugStretch, 2);        // segment length / rest length: blue 0.9, white 1, red 1.1
 TRESSEL_CONST(uint, kHairDebugDepth, 3);          // depth in the collision margin (sim_sdf_margin_depth): white outside, yellow -> orange within, red inside the mesh
 TRESSEL_CONST(uint, kHairDebugRootTip, 4);        // the parameter along the strand: dark blue root -> yellow tip
+TRESSEL_CONST(uint, kHairDebugProblems, 5);       // guides moved out of the scalp orange, degenerate magenta, the rest grey
+// Flags in the high bits of a strand's guide id (HairDesc::strand_info .y); the id is the rest.
+TRESSEL_CONST(uint, kHairInfoMovedOut, 0x80000000u);
+TRESSEL_CONST(uint, kHairInfoDegenerate, 0x40000000u);
+TRESSEL_CONST(uint, kHairInfoIdMask, 0x3fffffffu);
 
 // Set 0, binding kRenderBindFrame: one per frame.
 struct FrameUniforms {

@@ -67,11 +67,17 @@ TEST(RealHead, CombedGuidesAreKeptOutsideTheHead) {
     auto kept = grow_group(in);
     ASSERT_TRUE(free.ok() && kept.ok());
     const TriangleBvh bvh(head.positions, head.indices);
-    size_t inside_free = 0, inside_kept = 0, too_close = 0, untouched = 0, strands_clear = 0, points = 0;
+    size_t inside_free = 0, inside_kept = 0, too_close = 0, untouched = 0, strands_clear = 0, points = 0, flagged = 0;
     double worst_length_error = 0.0;
+    ASSERT_EQ(kept->guides.flags.size(), kept->guides.strand_count());
     for (size_t i = 0; i < kept->guides.strand_count(); ++i) {
         const auto a = free->guides.strand(i);
         const auto b = kept->guides.strand(i);
+        // The flag the viewport's problems colouring shows: set exactly on the guides that were moved.
+        const bool moved = !std::equal(a.begin(), a.end(), b.begin());
+        EXPECT_EQ((kept->guides.flags[i] & kStrandMovedOut) != 0, moved) << "guide " << i;
+        flagged += (kept->guides.flags[i] & kStrandMovedOut) ? 1 : 0;
+        EXPECT_EQ(free->guides.flags.size() > i ? free->guides.flags[i] & kStrandMovedOut : 0u, 0u);
         bool clear = true;
         float arc = 0.0f;
         for (size_t k = 1; k < b.size(); ++k) {
@@ -100,6 +106,7 @@ TEST(RealHead, CombedGuidesAreKeptOutsideTheHead) {
     EXPECT_LT(worst_length_error, 2e-6) << "segments keep their lengths";
     EXPECT_GT(strands_clear, 0u);
     EXPECT_EQ(untouched, strands_clear) << "strands that stay clear of the head are not changed";
+    EXPECT_GT(flagged, 0u);
 }
 
 // Follow hairs stay near their guides: Rat Boy's mohawk (2,228 guides from its .tfx) on his whole body with
