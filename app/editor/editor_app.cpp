@@ -647,6 +647,21 @@ void EditorApp::handle_requests() {
                 if (!b.empty()) ctx_.camera.frame_bounds(b.min_m, b.max_m, 1.0);
                 break;
             }
+            case Action::FrameSelected: {
+                // The selected group's hair, else every group's, else everything.
+                render::SceneBounds b;
+                for (size_t gi = 0; gi < ctx_.scene.hair_groups.size(); ++gi)
+                    if (ctx_.selected_group < 0 || size_t(ctx_.selected_group) == gi) {
+                        const render::SceneBounds h = live_->hair_bounds(gi);
+                        if (!h.empty()) b.add(h.min_m), b.add(h.max_m);
+                    }
+                if (b.empty()) b = live_->bounds();
+                if (!b.empty()) ctx_.camera.frame_bounds(b.min_m, b.max_m, 1.1);
+                break;
+            }
+            case Action::SelectGroup:
+                ctx_.selected_group = r.amount >= 0.0 && size_t(r.amount) < ctx_.scene.hair_groups.size() ? int(r.amount) : -1;
+                break;
             case Action::ViewFront: ctx_.camera.yaw_deg = 0.0, ctx_.camera.pitch_deg = 0.0; break;
             case Action::ViewSide: ctx_.camera.yaw_deg = 90.0, ctx_.camera.pitch_deg = 0.0; break;
             case Action::ViewTop: ctx_.camera.yaw_deg = 0.0, ctx_.camera.pitch_deg = 89.0; break;
@@ -777,6 +792,11 @@ void EditorApp::save_stats(const fs::path& path) {
     windows["Viewport"] = {viewport_min_.x, viewport_min_.y, viewport_max_.x - viewport_min_.x, viewport_max_.y - viewport_min_.y};
     j["windows"] = std::move(windows);
     j["layout_file"] = layout_file_.string();
+    j["selected_group"] = ctx_.selected_group;
+    j["camera_now"] = {{"target_m", {ctx_.camera.target_m.x, ctx_.camera.target_m.y, ctx_.camera.target_m.z}},
+                       {"distance_m", ctx_.camera.distance_m},
+                       {"yaw_deg", ctx_.camera.yaw_deg},
+                       {"pitch_deg", ctx_.camera.pitch_deg}};
     nlohmann::json advice = nlohmann::json::array();
     for (const Diagnostic& d : ctx_.advice) {
         nlohmann::json fixes = nlohmann::json::array();
@@ -890,7 +910,11 @@ void EditorApp::draw_viewport(float x, float y, float w, float h) {
     ImGui::SameLine();
     if (ImGui::SmallButton("Top")) ctx_.request(Action::ViewTop);
     ImGui::SameLine();
-    if (ImGui::SmallButton("Frame (F)")) ctx_.request(Action::FrameAll);
+    if (ImGui::SmallButton("Frame (F)")) ctx_.request(Action::FrameSelected);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("frame the hair group selected in the Groom panel (all hair when none is)");
+    ImGui::SameLine();
+    if (ImGui::SmallButton("All (A)")) ctx_.request(Action::FrameAll);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("frame the whole scene");
     ImGui::SameLine();
     if (ImGui::SmallButton(ctx_.playing ? "Pause" : "Play")) ctx_.request(ctx_.playing ? Action::Pause : Action::Play);
     ImGui::SameLine();
@@ -1254,7 +1278,9 @@ void EditorApp::handle_shortcuts() {
     if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_Z, false)) ctx_.request(Action::Undo);
     if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_Y, false)) ctx_.request(Action::Redo);
     if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) ctx_.request(Action::Quit);
-    if (!ctrl && !io.WantCaptureKeyboard && ImGui::IsKeyPressed(GLFW_KEY_F, false)) ctx_.request(Action::FrameAll);
+    if (!ctrl && !io.WantCaptureKeyboard && ImGui::IsKeyPressed(GLFW_KEY_F, false)) ctx_.request(Action::FrameSelected);
+    if (!ctrl && !io.WantCaptureKeyboard && (ImGui::IsKeyPressed(GLFW_KEY_A, false) || ImGui::IsKeyPressed(GLFW_KEY_HOME, false)))
+        ctx_.request(Action::FrameAll);
     if (!ctrl && !io.WantCaptureKeyboard && pressed(ImGuiKey_Space)) ctx_.request(ctx_.playing ? Action::Pause : Action::Play);
 }
 

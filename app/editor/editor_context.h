@@ -51,6 +51,8 @@ enum class Action {
     ShowLighting,   // the Shading panel's Lighting tab
     Turntable,      // path: a folder; amount: images around the character (yaw steps of 360 / N), one per frame
     PlaceWindow,    // path: a window's title; rect: its position and size in pixels (as a drag would)
+    FrameSelected,  // the camera framed on the selected hair group (all hair when none is selected)
+    SelectGroup,    // amount: the hair group to select (negative: none)
     ApplyFix,       // path: the code of an advice (EditorContext::advice): its first fix, as an undoable edit
     DismissAdvice,  // path: the code of an advice to hide until the content is built again
 };
@@ -139,6 +141,7 @@ struct EditorContext : Document {
     // ran past its window's right edge.
     std::string param_filter;
     bool select_lighting_tab = false;
+    int selected_group = -1;           // the hair group selected in the Groom panel (frame selected), -1 none
     // Diagnostics with a one-click fix (DiagnosticFix): the content's (SceneContent::advice) and the
     // editor's own (the hair costing more than this GPU draws live), shown over the viewport.
     std::vector<Diagnostic> advice;  // the Shading panel opens its Lighting tab on its next draw

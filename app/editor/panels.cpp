@@ -123,7 +123,14 @@ void GroomPanel::draw(EditorContext& ctx) {
     ImGui::TextDisabled("(edits regrow on a worker while you drag)");
     for (size_t i = 0; i < ctx.scene.hair_groups.size(); ++i) {
         ImGui::PushID(int(i));
-        if (ImGui::CollapsingHeader(ctx.scene.hair_groups[i].name.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
+        // Clicking a group's header selects it (F frames it); the selected one is highlighted.
+        const bool selected = ctx.selected_group == int(i);
+        if (selected) ImGui::PushStyleColor(ImGuiCol_Header, ImGui::GetStyleColorVec4(ImGuiCol_HeaderActive));
+        const bool expanded = ImGui::CollapsingHeader(ctx.scene.hair_groups[i].name.c_str(), ImGuiTreeNodeFlags_DefaultOpen);
+        if (selected) ImGui::PopStyleColor();
+        if (ImGui::IsItemClicked()) ctx.selected_group = int(i);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("click to select this group: F frames it in the viewport");
+        if (expanded) {
             draw_param_table(ctx, "hair_groups[]", ptr("hair_groups", i));
             section(ctx, "Scalp");
             draw_param_table(ctx, "hair_groups[].scalp", ptr("hair_groups", i, "scalp"));

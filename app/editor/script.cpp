@@ -13,7 +13,7 @@ Result<std::vector<nlohmann::json>> load_script(const std::filesystem::path& fil
     if (!doc->is_array()) return make_error(ErrorCode::Parse, file.string() + ": a script is a JSON array of steps");
     static const std::set<std::string> actions = {"regrow", "rebuild_sdf", "reset", "undo", "redo", "save", "recover",
                                                   "frame_all", "view_front", "view_side", "view_top", "play", "pause",
-                                                  "step", "new", "cancel", "reset_layout", "show_lighting"};
+                                                  "step", "new", "cancel", "reset_layout", "show_lighting", "frame_selected"};
     std::vector<nlohmann::json> steps;
     for (size_t i = 0; i < doc->size(); ++i) {
         const nlohmann::json& s = (*doc)[i];
@@ -49,6 +49,7 @@ Result<std::vector<nlohmann::json>> load_script(const std::filesystem::path& fil
             ok = str("place_window") && s.contains("rect") && s["rect"].is_array() && s["rect"].size() == 4 &&
                  std::all_of(s["rect"].begin(), s["rect"].end(), [](const nlohmann::json& x) { return x.is_number(); });
         else if (s.contains("apply_fix")) ok = str("apply_fix");
+        else if (s.contains("select_group")) ok = s["select_group"].is_number_integer();
         else if (s.contains("quit")) ok = true;
         else if (s.contains("expect_busy")) ok = s["expect_busy"].is_boolean();
         for (const char* flag : {"async", "expect_error", "allow_error", "expect_refused"})

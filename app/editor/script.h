@@ -9,7 +9,9 @@
 //                                 whether it is coarsened while moving, the hair level of detail, GPU ms)
 //   {"action": "regrow" | "rebuild_sdf" | "reset" | "undo" | "redo" | "save" | "recover" | "frame_all" |
 //              "view_front" | "view_side" | "view_top" | "play" | "pause" | "step" | "new" | "cancel" |
-//              "reset_layout" | "show_lighting"}
+//              "reset_layout" | "show_lighting" | "frame_selected"}
+//   {"select_group": 0}           select hair group N as a click on its header in the Groom panel does
+//                                 (-1: none); "frame_selected" (F) frames it
 //   {"seek": 10}                  show simulation frame N (the timeline's scrub bar): an earlier frame than
 //                                 the current one is simulated again from the start; waits until it is shown
 //   {"screenshot": "out.png"}     the whole window, read back from the swapchain

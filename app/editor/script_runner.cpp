@@ -106,7 +106,8 @@ void ScriptRunner::begin_step(ScriptHost& host) {
             {"recover", Action::Recover},     {"frame_all", Action::FrameAll},     {"view_front", Action::ViewFront},
             {"view_side", Action::ViewSide},  {"view_top", Action::ViewTop},       {"play", Action::Play},
             {"pause", Action::Pause},         {"step", Action::Step},              {"new", Action::New},
-            {"cancel", Action::Cancel},       {"reset_layout", Action::ResetLayout}, {"show_lighting", Action::ShowLighting}};
+            {"cancel", Action::Cancel},       {"reset_layout", Action::ResetLayout}, {"show_lighting", Action::ShowLighting},
+            {"frame_selected", Action::FrameSelected}};
         const std::string a = s["action"].get<std::string>();
         if (a == "save" && !host.has_file()) return fail("save: the scene has no file yet; use {\"save\": path}");
         for (const auto& [name, action] : map)
@@ -130,6 +131,10 @@ void ScriptRunner::begin_step(ScriptHost& host) {
         Request r{Action::ProbeSlice};
         r.amount = s["probe_slice"].is_null() ? -1.0 : s["probe_slice"][0].get<double>();
         r.amount2 = s["probe_slice"].is_null() ? -1.0 : s["probe_slice"][1].get<double>();
+        host.post(r);
+    } else if (s.contains("select_group")) {
+        Request r{Action::SelectGroup};
+        r.amount = double(s["select_group"].get<int>());
         host.post(r);
     } else if (s.contains("apply_fix")) {
         host.post(Request{Action::ApplyFix, s["apply_fix"].get<std::string>()});

@@ -1300,6 +1300,17 @@ render::SceneBounds SceneRuntime::bounds() const {
     return b;
 }
 
+render::SceneBounds SceneRuntime::hair_bounds(size_t group) const {
+    render::SceneBounds b;
+    if (!world_) return b;
+    for (size_t i = 0; i < world_->groups.size() && i < group_of_sim_.size(); ++i) {
+        if (group_of_sim_[i] != group) continue;
+        for (const glm::vec4& p : world_->groups[i].positions) b.add(glm::vec3(p));
+        for (const glm::vec4& p : world_->groups[i].follow_positions) b.add(glm::vec3(p));
+    }
+    return b;
+}
+
 RuntimeCounts SceneRuntime::counts() const {
     RuntimeCounts c;
     if (!world_) return c;

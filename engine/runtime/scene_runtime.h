@@ -193,6 +193,9 @@ public:
     double sag_free_ms() const { return sag_free_ms_; }
     // Bounds of everything a view should frame: the meshes grown by the longest strand.
     render::SceneBounds bounds() const;
+    // The hair of scene group `group` (guides and follows) as the world last held it (the rest pose before
+    // the first step, on the GPU path the last download()); empty for a group with no hair.
+    render::SceneBounds hair_bounds(size_t group) const;
     RuntimeCounts counts() const;
 
 private:

@@ -335,6 +335,13 @@ TEST(Editor, LayoutIsRememberedAndResetAndATurntableIsCaptured) {
                            {{"stats", (dir / "reset.json").string()}},
                            {{"turntable", turntable.string()}, {"count", 4}},
                            {{"stats", (dir / "turntable.json").string()}},
+                           {{"select_group", 0}},
+                           {{"action", "frame_selected"}},
+                           {{"frames", 1}},
+                           {{"stats", (dir / "framed_hair.json").string()}},
+                           {{"action", "frame_all"}},
+                           {{"frames", 1}},
+                           {{"stats", (dir / "framed_all.json").string()}},
                            {{"quit", true}},
                        }));
     auto rect = [&](const char* file, const char* window) {
@@ -347,6 +354,15 @@ TEST(Editor, LayoutIsRememberedAndResetAndATurntableIsCaptured) {
     EXPECT_NE(start, moved);
     EXPECT_TRUE(fs::exists(dir / "config" / "tressel" / "layout_960x540.ini"));
     EXPECT_EQ(rect("reset.json", "Scene"), rect("default.json", "Scene"));
+    // Frame selected (F) frames the selected group's hair: nearer than the whole scene (A) and higher, the
+    // hair being on top of the head.
+    const nlohmann::json hair = read_json_file(dir / "framed_hair.json").value(), all = read_json_file(dir / "framed_all.json").value();
+    EXPECT_EQ(hair["selected_group"].get<int>(), 0);
+    std::printf("framed: hair at distance %.3f m, target y %.3f; all at %.3f m, target y %.3f\n",
+                hair["camera_now"]["distance_m"].get<double>(), hair["camera_now"]["target_m"][1].get<double>(),
+                all["camera_now"]["distance_m"].get<double>(), all["camera_now"]["target_m"][1].get<double>());
+    EXPECT_LT(hair["camera_now"]["distance_m"].get<double>(), 0.8 * all["camera_now"]["distance_m"].get<double>());
+    EXPECT_GT(hair["camera_now"]["target_m"][1].get<double>(), all["camera_now"]["target_m"][1].get<double>());
     // The turntable: four images at the viewport's size, each seen from its own side.
     const nlohmann::json t = read_json_file(dir / "turntable.json").value()["last_turntable"];
     ASSERT_FALSE(t.is_null());
