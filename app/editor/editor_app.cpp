@@ -566,6 +566,42 @@ void EditorApp::capture_turntable_image() {
     turntable_.reset();
 }
 
+// The status bar along the window's bottom: the running job (an import, a regrow, a rebuild, an export, a
+// turntable) with its progress and Cancel, else "Ready"; then the scene's file and the last Log line.
+void EditorApp::draw_status_bar(ImVec2 pos, ImVec2 size) {
+    ImGui::SetNextWindowPos(pos, ImGuiCond_Always);
+    ImGui::SetNextWindowSize(size, ImGuiCond_Always);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(6, 2));
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
+                                   ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                   ImGuiWindowFlags_NoBringToFrontOnFocus;
+    ImGui::Begin("##status", nullptr, flags);
+    ImGui::PopStyleVar();
+    if (const Job* job = ctx_.jobs.current()) {
+        ImGui::TextUnformatted(job->title.c_str());
+        ImGui::SameLine();
+        ImGui::ProgressBar(job->progress->fraction(), ImVec2(260, 0), job->progress->stage().c_str());
+        ImGui::SameLine();
+        if (ImGui::SmallButton("Cancel")) ctx_.request(Action::Cancel);
+    } else if (turntable_) {
+        ImGui::Text("Capturing turntable: %d of %d images", turntable_->next, turntable_->count);
+        ImGui::SameLine();
+        ImGui::ProgressBar(float(turntable_->next) / float(std::max(turntable_->count, 1)), ImVec2(260, 0));
+        ImGui::SameLine();
+        if (ImGui::SmallButton("Cancel")) ctx_.request(Action::Cancel);
+    } else {
+        ImGui::TextDisabled("Ready");
+    }
+    ImGui::SameLine();
+    ImGui::TextDisabled("  |  %s", ctx_.scene_path.empty() ? "(unsaved scene)" : ctx_.scene_path.string().c_str());
+    if (!ctx_.log.empty()) {
+        const auto& last = ctx_.log.back();
+        ImGui::SameLine();
+        ImGui::TextDisabled("  |  %s: %s", last.diagnostic.where.c_str(), last.diagnostic.message.c_str());
+    }
+    ImGui::End();
+}
+
 void EditorApp::draw_turntable_dialog() {
     if (turntable_dialog_) {
         ImGui::OpenPopup("Capture turntable");
@@ -793,6 +829,13 @@ void EditorApp::save_stats(const fs::path& path) {
     j["windows"] = std::move(windows);
     j["layout_file"] = layout_file_.string();
     j["selected_group"] = ctx_.selected_group;
+    // What the status bar shows: the running job with its progress (Cancel beside it), or ready.
+    if (const Job* job = ctx_.jobs.current())
+        j["status"] = {{"job", job->title}, {"stage", job->progress->stage()}, {"progress", job->progress->fraction()}, {"cancel", true}};
+    else if (turntable_)
+        j["status"] = {{"job", "Capturing turntable"}, {"progress", double(turntable_->next) / double(std::max(turntable_->count, 1))}, {"cancel", true}};
+    else
+        j["status"] = {{"job", nullptr}, {"cancel", false}};
     j["camera_now"] = {{"target_m", {ctx_.camera.target_m.x, ctx_.camera.target_m.y, ctx_.camera.target_m.z}},
                        {"distance_m", ctx_.camera.distance_m},
                        {"yaw_deg", ctx_.camera.yaw_deg},
@@ -1212,7 +1255,8 @@ void EditorApp::draw_ui() {
     // first frame's placement is the one kept).
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     const float bar = ImGui::GetFrameHeight();
-    float top = vp->Pos.y + bar, w = vp->Size.x, h = vp->Size.y - bar;
+    const float status_h = ImGui::GetFrameHeightWithSpacing() + 4.0f;  // the status bar along the bottom
+    float top = vp->Pos.y + bar, w = vp->Size.x, h = vp->Size.y - bar - status_h;
     float left = std::max(300.0f, w * 0.23f), right = std::max(300.0f, w * 0.25f);
     float centre = w - left - right, view_h = h * 0.66f;
     const ImGuiCond cond = layout_reset_ ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
@@ -1246,24 +1290,10 @@ void EditorApp::draw_ui() {
         ImGui::GetIO().WantSaveIniSettings = true;  // remembered as a drag's end is
         place_window_.reset();
     }
-    if (turntable_) {
-        ImGui::SetNextWindowPos(ImVec2(left + centre * 0.5f, top + view_h * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
-        ImGui::Begin("Capturing turntable", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse);
-        ImGui::Text("%d of %d images into %s", turntable_->next, turntable_->count, turntable_->dir.string().c_str());
-        ImGui::ProgressBar(float(turntable_->next) / float(std::max(turntable_->count, 1)), ImVec2(320, 0));
-        if (ImGui::Button("Cancel")) ctx_.request(Action::Cancel);
-        ImGui::End();
-    }
+    draw_status_bar(ImVec2(vp->Pos.x, top + h), ImVec2(w, status_h));
     draw_turntable_dialog();
 
-    if (const Job* job = ctx_.jobs.current()) {
-        ImGui::SetNextWindowPos(ImVec2(left + centre * 0.5f, top + view_h * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
-        ImGui::Begin("Working", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse);
-        ImGui::TextUnformatted(job->title.c_str());
-        ImGui::ProgressBar(job->progress->fraction(), ImVec2(320, 0), job->progress->stage().c_str());
-        if (ImGui::Button("Cancel")) ctx_.jobs.cancel();
-        ImGui::End();
-    }
+
     draw_modals();
 }
 

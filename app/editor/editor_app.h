@@ -79,6 +79,7 @@ private:
     std::string turntable_dir_;
     void capture_turntable_image();
     void draw_turntable_dialog();
+    void draw_status_bar(ImVec2 pos, ImVec2 size);
     // The window layout: remembered per window size in the config folder (layout_WxH.ini), restored at
     // start; Window > Reset layout puts every panel back where the code places it.
     std::filesystem::path layout_file_;

@@ -763,11 +763,13 @@ TEST(Editor, EditsDuringAFieldRebuildKeepTheWindowDrawing) {
     fs::path scene = light_scene(dir);  // fields of 24 cells across
     nlohmann::json steps = nlohmann::json::array({
         {{"open", scene.string()}},
-        // 64 cells across: several seconds of field building on a CPU device (the CPU reference, in the job).
-        {{"set", "collision_meshes[0].cells_x"}, {"value", 64}, {"async", true}},
+        // 96 cells across: several seconds of field building on a CPU device (the CPU reference, in the job),
+        // long enough that three frames fit in it on a loaded machine too (64 cells did not always).
+        {{"set", "collision_meshes[0].cells_x"}, {"value", 96}, {"async", true}},
         {{"expect_busy", true}, {"async", true}},
         {{"set", "hair_groups[0].shading.root_color"}, {"value", {0.8, 0.1, 0.1}}, {"async", true}},
         {{"frames", 3}, {"async", true}},
+        {{"stats", (dir / "busy.json").string()}, {"async", true}},
         {{"expect_busy", true}},  // three frames were drawn while the rebuild ran
         {{"expect_busy", false}},
         {{"save", (dir / "after.json").string()}},
@@ -777,9 +779,15 @@ TEST(Editor, EditsDuringAFieldRebuildKeepTheWindowDrawing) {
                                                         quote(write_script(dir, "s.json", steps).string())));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     Scene after = load(dir / "after.json");
-    EXPECT_EQ(after.collision_meshes[0].cells_x, 64);
+    EXPECT_EQ(after.collision_meshes[0].cells_x, 96);
     EXPECT_DOUBLE_EQ(after.hair_groups[0].shading.root_color.x, 0.8) << "the edit made during the rebuild is kept";
     EXPECT_NE(r.err.find("rebuilt: field of 'head'"), std::string::npos) << r.err;
+    // The status bar showed the job with its progress and a Cancel button while it ran.
+    const nlohmann::json status = read_json_file(dir / "busy.json").value()["status"];
+    ASSERT_TRUE(status["job"].is_string()) << status.dump();
+    EXPECT_TRUE(status["cancel"].get<bool>());
+    EXPECT_GE(status["progress"].get<double>(), 0.0);
+    EXPECT_LT(status["progress"].get<double>(), 1.0);
 }
 
 TEST(Editor, BrokenFilesLeaveTheSceneEditable) {
