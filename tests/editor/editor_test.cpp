@@ -627,10 +627,8 @@ TEST(Editor, StepsTheDefaultSceneBitIdenticallyToTheCli) {
     for (size_t i = 0; i < cli->size(); i += 4) differing += std::memcmp(cli->data() + i, ed->data() + i, 4) != 0;
     EXPECT_EQ(differing, 0u) << differing << " of " << cli->size() / 4 << " coordinates differ";
     // And the hair moved: the dump is not the rest pose.
-    auto rest = run_process(quote(TRESSEL_CLI) + " bake " + quote(def.string()) + " --frames 1 --metrics-every 1000 --dump " +
-                            quote((dir / "cli1").string()));
-    ASSERT_EQ(rest.exit_code, 0) << rest.err;
-    auto one = read_file_bytes(dir / "cli1" / "frame_00001.f32");
+    // (The bake dumped every frame: its first is the comparison, no second bake of the default scene.)
+    auto one = read_file_bytes(dir / "cli" / "frame_00001.f32");
     ASSERT_TRUE(one.ok());
     EXPECT_NE(*one, *cli) << "four frames should move the hair beyond the first";
 }
