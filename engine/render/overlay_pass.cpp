@@ -8,18 +8,24 @@ namespace tressel::render {
 
 using gpu_shared::MeshPush;
 
+namespace {
+
+Status make_pipeline(gpu::Device& device, Pipeline& out, const GraphicsPipelineDesc& desc) {
+    auto pipe = create_graphics_pipeline(device, desc);
+    if (!pipe) return pipe.error();
+    out = std::move(*pipe);
+    return {};
+}
+
+}  // namespace
+
 Result<std::unique_ptr<SlicePass>> SlicePass::create(const PassSetup& setup) {
     gpu::Device& device = setup.device;
     std::unique_ptr<SlicePass> p(new SlicePass());
     auto layout = create_object_pipeline_layout(device, setup.shared);
     if (!layout) return layout.error();
     p->layout_ = std::move(*layout);
-    auto make = [&](Pipeline& out, const GraphicsPipelineDesc& d) -> Status {
-        auto pipe = create_graphics_pipeline(device, d);
-        if (!pipe) return pipe.error();
-        out = std::move(*pipe);
-        return {};
-    };
+    auto make = [&](Pipeline& out, const GraphicsPipelineDesc& d) { return make_pipeline(device, out, d); };
     const GraphicsPipelineDesc mesh = mesh_pipeline_desc(setup, p->layout_.get());
     GraphicsPipelineDesc colour = mesh;
     colour.vertex_shader = "render/slice.vert";
@@ -64,12 +70,7 @@ Result<std::unique_ptr<OverlayPass>> OverlayPass::create(const PassSetup& setup)
     auto layout = create_object_pipeline_layout(device, setup.shared);
     if (!layout) return layout.error();
     p->layout_ = std::move(*layout);
-    auto make = [&](Pipeline& out, const GraphicsPipelineDesc& d) -> Status {
-        auto pipe = create_graphics_pipeline(device, d);
-        if (!pipe) return pipe.error();
-        out = std::move(*pipe);
-        return {};
-    };
+    auto make = [&](Pipeline& out, const GraphicsPipelineDesc& d) { return make_pipeline(device, out, d); };
     const GraphicsPipelineDesc mesh = mesh_pipeline_desc(setup, p->layout_.get());
     GraphicsPipelineDesc shell = mesh;
     shell.blend = Blend::Alpha;

@@ -101,14 +101,22 @@ Status RenderScene::set_grid(glm::vec3 centre_m, double half_extent_m, double sp
         lines.push_back({glm::vec4(centre_m + glm::vec3(-h, 0.0f, o), 1.0f), c});
         lines.push_back({glm::vec4(centre_m + glm::vec3(h, 0.0f, o), 1.0f), c});
     }
-    auto vb = device_->create_buffer_with(std::span<const MeshVertex>(lines), 0, "grid lines");
+    auto grid = upload_lines(lines, "grid lines");
+    if (!grid) return grid.error();
+    grid_ = std::move(*grid);
+    return {};
+}
+
+Result<LinesGpu> RenderScene::upload_lines(std::span<const MeshVertex> lines, const char* name) const {
+    auto vb = device_->create_buffer_with(lines, 0, name);
     if (!vb) return vb.error();
     auto set = object_set(*vb, nullptr);
     if (!set) return set.error();
-    grid_.vertices = std::move(*vb);
-    grid_.count = static_cast<uint32_t>(lines.size());
-    grid_.set = std::move(*set);
-    return {};
+    LinesGpu out;
+    out.vertices = std::move(*vb);
+    out.count = static_cast<uint32_t>(lines.size());
+    out.set = std::move(*set);
+    return out;
 }
 
 Result<uint32_t> RenderScene::add_hair(const HairDesc& desc) {
@@ -220,26 +228,18 @@ Status RenderScene::set_slice(const SliceView& slice) {
                 box.push_back({corner(i), c});
                 box.push_back({corner(i | bit), c});
             }
-    auto bb = device_->create_buffer_with(std::span<const MeshVertex>(box), 0, "sdf bounds box");
-    if (!bb) return bb.error();
-    auto bset = object_set(*bb, nullptr);
-    if (!bset) return bset.error();
-    s.bounds_box.vertices = std::move(*bb);
-    s.bounds_box.count = static_cast<uint32_t>(box.size());
-    s.bounds_box.set = std::move(*bset);
+    auto bounds = upload_lines(box, "sdf bounds box");
+    if (!bounds) return bounds.error();
+    s.bounds_box = std::move(*bounds);
     if (!slice.edge_lines_m.empty()) {
         std::vector<MeshVertex> edges;
         edges.reserve(slice.edge_lines_m.size());
         for (size_t i = 0; i + 1 < slice.edge_lines_m.size(); i += 2)
             for (size_t k = i; k < i + 2; ++k)
                 edges.push_back({glm::vec4(slice.edge_lines_m[k], 1.0f), slice.edge_colours[i / 2]});
-        auto eb = device_->create_buffer_with(std::span<const MeshVertex>(edges), 0, "mesh problem edges");
-        if (!eb) return eb.error();
-        auto eset = object_set(*eb, nullptr);
-        if (!eset) return eset.error();
-        s.mesh_edges.vertices = std::move(*eb);
-        s.mesh_edges.count = static_cast<uint32_t>(edges.size());
-        s.mesh_edges.set = std::move(*eset);
+        auto lines = upload_lines(edges, "mesh problem edges");
+        if (!lines) return lines.error();
+        s.mesh_edges = std::move(*lines);
     }
     s.valid = true;
     slice_ = std::move(s);

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -20,6 +21,7 @@
 #include "io/mesh.h"
 #include "render/marschner.h"
 #include "render/renderer.h"
+#include "shared/render.h"
 
 namespace tressel::render {
 
@@ -89,6 +91,8 @@ public:
 private:
     Status update_luts(HairGroupGpu& group);
     Result<gpu::DescriptorSet> object_set(const gpu::Buffer& vertices, const gpu::Image* texture) const;
+    // A line list (MeshVertex pairs, normal_ws the colour) uploaded with its object set.
+    Result<LinesGpu> upload_lines(std::span<const gpu_shared::MeshVertex> lines, const char* name) const;
 
     gpu::Device* device_;
     const SharedResources* shared_;
