@@ -48,9 +48,10 @@ bool contains(const std::vector<std::string>& v, const std::string& x) { return 
 
 class RuntimeTest : public test::GpuTest {
 protected:
-    std::unique_ptr<SceneRuntime> make(runtime::SimBackend sim = runtime::SimBackend::Gpu) {
+    std::unique_ptr<SceneRuntime> make(runtime::SimBackend sim = runtime::SimBackend::Gpu, uint32_t max_steps_per_record = 128) {
         runtime::RuntimeOptions o;
         o.simulation = sim;
+        o.max_steps_per_record = max_steps_per_record;
         o.sdf = runtime::SdfBackend::Cpu;  // quick on the CPU driver; the GPU build has its own tests
         o.renderer = render::RendererDesc{96, 64, 1, 64, 16};
         auto rt = SceneRuntime::create(&device(), o);
@@ -308,15 +309,19 @@ TEST_F(RuntimeTest, SliceProbeReadsTheFieldWhereARayMeetsThePlane) {
 // Frames whose substeps exceed one record's slots (59 substeps x 4 frames = 236 > 128: a seek's batch on a
 // scene with many substeps, which once stopped the editor) run a record at a time: every frame is stepped,
 // into a caller's command buffer too.
+// A record's constant slots are made small (16 substeps) so the split is exercised in a few dozen steps: 7
+// substeps a frame fit two frames a record; four frames without a command buffer run as two records, three
+// with one run two frames synchronously first and record the last into the caller's buffer; 17 substeps a
+// frame do not fit one record at all and are refused by name.
 TEST_F(RuntimeTest, StepsMoreSubstepsThanOneRecordHolds) {
-    auto rt = make();
+    auto rt = make(runtime::SimBackend::Gpu, 16);
     ASSERT_TRUE(rt);
     Scene s = light_scene();
-    s.environment.substeps = 59;
+    s.environment.substeps = 7;
     ASSERT_TRUE(rt->apply(s).ok());
     Status st = rt->step(4);
     ASSERT_TRUE(st.ok()) << st.error().message;
-    EXPECT_EQ(rt->world()->clock.steps, 4u * 59u);
+    EXPECT_EQ(rt->world()->clock.steps, 4u * 7u);
     auto cmd = device().begin_commands();
     ASSERT_TRUE(cmd.ok());
     st = rt->step(3, &*cmd);
@@ -324,9 +329,14 @@ TEST_F(RuntimeTest, StepsMoreSubstepsThanOneRecordHolds) {
     auto serial = device().submit(std::move(*cmd));
     ASSERT_TRUE(serial.ok());
     ASSERT_TRUE(device().wait(*serial).ok());
-    EXPECT_EQ(rt->world()->clock.steps, 7u * 59u);
+    EXPECT_EQ(rt->world()->clock.steps, 7u * 7u);
     ASSERT_TRUE(rt->download().ok());
     for (const glm::vec4& p : rt->world()->groups[0].positions) ASSERT_TRUE(std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z));
+    s.environment.substeps = 17;
+    ASSERT_TRUE(rt->apply(s).ok());
+    st = rt->step(1);
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.error().message.find("17 steps in one record"), std::string::npos) << st.error().message;
 }
 
 TEST_F(RuntimeTest, CpuReferenceBackendStepsTheSameScene) {
