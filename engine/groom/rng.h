@@ -66,6 +66,7 @@ enum Stream : uint64_t {
     kStreamShape = 0x73686170ull,
     kStreamFollowTressFX = 0x74667866ull,
     kStreamFollowBary = 0x62617279ull,
+    kStreamBrush = 0x62727368ull,
 };
 
 inline Pcg32 item_rng(uint64_t seed, Stream stream, uint64_t index) { return Pcg32(hash_seed(seed, stream, index)); }
