@@ -9,12 +9,16 @@
 namespace tressel::cli {
 
 const char* const kBenchUsage =
-    "usage: tressel-cli bench <groom|sdf|sim|anim|cloth|render> [options] [--out FILE]\n\n"
+    "usage: tressel-cli bench <groom|brush|sdf|sim|anim|cloth|render> [options] [--out FILE]\n\n"
     "       tressel-cli bench groom [--mesh FILE] [--repeats N] [--clearance M] [--out FILE]\n"
     "groom: regrows 10,000 guides x 32 vertices plus 100,000 barycentric follow descriptors on one core\n"
     "       (on FILE's merged mesh with a cap region, else a procedural sphere head) and prints the timings\n"
     "       as JSON (to FILE with --out). --clearance M also keeps the guides M metres outside the scalp,\n"
     "       as scene grooms that collide with their scalp mesh do.\n"
+    "brush: one 300-pixel stroke of every brush (radius 60 px, strength 0.5, X symmetry, collision on)\n"
+    "       on the scene's first hair group grown with 10,000 guides x 32 vertices (--scene FILE, default\n"
+    "       presets/scenes/default.json; --guides N; --repeats N, default 9): median wall ms per stroke and\n"
+    "       per dab on one core\n"
     "sdf:   GPU SDF build of the Rat Boy body (Ratboy_body.tfxmesh, TressFX's 50 cells) and of the\n"
     "       armadillo at about 128^3 and 256^3 cells: median GPU ms per pass over --frames N (50).\n"
     "       --testdata DIR (default: TRESSEL_TESTDATA or the build's test data), --device NAME\n"
@@ -49,9 +53,10 @@ std::string bench_testdata_dir() {
 }
 
 int run_bench(const std::vector<std::string>& argv) {
-    if (argv.empty()) return fail("bench needs a workload: groom, sdf, sim, anim, cloth or render (see tressel-cli bench --help)", 2);
+    if (argv.empty()) return fail("bench needs a workload: groom, brush, sdf, sim, anim, cloth or render (see tressel-cli bench --help)", 2);
     const std::string workload = argv[0];
     if (workload == "groom") return run_bench_groom(argv);
+    if (workload == "brush") return run_bench_brush(std::vector<std::string>(argv.begin() + 1, argv.end()));
     auto args = Args::parse(std::vector<std::string>(argv.begin() + 1, argv.end()),
                             {{"out", true}, {"frames", true}, {"testdata", true}, {"device", true}, {"only", true}, {"phases", false}, {"chain", false}, {"volume", false},
                              {"counts", true}, {"renderers", true}, {"tile-kernel", true}, {"scene", true},
@@ -70,7 +75,7 @@ int run_bench(const std::vector<std::string>& argv) {
     else if (workload == "render")
         rc = bench_render_json(*args, out);
     else
-        return fail("unknown bench workload '" + workload + "' (groom, sdf, sim, anim, cloth or render)", 2);
+        return fail("unknown bench workload '" + workload + "' (groom, brush, sdf, sim, anim, cloth or render)", 2);
     if (rc != 0) return rc;
     const std::string text = out.dump(2) + "\n";
     if (auto path = args->get("out")) {

@@ -31,6 +31,9 @@ extern const char* const kPresetUsage;
 int run_render(const std::vector<std::string>& args);
 extern const char* const kRenderUsage;
 int run_bench_groom(const std::vector<std::string>& args);  // `bench groom ...` (cmd_groom.cpp)
+int run_brush(const std::vector<std::string>& args);
+extern const char* const kBrushUsage;
+int run_bench_brush(const std::vector<std::string>& args);  // `bench brush ...` (cmd_brush.cpp)
 
 // Prints "error: <message>" to stderr and returns 1 (or 2 for usage errors).
 int fail(const std::string& message, int code = 1);

@@ -16,6 +16,7 @@ const Command kCommands[] = {
     {"sdf", "build a collision mesh's signed distance field: sizes, pass times, slices, raw field", kSdfUsage, &run_sdf},
     {"bake", "simulate a scene headless: per-frame stretch, penetration, energy, GPU ms per pass", kBakeUsage, &run_bake},
     {"groom", "grow a scene's hair groups: statistics, strands as JSON", kGroomUsage, &run_groom},
+    {"brush", "apply recorded brush strokes to a hair group's guides and save them with the scene", kBrushUsage, &run_brush},
     {"render", "render a scene offscreen to a PNG: hair, shadows, shading models, debug views, SDF slice", kRenderUsage, &run_render},
     {"bench", "benchmarks printed as JSON: groom, sdf, sim, render", kBenchUsage, &run_bench},
     {"export", "write a scene's hair for engines: TressFX, cyHair, USD, glTF, TressFX settings", kExportUsage, &run_export},

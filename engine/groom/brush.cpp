@@ -43,27 +43,6 @@ struct Dab {
     glm::vec2 delta;  // to the next dab (comb's drag); zero for the last
 };
 
-// Dabs every `step` pixels along the stroke polyline (the first at its first point).
-std::vector<Dab> make_dabs(std::span<const glm::vec2> pts, float step) {
-    std::vector<glm::vec2> c;
-    c.push_back(pts[0]);
-    float carry = 0.0f;  // distance walked since the last dab
-    for (size_t i = 1; i < pts.size(); ++i) {
-        const glm::vec2 a = pts[i - 1], b = pts[i];
-        const float len = glm::length(b - a);
-        float at = step - carry;
-        while (at <= len) {
-            c.push_back(a + (b - a) * (at / len));
-            at += step;
-        }
-        carry = len - (at - step);
-    }
-    if (pts.size() > 1 && glm::length(pts.back() - c.back()) > 1e-3f) c.push_back(pts.back());
-    std::vector<Dab> dabs(c.size());
-    for (size_t i = 0; i < c.size(); ++i) dabs[i] = {c[i], i + 1 < c.size() ? c[i + 1] - c[i] : glm::vec2(0.0f)};
-    return dabs;
-}
-
 float segment_length(const glm::vec3& a, const glm::vec3& b) { return glm::length(b - a); }
 
 // Gives every segment of strand `p` (n points) back its length `len[k]` (segment k - 1 .. k), walking from
@@ -140,17 +119,52 @@ float ray_triangle(glm::vec3 o, glm::vec3 d, glm::vec3 a, glm::vec3 b, glm::vec3
 class StrokeRun {
 public:
     StrokeRun(Strands& g, const BrushTarget& t, const BrushView& v, const BrushSettings& s, uint32_t n)
-        : g_(g), t_(t), v_(v), s_(s), n_(n) {}
+        : g_(g), t_(t), v_(v), s_(s), n_(n), clip_to_object_(glm::inverse(v.object_to_clip)) {}
 
-    void run(const std::vector<Dab>& dabs, std::span<const glm::vec2> stroke, const Mirror& m) {
-        m_ = m;
-        project_all();
-        if (s_.type == BrushType::Cut) {
-            cut(stroke);
-        } else {
-            for (size_t i = 0; i < dabs.size(); ++i) dab(dabs[i], i);
+    // Projects every strand (and its mirror image with symmetry on): the screen caches the dabs read.
+    void begin(const Mirror& mirror) {
+        mirror_ = mirror;
+        for (int on = 0; on < (s_.symmetry_x ? 2 : 1); ++on) {
+            m_ = on ? mirror_ : Mirror{};
+            project_all();
         }
-        if (!removed_.empty()) remove_marked();
+        m_ = Mirror{};
+    }
+
+    // Adds stroke points: applies every dab (and knife segment) they make due. A dab is applied once the
+    // next one is known (comb drags toward it); finish() applies the last.
+    void extend(std::span<const glm::vec2> points) {
+        const float step = std::max(1.0f, s_.spacing * s_.radius_px);
+        for (const glm::vec2& p : points) {
+            if (!have_last_) {
+                have_last_ = true;
+                last_ = p;
+                pending_ = p;
+                have_pending_ = true;
+                continue;
+            }
+            if (s_.type == BrushType::Cut) both([&] { cut_segment(last_, p); });
+            const float len = glm::length(p - last_);
+            float at = step - carry_;
+            while (at <= len) {
+                next_dab(last_ + (p - last_) * (at / len));
+                at += step;
+            }
+            carry_ = len - (at - step);
+            last_ = p;
+        }
+        flush_removed();
+    }
+
+    void finish() {
+        if (have_last_ && have_pending_ && glm::length(last_ - pending_) > 1e-3f) next_dab(last_);
+        if (have_pending_) {
+            const Dab d{pending_, glm::vec2(0.0f)};
+            if (s_.type != BrushType::Cut) both([&] { dab(d, stats.dabs); });
+            ++stats.dabs;
+            have_pending_ = false;
+        }
+        flush_removed();
     }
 
     // Segment lengths of every strand before the stroke (restore_lengths' targets).
@@ -167,6 +181,33 @@ public:
     std::vector<uint8_t> changed_;  // per strand (original indices, added strands appended)
 
 private:
+    // Runs `f` as the stroke, then as its mirror image when symmetry is on.
+    template <class F>
+    void both(F&& f) {
+        m_ = Mirror{};
+        f();
+        if (s_.symmetry_x) {
+            m_ = mirror_;
+            f();
+            m_ = Mirror{};
+        }
+    }
+
+    void next_dab(glm::vec2 centre) {
+        const Dab d{pending_, centre - pending_};
+        if (s_.type != BrushType::Cut) both([&] { dab(d, stats.dabs); });
+        ++stats.dabs;
+        pending_ = centre;
+    }
+
+    void flush_removed() {
+        if (!removed_.empty()) remove_marked();
+    }
+
+    ScreenCache& sc() { return cache_[m_.on ? 1 : 0]; }
+    const ScreenCache& sc() const { return cache_[m_.on ? 1 : 0]; }
+    std::vector<uint8_t>& front() { return front_cache_[m_.on ? 1 : 0]; }
+
     glm::vec3* pts(size_t s) { return &g_.points_os_m[g_.strand_offsets[s]]; }
 
     glm::vec3 root_normal(size_t s) const { return attachment_normal(*t_.scalp, g_.roots[s]); }
@@ -185,38 +226,44 @@ private:
             glm::vec2 px;
             float z = 0.0f;
             const bool vis = v_.project(m_.point(g_.points_os_m[o + k]), px, z);
-            sc_.px[o + k] = px;
-            sc_.z[o + k] = z;
-            sc_.visible[o + k] = vis ? 1 : 0;
+            sc().px[o + k] = px;
+            sc().z[o + k] = z;
+            sc().visible[o + k] = vis ? 1 : 0;
             if (vis) b = glm::vec4(glm::min(glm::vec2(b), px), glm::max(glm::vec2(b.z, b.w), px));
         }
-        sc_.bounds[s] = b;
+        sc().bounds[s] = b;
     }
 
     void project_all() {
-        sc_.resize(g_.strand_count(), g_.point_count());
-        front_.resize(g_.strand_count());
+        sc().resize(g_.strand_count(), g_.point_count());
+        front().resize(g_.strand_count());
         for (size_t s = 0; s < g_.strand_count(); ++s) {
             project_strand(s);
-            front_[s] = faces_camera(s) ? 1 : 0;
+            front()[s] = faces_camera(s) ? 1 : 0;
         }
     }
 
     bool near_bounds(size_t s, glm::vec2 c, float r) const {
-        const glm::vec4& b = sc_.bounds[s];
+        const glm::vec4& b = sc().bounds[s];
         return c.x + r >= b.x && c.x - r <= b.z && c.y + r >= b.y && c.y - r <= b.w;
     }
 
     float weight(size_t point, glm::vec2 c) const {
-        if (!sc_.visible[point]) return 0.0f;
-        const float d = glm::length(sc_.px[point] - c);
+        if (!sc().visible[point]) return 0.0f;
+        const float d = glm::length(sc().px[point] - c);
         if (d >= s_.radius_px) return 0.0f;
         return brush_falloff(s_.falloff, d / s_.radius_px) * s_.strength;
     }
 
     // The object-space move that carries point `i` by `dpx` pixels on screen at its depth.
+    glm::vec3 unproject(glm::vec2 px, float ndc_z) const {
+        const glm::vec2 ndc = px / v_.viewport_px * 2.0f - 1.0f;
+        const glm::vec4 p = clip_to_object_ * glm::vec4(ndc, ndc_z, 1.0f);
+        return glm::vec3(p) / p.w;
+    }
+
     glm::vec3 screen_move(size_t i, glm::vec2 dpx) const {
-        const glm::vec3 a = v_.unproject(sc_.px[i], sc_.z[i]), b = v_.unproject(sc_.px[i] + dpx, sc_.z[i]);
+        const glm::vec3 a = unproject(sc().px[i], sc().z[i]), b = unproject(sc().px[i] + dpx, sc().z[i]);
         return m_.dir(b - a);
     }
 
@@ -224,7 +271,17 @@ private:
         restore_lengths(pts(s), &len_[g_.strand_offsets[s]], n_);
         stats.points_pushed_out += push_strand_out(g_, s, t_.colliders);
         changed_[s] = 1;
-        project_strand(s);
+        reproject(s);
+    }
+
+    // The strand in every screen cache (its mirror image's too).
+    void reproject(size_t s) {
+        const Mirror keep = m_;
+        for (int on = 0; on < (s_.symmetry_x ? 2 : 1); ++on) {
+            m_ = on ? mirror_ : Mirror{};
+            project_strand(s);
+        }
+        m_ = keep;
     }
 
     void resize_strand(size_t s, float new_length) {
@@ -235,7 +292,7 @@ private:
         for (uint32_t k = 1; k < n_; ++k) len_[o + k] = segment_length(p[k - 1], p[k]);
         stats.points_pushed_out += push_strand_out(g_, s, t_.colliders);
         changed_[s] = 1;
-        project_strand(s);
+        reproject(s);
     }
 
     void dab(const Dab& d, size_t index) {
@@ -250,7 +307,7 @@ private:
         }
         const size_t strands = g_.strand_count();
         for (size_t s = 0; s < strands; ++s) {
-            if (!front_[s] || removed(s) || !near_bounds(s, d.centre, r)) continue;
+            if (!front()[s] || removed(s) || !near_bounds(s, d.centre, r)) continue;
             const size_t o = g_.strand_offsets[s];
             glm::vec3* p = pts(s);
             bool moved = false;
@@ -317,7 +374,7 @@ private:
                         const float w = weight(o + k, d.centre);
                         if (w > 0.0f) {
                             const float t = float(k) / float(n_ - 1);
-                            const glm::vec2 to = d.centre - sc_.px[o + k];
+                            const glm::vec2 to = d.centre - sc().px[o + k];
                             carried = screen_move(o + k, to * (0.5f * w * t * (s_.invert ? -1.0f : 1.0f)));
                             moved = true;
                         }
@@ -331,21 +388,20 @@ private:
         }
     }
 
-    void cut(std::span<const glm::vec2> stroke) {
-        for (size_t i = 0; i + 1 < stroke.size(); ++i) {
-            const glm::vec2 a = stroke[i], b = stroke[i + 1];
+    void cut_segment(glm::vec2 a, glm::vec2 b) {
+        {
             const glm::vec2 lo = glm::min(a, b), hi = glm::max(a, b);
             for (size_t s = 0; s < g_.strand_count(); ++s) {
-                if (!front_[s]) continue;
-                const glm::vec4& bb = sc_.bounds[s];
+                if (!front()[s]) continue;
+                const glm::vec4& bb = sc().bounds[s];
                 if (hi.x < bb.x || lo.x > bb.z || hi.y < bb.y || lo.y > bb.w) continue;
                 const size_t o = g_.strand_offsets[s];
                 glm::vec3* p = pts(s);
                 float along = 0.0f;
                 for (uint32_t k = 1; k < n_; ++k) {
                     const float l = segment_length(p[k - 1], p[k]);
-                    if (sc_.visible[o + k - 1] && sc_.visible[o + k]) {
-                        const float u = cross_param(sc_.px[o + k - 1], sc_.px[o + k], a, b);
+                    if (sc().visible[o + k - 1] && sc().visible[o + k]) {
+                        const float u = cross_param(sc().px[o + k - 1], sc().px[o + k], a, b);
                         if (u >= 0.0f) {
                             resize_strand(s, along + u * l);
                             break;
@@ -361,7 +417,7 @@ private:
 
     void delete_under(glm::vec2 c) {
         for (size_t s = 0; s < g_.strand_count(); ++s) {
-            if (!front_[s] || removed(s)) continue;
+            if (!front()[s] || removed(s)) continue;
             const float w = weight(g_.strand_offsets[s], c);
             if (w <= 0.0f) continue;
             // Thinning: a strand goes when its own fixed draw is under the weight, so strength 1 with a
@@ -380,7 +436,7 @@ private:
         const glm::vec2 at = c + rad * glm::vec2(std::cos(ang), std::sin(ang));
         // The ray under the cursor, through the mirror: what the mirrored view shows at `at` is the mirror
         // image of the real scalp point the mirrored ray meets.
-        const glm::vec3 a = m_.point(v_.unproject(at, 0.0f)), b = m_.point(v_.unproject(at, 1.0f));
+        const glm::vec3 a = m_.point(unproject(at, 0.0f)), b = m_.point(unproject(at, 1.0f));
         const glm::vec3 dir = glm::normalize(b - a);
         const Mesh& mesh = *t_.scalp;
         float best = std::numeric_limits<float>::max();
@@ -432,10 +488,15 @@ private:
         for (uint32_t k = 1; k < n_; ++k) len_[g_.strand_offsets[s] + k] = segment_length(g_.points_os_m[g_.strand_offsets[s] + k - 1], g_.points_os_m[g_.strand_offsets[s] + k]);
         stats.points_pushed_out += push_strand_out(g_, s, t_.colliders);
         changed_.push_back(1);
-        front_.push_back(0);  // a new strand is not brushed again by the same stroke
         if (!removed_.empty()) removed_.push_back(0);
-        sc_.resize(g_.strand_count(), g_.point_count());
-        project_strand(s);
+        const Mirror keep = m_;
+        for (int on = 0; on < (s_.symmetry_x ? 2 : 1); ++on) {
+            m_ = on ? mirror_ : Mirror{};
+            front().push_back(0);  // a new strand is not brushed again by the same stroke
+            sc().resize(g_.strand_count(), g_.point_count());
+            project_strand(s);
+        }
+        m_ = keep;
         ++stats.strands_added;
     }
 
@@ -460,6 +521,24 @@ private:
             len.insert(len.end(), len_.begin() + o, len_.begin() + o + n_);
             changed.push_back(changed_[s]);
         }
+        // The screen caches the same way: a removal costs a copy, not a projection of every guide.
+        for (int on = 0; on < 2; ++on) {
+            ScreenCache& c = cache_[on];
+            if (c.bounds.size() != g_.strand_count()) continue;
+            ScreenCache kept;
+            std::vector<uint8_t> kept_front;
+            for (size_t st = 0; st < g_.strand_count(); ++st) {
+                if (removed_[st]) continue;
+                const size_t o = g_.strand_offsets[st];
+                kept.px.insert(kept.px.end(), c.px.begin() + o, c.px.begin() + o + n_);
+                kept.z.insert(kept.z.end(), c.z.begin() + o, c.z.begin() + o + n_);
+                kept.visible.insert(kept.visible.end(), c.visible.begin() + o, c.visible.begin() + o + n_);
+                kept.bounds.push_back(c.bounds[st]);
+                kept_front.push_back(front_cache_[on][st]);
+            }
+            c = std::move(kept);
+            front_cache_[on] = std::move(kept_front);
+        }
         g_ = std::move(out);
         len_ = std::move(len);
         changed_ = std::move(changed);
@@ -471,10 +550,14 @@ private:
     const BrushView& v_;
     const BrushSettings& s_;
     const uint32_t n_;
-    Mirror m_;
-    ScreenCache sc_;
-    std::vector<uint8_t> front_;
+    const glm::mat4 clip_to_object_;
+    Mirror m_, mirror_;
+    ScreenCache cache_[2];
+    std::vector<uint8_t> front_cache_[2];
     std::vector<uint8_t> removed_;
+    bool have_last_ = false, have_pending_ = false;
+    glm::vec2 last_{0.0f}, pending_{0.0f};
+    float carry_ = 0.0f;
     std::vector<float> len_;
 };
 
@@ -595,15 +678,13 @@ size_t push_strand_out(Strands& g, size_t s, std::span<const BrushCollider> coll
     return moved;
 }
 
-Result<StrokeStats> apply_stroke(Strands& guides, const BrushTarget& target, const BrushView& view, const BrushSettings& s,
-                                 std::span<const glm::vec2> points_px) {
+namespace {
+
+Status validate_stroke(const Strands& guides, const BrushTarget& target, const BrushView& view, const BrushSettings& s, uint32_t& n) {
     auto bad = [](const std::string& m) { return make_error(ErrorCode::InvalidArgument, "brush: " + m); };
     if (!(s.radius_px >= 1.0f && s.radius_px <= 2000.0f)) return bad("radius_px must be in [1, 2000] pixels");
     if (!(s.strength >= 0.0f && s.strength <= 1.0f)) return bad("strength must be in [0, 1]");
     if (!(s.spacing >= 0.05f && s.spacing <= 1.0f)) return bad("spacing must be in [0.05, 1] x the radius");
-    if (points_px.empty()) return bad("a stroke needs at least one point");
-    for (const glm::vec2& p : points_px)
-        if (!finite(p)) return bad("stroke point is not finite");
     if (!target.scalp) return bad("no scalp mesh");
     if (!(view.viewport_px.x >= 1.0f && view.viewport_px.y >= 1.0f)) return bad("the view's viewport must be at least 1 x 1 pixels");
     for (int c = 0; c < 4; ++c)
@@ -612,26 +693,73 @@ Result<StrokeStats> apply_stroke(Strands& guides, const BrushTarget& target, con
     if (std::abs(glm::determinant(view.object_to_clip)) < 1e-30f) return bad("the view's matrix is singular");
     if (s.type == BrushType::Add && !s.invert && !target.growth) return bad("add needs the group's growth parameters");
     if (!guides.consistent()) return bad("the guides are inconsistent");
-    uint32_t n = guides.uniform_point_count();
+    n = guides.uniform_point_count();
     if (guides.strand_count() == 0) n = target.growth ? uint32_t(target.growth->vertices_per_strand) : 0u;
     if (n < 2 && !(guides.strand_count() == 0 && s.type == BrushType::Add))
         return bad("every guide must have the same point count (2 or more) to be brushed");
     if (n < 2) return bad("add on an empty group needs growth.vertices_per_strand of 2 or more");
     if (s.type == BrushType::Add && !s.invert && target.growth && target.growth->vertices_per_strand < 2)
         return bad("growth.vertices_per_strand must be 2 or more");
+    return {};
+}
 
-    Strands work = guides;  // the guides stay as they were on any failure
-    StrokeRun run(work, target, view, s, n);
-    run.capture_lengths();
-    const std::vector<Dab> dabs = make_dabs(points_px, std::max(1.0f, s.spacing * s.radius_px));
-    run.stats.dabs = dabs.size();
-    run.run(dabs, points_px, Mirror{});
-    if (s.symmetry_x) run.run(dabs, points_px, Mirror{true, target.symmetry_plane_x});
+Status validate_points(std::span<const glm::vec2> points_px) {
+    for (const glm::vec2& p : points_px)
+        if (!finite(p)) return make_error(ErrorCode::InvalidArgument, "brush: stroke point is not finite");
+    return {};
+}
+
+}  // namespace
+
+struct BrushStroke::Impl {
+    BrushTarget target;
+    BrushView view;
+    BrushSettings settings;
+    std::unique_ptr<StrokeRun> run;
+};
+
+BrushStroke::BrushStroke() : impl_(std::make_unique<Impl>()) {}
+BrushStroke::~BrushStroke() = default;
+
+Result<std::unique_ptr<BrushStroke>> BrushStroke::begin(Strands& guides, const BrushTarget& target, const BrushView& view,
+                                                        const BrushSettings& settings) {
+    uint32_t n = 0;
+    TRESSEL_TRY(validate_stroke(guides, target, view, settings, n));
+    std::unique_ptr<BrushStroke> b(new BrushStroke());
+    Impl& i = *b->impl_;
+    i.target = target;
+    i.view = view;
+    i.settings = settings;
+    i.run = std::make_unique<StrokeRun>(guides, i.target, i.view, i.settings, n);
+    i.run->capture_lengths();
+    i.run->begin(Mirror{true, target.symmetry_plane_x});
+    return b;
+}
+
+Status BrushStroke::extend(std::span<const glm::vec2> points_px) {
+    TRESSEL_TRY(validate_points(points_px));
+    impl_->run->extend(points_px);
+    return {};
+}
+
+StrokeStats BrushStroke::finish() {
+    StrokeRun& run = *impl_->run;
+    run.finish();
     StrokeStats st = run.stats;
+    st.strands_changed = 0;
     for (size_t i = 0; i < run.changed_.size(); ++i) st.strands_changed += run.changed_[i] ? 1 : 0;
     st.strands_changed -= std::min(st.strands_changed, st.strands_added);
-    guides = std::move(work);
     return st;
+}
+
+Result<StrokeStats> apply_stroke(Strands& guides, const BrushTarget& target, const BrushView& view, const BrushSettings& s,
+                                 std::span<const glm::vec2> points_px) {
+    if (points_px.empty()) return make_error(ErrorCode::InvalidArgument, "brush: a stroke needs at least one point");
+    TRESSEL_TRY(validate_points(points_px));
+    auto stroke = BrushStroke::begin(guides, target, view, s);
+    if (!stroke) return stroke.error();
+    TRESSEL_TRY((*stroke)->extend(points_px));
+    return (*stroke)->finish();
 }
 
 }  // namespace tressel

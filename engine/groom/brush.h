@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -102,9 +103,30 @@ struct StrokeStats {
     size_t points_pushed_out = 0;      // collision corrections
 };
 
-// Applies one stroke to `guides` (every strand must have the same point count, at least 2). InvalidArgument
-// naming the setting for a radius, strength or spacing out of range, a non-finite stroke point or camera,
-// an add without growth parameters; the guides are unchanged on error.
+// A stroke drawn over time, as the viewport draws it: begin() when the button goes down (it projects every
+// guide once, the stroke's fixed cost), extend() with the points the mouse reached each frame (only the
+// dabs they make due run), finish() when the button comes up. The guides are changed in place as the
+// dabs run and must not be changed otherwise until finish(). begin() refuses (InvalidArgument naming the
+// setting) a radius, strength or spacing out of range, a non-finite or singular camera, an add without
+// growth parameters, and guides of differing point counts; extend() a non-finite point. Nothing is
+// changed by a refused call.
+class BrushStroke {
+public:
+    static Result<std::unique_ptr<BrushStroke>> begin(Strands& guides, const BrushTarget& target, const BrushView& view,
+                                                      const BrushSettings& settings);
+    ~BrushStroke();
+    BrushStroke(const BrushStroke&) = delete;
+    BrushStroke& operator=(const BrushStroke&) = delete;
+    Status extend(std::span<const glm::vec2> points_px);
+    StrokeStats finish();  // applies the last dab; the whole stroke's figures
+
+private:
+    BrushStroke();
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+// A whole stroke at once: begin, extend with every point, finish (the CLI's recorded strokes, tests).
 Result<StrokeStats> apply_stroke(Strands& guides, const BrushTarget& target, const BrushView& view, const BrushSettings& settings,
                                  std::span<const glm::vec2> points_px);
 

@@ -8,6 +8,7 @@
 
 #include "groom/clearance.h"
 #include "groom/follow.h"
+#include "groom/guides_file.h"
 #include "groom/image.h"
 #include "groom/placement.h"
 #include "groom/rng.h"
@@ -119,6 +120,24 @@ Status guides_from_file(const GroomInputs& in, const RegionInfo& region, GroomRe
     return {};
 }
 
+// Guides edited by hand: the .tguides file as saved, each root on the triangle it was attached to. The file
+// must hold growth.guides strands (the count the scene was saved with) on a scalp of this triangle count.
+Status guides_from_edited_file(const GroomInputs& in, GroomResult& r) {
+    const Growth& g = in.group.growth;
+    if (g.guide_file.empty()) return make_error(ErrorCode::InvalidArgument, "growth.guide_file is empty for placement \"edited\"");
+    const std::filesystem::path path = resolve(in.base_dir, g.guide_file);
+    auto file = load_guides_file(path, uint32_t(in.scalp->triangle_count()));
+    if (!file.ok()) return make_error(file.error().code, "growth.guide_file: " + file.error().message);
+    if (file->strand_count() != size_t(g.guides))
+        return make_error(ErrorCode::InvalidArgument, "growth.guide_file: " + path.string() + " holds " + std::to_string(file->strand_count()) +
+                                                          " guides but the scene says growth.guides is " + std::to_string(g.guides) +
+                                                          " (the file was changed after the scene was saved, or belongs to another scene)");
+    r.guides = std::move(*file);
+    r.widths_from_fiber_radius = false;
+    r.widths_fiber_radius_m = in.group.shading.fiber_radius_m;
+    return {};
+}
+
 }  // namespace
 
 Result<GroomResult> grow_group(const GroomInputs& in, Progress* progress) {
@@ -131,7 +150,7 @@ Result<GroomResult> grow_group(const GroomInputs& in, Progress* progress) {
         if (progress) progress->set(f, s);
     };
     TRESSEL_TRY(check_mesh(mesh));
-    if (g.placement != Placement::File) TRESSEL_TRY(validate_shape(g));
+    if (g.placement != Placement::File && g.placement != Placement::Edited) TRESSEL_TRY(validate_shape(g));
     TRESSEL_TRY(validate_follow(group.follow));
 
     GroomResult r;
@@ -152,6 +171,8 @@ Result<GroomResult> grow_group(const GroomInputs& in, Progress* progress) {
     RootSet roots;
     if (g.placement == Placement::File) {
         TRESSEL_TRY(guides_from_file(in, r.region, r));
+    } else if (g.placement == Placement::Edited) {
+        TRESSEL_TRY(guides_from_edited_file(in, r));
     } else {
         if (g.placement == Placement::PerVertex) {
             roots = place_per_vertex(mesh, r.region);

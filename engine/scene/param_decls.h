@@ -112,12 +112,12 @@ inline constexpr std::array kRegion{
 };
 
 inline constexpr std::array kGrowth{
-    choice("placement", "per_vertex|random|file", "where guide roots go: every scalp vertex, area-uniform random, or a guide file").as("Placement", "Placement"),
-    integer("guides", "", 1, 1.0e6, "random: number of guides (ignored when density_per_cm2 > 0)").as("Guide count", "Placement"),
+    choice("placement", "per_vertex|random|file|edited", "where guide roots go: every scalp vertex, area-uniform random, a guide file, or guides edited by hand (brushes) kept in guide_file").as("Placement", "Placement"),
+    integer("guides", "", 1, 1.0e6, "random: number of guides (ignored when density_per_cm2 > 0); edited: the number the guide file must hold").as("Guide count", "Placement"),
     num("density_per_cm2", "1/cm^2", 0.0, 1.0e4, "random: guides per square centimetre of region; 0 = use guides").as("Guide density", "Placement"),
     integer("seed", "", 0, kMaxU32, "random: seed of the placement (same seed, same roots)").as("Seed", "Placement"),
     num("min_spacing", "m", 0.0, 1.0, "random: minimum distance between roots (Poisson disk); 0 = none").as("Minimum spacing", "Placement"),
-    path("guide_file", "file: .tfx or .hair guides, attached to the nearest scalp triangle; relative to the scene file").as("Guide file", "Placement"),
+    path("guide_file", "file: .tfx or .hair guides, attached to the nearest scalp triangle; edited: the .tguides file of the brushed guides; relative to the scene file").as("Guide file", "Placement"),
     integer("vertices_per_strand", "", 2, 256, "vertices per guide strand as grown (the GPU resamples)").as("Vertices per strand", "Shape"),
     num("length", "m", 1.0e-4, 10.0, "strand length in metres").as("Length", "Shape"),
     num("length_variation", "1", 0.0, 1.0, "lengths spread uniformly in length x [1 - v, 1 + v]").as("Length variation", "Shape"),

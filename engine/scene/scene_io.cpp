@@ -292,6 +292,8 @@ Status validate_references(const Scene& s) {
             return invalid(gp + ".scalp.region.mask_path", "is required for a uv_mask region: the PNG mask to read");
         if (g.growth.placement == Placement::File && g.growth.guide_file.empty())
             return invalid(gp + ".growth.guide_file", "is required when placement is \"file\": the guide file to read");
+        if (g.growth.placement == Placement::Edited && g.growth.guide_file.empty())
+            return invalid(gp + ".growth.guide_file", "is required when placement is \"edited\": the .tguides file the brushed guides are kept in");
         if (g.growth.comb > 0.0 && is_zero(g.growth.comb_direction))
             return invalid(gp + ".growth.comb_direction", "must not be [0, 0, 0] when comb is above 0");
 

@@ -80,7 +80,7 @@ struct Scalp {
     bool operator==(const Scalp&) const = default;
 };
 
-enum class Placement { PerVertex, Random, File };
+enum class Placement { PerVertex, Random, File, Edited };
 
 struct Growth {
     Placement placement = Placement::Random;
@@ -88,7 +88,8 @@ struct Growth {
     double density_per_cm2 = 0.0;     // random: guides per cm^2 of region area; 0 = use `guides`
     uint32_t seed = 7;
     double min_spacing_m = 0.0;       // random: Poisson-disk minimum root distance; 0 = none
-    std::string guide_file;           // file: .tfx or .hair guides attached to the nearest scalp triangle
+    std::string guide_file;           // file: .tfx or .hair guides attached to the nearest scalp triangle;
+                                      // edited: the .tguides file brushed guides are kept in (groom/guides_file.h)
     int vertices_per_strand = 32;
     double length_m = 0.25;
     double length_variation = 0.15;   // fraction: lengths spread uniformly in length * [1 - v, 1 + v]

@@ -499,6 +499,32 @@ TEST(Brush, RandomStrokesOfEveryBrushKeepGuidesOutAndRootsOnTheScalp) {
     EXPECT_GT(sc.guides.strand_count(), 10u);
 }
 
+// The viewport feeds a stroke a few points a frame: the result is the same, bit for bit, as the whole
+// stroke at once, for every brush, with symmetry.
+TEST(Brush, AStrokeFedPointByPointEqualsTheWholeStroke) {
+    for (BrushType type : kAllBrushTypes) {
+        SphereScene a, b;
+        BrushSettings s;
+        s.type = type;
+        s.radius_px = 50.0f;
+        s.strength = 0.6f;
+        s.symmetry_x = true;
+        std::vector<glm::vec2> stroke;
+        for (int i = 0; i < 12; ++i) stroke.push_back({300.0f + 7.0f * float(i), 330.0f + 15.0f * float(i)});
+        auto whole = apply_stroke(a.guides, a.target, a.view, s, stroke);
+        ASSERT_TRUE(whole.ok()) << whole.error().describe();
+        auto live = BrushStroke::begin(b.guides, b.target, b.view, s);
+        ASSERT_TRUE(live.ok());
+        for (size_t i = 0; i < stroke.size(); i += 3)
+            ASSERT_TRUE((*live)->extend(std::span<const glm::vec2>(stroke).subspan(i, std::min<size_t>(3, stroke.size() - i))).ok());
+        const StrokeStats st = (*live)->finish();
+        EXPECT_TRUE(bit_identical(a.guides, b.guides)) << brush_type_name(type);
+        EXPECT_EQ(st.dabs, whole->dabs);
+        EXPECT_EQ(st.strands_changed, whole->strands_changed) << brush_type_name(type);
+        EXPECT_GT(st.strands_changed + st.strands_added + st.strands_removed, 0u) << brush_type_name(type);
+    }
+}
+
 TEST(Brush, BadSettingsAreRefusedByNameAndLeaveTheGuides) {
     PlaneScene sc;
     const Strands before = sc.guides;
