@@ -2,7 +2,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+
+#include <glm/glm.hpp>
 
 #include <nlohmann/json.hpp>
 #include <stb_image.h>
@@ -65,6 +68,90 @@ TEST(Cli, BrokenFilesFailCleanly) {
     auto r = run_process(cli() + " info " + quote((dir / "bad.json").string()));
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_NE(r.err.find("meshes[0].name"), std::string::npos) << "the error names the JSON path: " << r.err;
+}
+
+// Recorded strokes through the CLI: the guides are taken into hand (placement "edited", a .tguides file
+// beside the scene), the scene grows from them again, and bad strokes or a file that no longer matches the
+// scene are clear errors that leave the files as they were.
+TEST(Cli, BrushTakesGuidesIntoHandAndTheSceneGrowsFromThem) {
+    const auto dir = scratch_dir("cli_brush");
+    auto doc = nlohmann::json::parse(std::ifstream(source("presets/scenes/default.json")));
+    doc["meshes"][0]["path"] = source("presets/assets/infinite_head.fbx").string();
+    doc["collision_meshes"][0]["cells_x"] = 24;
+    doc["hair_groups"][0]["growth"]["guides"] = 300;
+    doc["hair_groups"][0]["growth"]["vertices_per_strand"] = 16;
+    doc["hair_groups"][0]["follow"]["count"] = 600;
+    const auto scene = dir / "head.json";
+    std::ofstream(scene) << doc.dump(2);
+    auto grown = run_process(cli() + " groom --out " + quote((dir / "before.json").string()) + " " + quote(scene.string()));
+    ASSERT_EQ(grown.exit_code, 0) << grown.err;
+    const auto before = nlohmann::json::parse(std::ifstream(dir / "before.json"))["groups"][0]["guides"];
+    ASSERT_EQ(before.size(), 300u);
+    // Look at the roots' centre from the side the strands leave the scalp.
+    glm::dvec3 centre(0.0), facing(0.0);
+    for (const auto& g : before) {
+        const auto& p = g["points_m"];
+        centre += glm::dvec3(p[0][0], p[0][1], p[0][2]) / 300.0;
+        facing += glm::dvec3(p[1][0], p[1][1], p[1][2]) - glm::dvec3(p[0][0], p[0][1], p[0][2]);
+    }
+    const glm::dvec3 eye = centre + glm::normalize(facing) * 0.8;
+    const double up_z = std::abs(glm::normalize(facing).y) > 0.9 ? -1.0 : 0.0;
+    nlohmann::json strokes = {{"format", "tressel-strokes"}, {"version", 1}, {"group", doc["hair_groups"][0]["name"]},
+                              {"view", {{"eye_m", {eye.x, eye.y, eye.z}}, {"target_m", {centre.x, centre.y, centre.z}},
+                                        {"up", {0.0, up_z == 0.0 ? 1.0 : 0.0, up_z}}, {"fov_y_deg", 40}, {"viewport_px", {800, 600}}}},
+                              {"strokes", {{{"brush", "comb"}, {"points_px", {{300, 300}, {400, 300}, {500, 300}}}, {"radius_px", 80}, {"strength", 0.8}},
+                                           {{"brush", "cut"}, {"points_px", {{0, 330}, {800, 330}}}}}}};
+    std::ofstream(dir / "strokes.json") << strokes.dump();
+    auto r = run_process(cli() + " brush " + quote(scene.string()) + " " + quote((dir / "strokes.json").string()));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto report = nlohmann::json::parse(r.out);
+    EXPECT_GT(report["strokes"][0]["strands_changed"].get<int>(), 0) << r.out;
+    EXPECT_GT(report["strokes"][1]["strands_changed"].get<int>(), 0) << r.out;
+    const auto saved = nlohmann::json::parse(std::ifstream(scene));
+    EXPECT_EQ(saved["hair_groups"][0]["growth"]["placement"], "edited");
+    const std::string file = saved["hair_groups"][0]["growth"]["guide_file"];
+    EXPECT_TRUE(std::filesystem::exists(dir / file)) << file;
+
+    // Grown again from the file: the same roots, brushed shapes.
+    auto again = run_process(cli() + " groom --out " + quote((dir / "after.json").string()) + " " + quote(scene.string()));
+    ASSERT_EQ(again.exit_code, 0) << again.err;
+    const auto after = nlohmann::json::parse(std::ifstream(dir / "after.json"))["groups"][0]["guides"];
+    ASSERT_EQ(after.size(), 300u);
+    size_t differ = 0;
+    for (size_t i = 0; i < 300; ++i) {
+        EXPECT_EQ(after[i]["triangle"], before[i]["triangle"]);
+        differ += after[i]["points_m"] != before[i]["points_m"] ? 1 : 0;
+    }
+    EXPECT_GT(differ, 0u);
+    EXPECT_LT(differ, 300u);
+
+    // A bad stroke: a clear error naming it; neither file changes.
+    auto bytes = [](const std::filesystem::path& p) {
+        std::ifstream in(p, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    const std::string scene_bytes = bytes(scene), guides_bytes = bytes(dir / file);
+    strokes["strokes"][1]["brush"] = "rake";
+    std::ofstream(dir / "bad_strokes.json") << strokes.dump();
+    auto bad = run_process(cli() + " brush " + quote(scene.string()) + " " + quote((dir / "bad_strokes.json").string()));
+    EXPECT_EQ(bad.exit_code, 1);
+    EXPECT_NE(bad.err.find("strokes[1].brush"), std::string::npos) << bad.err;
+    EXPECT_EQ(bytes(scene), scene_bytes);
+    EXPECT_EQ(bytes(dir / file), guides_bytes);
+
+    // The scene and its guides file disagree: the count, then a truncated file, each named.
+    auto edited = saved;
+    edited["hair_groups"][0]["growth"]["guides"] = 299;
+    std::ofstream(dir / "count.json") << edited.dump(2);
+    auto count = run_process(cli() + " groom " + quote((dir / "count.json").string()));
+    EXPECT_EQ(count.exit_code, 1);
+    EXPECT_NE(count.err.find(file), std::string::npos) << count.err;
+    EXPECT_NE(count.err.find("299"), std::string::npos) << count.err;
+    std::ofstream(dir / file, std::ios::binary | std::ios::trunc) << guides_bytes.substr(0, guides_bytes.size() / 3);
+    auto cut = run_process(cli() + " groom " + quote(scene.string()));
+    EXPECT_EQ(cut.exit_code, 1);
+    EXPECT_NE(cut.err.find(file), std::string::npos) << cut.err;
+    EXPECT_NE(cut.err.find("truncated"), std::string::npos) << cut.err;
 }
 
 #ifdef TRESSEL_EDITOR
