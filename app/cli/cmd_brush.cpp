@@ -112,27 +112,6 @@ Result<std::pair<BrushSettings, std::vector<glm::vec2>>> stroke_of(const json& s
     return std::make_pair(b, points);
 }
 
-// The brush target of group `gi` in `content`: its scalp mesh, its collision fields and their margins.
-BrushTarget target_of(const Scene& scene, const runtime::SceneContent& content, size_t gi) {
-    const HairGroup& group = scene.hair_groups[gi];
-    BrushTarget t;
-    const SceneMesh* scalp = content.find_mesh(group.scalp.mesh);
-    t.scalp = scalp ? &scalp->mesh : nullptr;
-    t.growth = &group.growth;
-    t.root_width_m = float(2.0 * group.shading.fiber_radius_m);
-    if (t.scalp && !t.scalp->positions.empty()) {
-        float lo = t.scalp->positions[0].x, hi = lo;
-        for (const glm::vec3& p : t.scalp->positions) lo = std::min(lo, p.x), hi = std::max(hi, p.x);
-        t.symmetry_plane_x = 0.5f * (lo + hi);
-    }
-    for (size_t c = 0; c < scene.collision_meshes.size(); ++c) {
-        const CollisionMesh& cm = scene.collision_meshes[c];
-        if (std::find(group.simulation.sdf.begin(), group.simulation.sdf.end(), cm.mesh) == group.simulation.sdf.end()) continue;
-        if (c < content.sdfs.size() && content.sdfs[c]) t.colliders.push_back({content.sdfs[c].get(), glm::mat4(1.0f), float(cm.margin_m)});
-    }
-    return t;
-}
-
 }  // namespace
 
 int run_brush(const std::vector<std::string>& argv) {
@@ -168,7 +147,7 @@ int run_brush(const std::vector<std::string>& argv) {
     if (!rt) return fail(rt.error().message);
     if (Status st = (*rt)->apply(scene); !st) return fail(st.error().message);
     const runtime::SceneContent& content = *(*rt)->content();
-    const BrushTarget target = target_of(scene, content, gi);
+    const BrushTarget target = runtime::brush_target(scene, content, gi);
     if (!target.scalp) return fail("hair group '" + scene.hair_groups[gi].name + "' has no scalp mesh");
     Strands guides = content.grooms[gi]->guides;
     if (guides.uniform_point_count() == 0) return fail("hair group '" + scene.hair_groups[gi].name + "': guides of different point counts cannot be brushed");
@@ -194,14 +173,13 @@ int run_brush(const std::vector<std::string>& argv) {
     if (out.parent_path().lexically_normal() != scene_path.parent_path().lexically_normal())
         return fail("--out must be in the scene's folder (" + scene_path.parent_path().string() + "), where its relative paths resolve");
     HairGroup& g = scene.hair_groups[gi];
-    const std::string file = out.stem().string() + "." + g.name + ".tguides";
-    g.growth.placement = Placement::Edited;
-    g.growth.guide_file = file;
-    g.growth.guides = int(guides.strand_count());
-    if (Status st = save_guides_file(out.parent_path() / file, guides, uint32_t(target.scalp->triangle_count())); !st)
-        return fail(st.error().message);
+    const uint32_t triangles = uint32_t(target.scalp->triangle_count());
+    runtime::take_guides_into_hand(g, std::make_shared<const EditedGuides>(EditedGuides{guides, triangles}), out.stem().string());
+    const std::string file = g.growth.guide_file;
+    const std::filesystem::path guides_path = std::filesystem::path(file).is_absolute() ? std::filesystem::path(file) : out.parent_path() / file;
+    if (Status st = save_guides_file(guides_path, guides, triangles); !st) return fail(st.error().message);
     if (Status st = save_scene(scene, out); !st) return fail(st.error().message);
-    std::printf("%s\n", json{{"group", g.name}, {"guides", guides.strand_count()}, {"guide_file", (out.parent_path() / file).string()},
+    std::printf("%s\n", json{{"group", g.name}, {"guides", guides.strand_count()}, {"guide_file", guides_path.string()},
                              {"strokes", report}}
                             .dump(2)
                             .c_str());
@@ -239,7 +217,7 @@ int run_bench_brush(const std::vector<std::string>& argv) {
     if (!rt) return fail(rt.error().message);
     if (Status st = (*rt)->apply(scene); !st) return fail(st.error().message);
     const runtime::SceneContent& content = *(*rt)->content();
-    const BrushTarget target = target_of(scene, content, 0);
+    const BrushTarget target = runtime::brush_target(scene, content, 0);
     const Strands grown = content.grooms[0]->guides;
 
     // The camera: from the side the roots face on average, 2.5 head radii out, the whole scalp in view.

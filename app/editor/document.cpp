@@ -1,6 +1,8 @@
 #include "document.h"
 
+#include "core/file_io.h"
 #include "files.h"
+#include "groom/guides_file.h"
 #include "scene/scene_io.h"
 
 namespace tressel::editor {
@@ -55,6 +57,24 @@ Status Document::save_to(const fs::path& path, Diagnostics& warnings) {
     std::error_code ec;
     const fs::path abs = fs::absolute(path, ec);
     TRESSEL_TRY(validate_scene(scene));
+    // Guides edited by hand first, each written atomically beside the scene (the scene names them): brush
+    // work in memory is saved, a guides file the scene was read with goes along to a new folder.
+    for (const HairGroup& g : scene.hair_groups) {
+        if (g.growth.placement != Placement::Edited) continue;
+        const fs::path rel(g.growth.guide_file);
+        const fs::path to = rel.is_absolute() ? rel : abs.parent_path() / rel;
+        if (g.growth.edited) {
+            if (Status st = save_guides_file(to, g.growth.edited->guides, g.growth.edited->scalp_triangles); !st)
+                return make_error(st.error().code, "hair group '" + g.name + "': " + st.error().message);
+        } else if (!rel.is_absolute()) {
+            const fs::path from = scene.resolve(g.growth.guide_file);
+            if (fs::exists(from, ec) && !fs::equivalent(from, to, ec)) {
+                auto bytes = read_file_bytes(from);
+                if (!bytes) return bytes.error();
+                TRESSEL_TRY(write_file_atomic(to, std::span<const uint8_t>(*bytes)));
+            }
+        }
+    }
     TRESSEL_TRY(save_scene(scene, abs));
     for (const MeshRef& m : scene.meshes)
         if (!m.path.empty() && fs::path(m.path).is_relative() && !fs::exists(abs.parent_path() / m.path, ec))

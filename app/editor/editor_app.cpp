@@ -21,6 +21,33 @@
 
 namespace tressel::editor {
 
+namespace {
+
+struct BrushButton {
+    BrushType type;
+    const char* label;
+    const char* key;
+    const char* meaning;
+};
+constexpr BrushButton kBrushButtons[] = {
+    {BrushType::Comb, "Comb", "1", "drag the strands under the brush along the stroke; every segment keeps its length"},
+    {BrushType::Smooth, "Smooth", "2", "straighten kinks and zigzags under the brush; lengths kept"},
+    {BrushType::Grow, "Grow", "3", "lengthen the strands under the brush (Ctrl: shorten), up to 10% a dab"},
+    {BrushType::Cut, "Cut", "4", "cut the strands the stroke crosses where it crosses them"},
+    {BrushType::Puff, "Puff", "5", "lift the strands whose roots are under the brush toward the scalp normal (Ctrl: flatten)"},
+    {BrushType::Clump, "Clump", "6", "pinch the strands under the brush toward its centre (Ctrl: spread)"},
+    {BrushType::Add, "Add", "7", "grow new guides on the scalp under the brush, shaped by the group's growth (Ctrl: delete)"},
+    {BrushType::Delete, "Delete", "8", "remove the guides whose roots are under the brush (strength thins)"},
+};
+
+int brush_group(const EditorContext& ctx) {
+    if (ctx.scene.hair_groups.empty()) return -1;
+    return ctx.selected_group >= 0 && size_t(ctx.selected_group) < ctx.scene.hair_groups.size() ? ctx.selected_group : 0;
+}
+
+}  // namespace
+
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -743,6 +770,8 @@ void EditorApp::handle_requests() {
                 break;
             case Action::ShowLighting: ctx_.select_lighting_tab = true; break;
             case Action::ApplyFix: apply_fix(r.path); break;
+            case Action::Stroke: start_scripted_stroke(r.path); break;
+            case Action::ReleaseGuides: release_guides(int(r.amount)); break;
             case Action::DismissAdvice:
                 std::erase_if(ctx_.advice, [&](const Diagnostic& d) { return d.code == r.path; });
                 break;
@@ -902,7 +931,7 @@ void EditorApp::seek(uint64_t frame) {
 }
 
 bool EditorApp::busy() const {
-    if (ctx_.jobs.busy() || ctx_.timeline.seek_target || turntable_) return true;
+    if (ctx_.jobs.busy() || ctx_.timeline.seek_target || turntable_ || scripted_stroke_ || brush_.stroking()) return true;
     return live_->content() && live_->plan(ctx_.scene).any() && !(content_failed_ && failed_scene_ == ctx_.scene);
 }
 
@@ -967,17 +996,22 @@ void EditorApp::draw_viewport(float x, float y, float w, float h) {
     ImGui::SetNextItemWidth(ImGui::CalcTextSize("moved / degenerate").x + ImGui::GetFrameHeight() * 2.0f);
     if (ImGui::Combo("##colour_by", &colouring, colourings, IM_ARRAYSIZE(colourings))) v.colour_by = HairColouring(colouring);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", param_tooltip(ctx_, "view", "colour_by").c_str());
+    draw_brush_toolbar();
     ImVec2 avail = ImGui::GetContentRegionAvail();
     avail.x = std::max(avail.x, 8.0f);
     avail.y = std::max(avail.y, 8.0f);
     ImVec2 pos = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("viewport", avail, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight | ImGuiButtonFlags_MouseButtonMiddle);
     const bool hovered = ImGui::IsItemHovered(), dragging = ImGui::IsItemActive();
-    handle_camera_input(ctx_.camera, avail, hovered, dragging);
+    // With a brush chosen the left button strokes (Alt + left still orbits, as in Maya).
+    const bool brushing = brush_.stroking() || (brush_.tool && !ImGui::GetIO().KeyAlt && ImGui::IsMouseDown(ImGuiMouseButton_Left)) ||
+                          brush_adjust_ != BrushAdjust::None;
+    handle_camera_input(ctx_.camera, avail, hovered, dragging && !brushing);
     viewport_min_ = pos;
     viewport_max_ = ImVec2(pos.x + avail.x, pos.y + avail.y);
     presenter_->add_to(ImGui::GetWindowDrawList(), viewport_min_, viewport_max_);
-    draw_slice_overlays(pos, avail, hovered, dragging);
+    handle_brush_input(pos, avail, hovered);
+    draw_slice_overlays(pos, avail, hovered, dragging && !brushing);
     draw_advice(ImVec2(pos.x + 4.0f, pos.y + 4.0f), avail.x - 8.0f);
     if (!live_->content()) {
         ImGui::GetWindowDrawList()->AddText(ImVec2(pos.x + 12, pos.y + 12), IM_COL32(200, 200, 200, 255), "No scene: File > Open, or drop a scene or mesh here");
@@ -1308,7 +1342,23 @@ void EditorApp::handle_shortcuts() {
     if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_Z, false)) ctx_.request(Action::Undo);
     if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_Y, false)) ctx_.request(Action::Redo);
     if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) ctx_.request(Action::Quit);
-    if (!ctrl && !io.WantCaptureKeyboard && ImGui::IsKeyPressed(GLFW_KEY_F, false)) ctx_.request(Action::FrameSelected);
+    // With a brush chosen, F and Shift+F set its radius and strength (Blender's sculpt keys), 1 to 8 pick a
+    // brush, X toggles X symmetry, Esc goes back to the camera; without one, F frames the selected group.
+    if (!ctrl && !io.WantCaptureKeyboard && brush_.tool && !brush_.stroking() && ImGui::IsKeyPressed(GLFW_KEY_F, false) &&
+        brush_adjust_ == BrushAdjust::None) {
+        brush_adjust_ = io.KeyShift ? BrushAdjust::Strength : BrushAdjust::Radius;
+        adjust_before_ = io.KeyShift ? brush_.settings.strength : brush_.settings.radius_px;
+        const float d = io.KeyShift ? brush_.settings.strength * 200.0f : brush_.settings.radius_px;
+        adjust_anchor_ = ImVec2(io.MousePos.x - d, io.MousePos.y);
+    } else if (!ctrl && !io.WantCaptureKeyboard && ImGui::IsKeyPressed(GLFW_KEY_F, false) && !brush_.tool) {
+        ctx_.request(Action::FrameSelected);
+    }
+    if (!ctrl && !io.WantCaptureKeyboard && !brush_.stroking()) {
+        for (int i = 0; i < 8; ++i)
+            if (ImGui::IsKeyPressed(GLFW_KEY_1 + i, false)) brush_.tool = kBrushButtons[i].type;
+        if (brush_.tool && ImGui::IsKeyPressed(GLFW_KEY_X, false)) brush_.settings.symmetry_x = !brush_.settings.symmetry_x;
+        if (brush_adjust_ == BrushAdjust::None && ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) brush_.tool.reset();
+    }
     if (!ctrl && !io.WantCaptureKeyboard && (ImGui::IsKeyPressed(GLFW_KEY_A, false) || ImGui::IsKeyPressed(GLFW_KEY_HOME, false)))
         ctx_.request(Action::FrameAll);
     if (!ctrl && !io.WantCaptureKeyboard && pressed(ImGuiKey_Space)) ctx_.request(ctx_.playing ? Action::Pause : Action::Play);
@@ -1582,6 +1632,184 @@ int EditorApp::run() {
     if (exit_code_) return exit_code_;
     if (errors) return 3;
     return load_failed_ && !script_ ? 4 : 0;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Grooming brushes
+
+// SameLine when an item `width` wide still fits the window's row, else a new row.
+static void same_line_if_fits(float width) {
+    ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+}
+
+void EditorApp::draw_brush_toolbar() {
+    ImGui::TextUnformatted("Groom:");
+    ImGui::SameLine();
+    if (ImGui::Selectable("Camera", !brush_.tool, 0, ImGui::CalcTextSize("Camera"))) brush_.tool.reset();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("the camera tools: left drag orbits (Esc)");
+    for (const BrushButton& b : kBrushButtons) {
+        same_line_if_fits(ImGui::CalcTextSize(b.label).x);
+        if (ImGui::Selectable(b.label, brush_.tool == b.type, 0, ImGui::CalcTextSize(b.label))) brush_.tool = b.type;
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s brush (%s): %s. Left drag strokes, Alt + left drag orbits, Ctrl inverts", b.label, b.key, b.meaning);
+    }
+    if (!brush_.tool) return;
+    BrushSettings& st = brush_.settings;
+    const float w = ImGui::GetFontSize() * 6.0f;
+    same_line_if_fits(w + ImGui::CalcTextSize("radius").x);
+    ImGui::SetNextItemWidth(w);
+    ImGui::SliderFloat("radius##brush", &st.radius_px, 1.0f, 400.0f, "%.0f px", ImGuiSliderFlags_AlwaysClamp);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Brush radius: px, 1 to 400 here (2000 in scripts), default 40. The circle on screen the brush acts in; F, then move the mouse, sets it");
+    same_line_if_fits(w + ImGui::CalcTextSize("strength").x);
+    ImGui::SetNextItemWidth(w);
+    ImGui::SliderFloat("strength##brush", &st.strength, 0.0f, 1.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Brush strength: 0 to 1, default 0.5. How much of the brush's full effect one dab applies; Shift+F sets it");
+    same_line_if_fits(ImGui::CalcTextSize("constant").x + ImGui::GetFrameHeight() * 2.0f);
+    static const char* falloffs[] = {"smooth", "linear", "constant", "sharp"};
+    int f = int(st.falloff);
+    ImGui::SetNextItemWidth(ImGui::CalcTextSize("constant").x + ImGui::GetFrameHeight() * 2.0f);
+    if (ImGui::Combo("##falloff", &f, falloffs, IM_ARRAYSIZE(falloffs))) st.falloff = BrushFalloff(f);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Falloff: smooth (default), linear, constant or sharp. How the effect fades from the centre (full) to the rim (none)");
+    same_line_if_fits(ImGui::CalcTextSize("X sym").x + ImGui::GetFrameHeight() * 1.5f);
+    ImGui::Checkbox("X sym", &st.symmetry_x);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("X symmetry: on or off, default off (X). Also apply the stroke's mirror image across the scalp mesh's middle (x = its bounds centre)");
+    same_line_if_fits(ImGui::CalcTextSize("Front only").x + ImGui::GetFrameHeight() * 1.5f);
+    ImGui::Checkbox("Front only", &st.front_faces_only);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Front faces only: on or off, default on. Only strands whose roots face the camera are brushed (not the far side of the head)");
+    const int g = brush_group(ctx_);
+    if (g >= 0) {
+        const HairGroup& group = ctx_.scene.hair_groups[size_t(g)];
+        same_line_if_fits(ImGui::CalcTextSize(group.name.c_str()).x + ImGui::CalcTextSize("on ''").x);
+        ImGui::TextDisabled("on '%s'", group.name.c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("the brushes act on the hair group selected in the Groom panel (the first when none is)");
+        if (group.growth.placement == Placement::Edited) {
+            same_line_if_fits(ImGui::CalcTextSize("Release guides").x + 8.0f);
+            if (ImGui::SmallButton("Release guides")) {
+                Request r{Action::ReleaseGuides};
+                r.amount = double(g);
+                ctx_.requests.push_back(r);
+            }
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("give the guides edited by hand back to growth: the group grows from its parameters again (Undo brings the brush work back; the .tguides file stays on disk)");
+        }
+    }
+}
+
+Status EditorApp::begin_stroke(glm::vec2 at, bool invert) {
+    const int g = brush_group(ctx_);
+    if (g < 0) return make_error(ErrorCode::InvalidArgument, "brush: the scene has no hair group");
+    if (busy()) return make_error(ErrorCode::InvalidArgument, "brush: wait for the hair to finish growing");
+    const ImVec2 size(viewport_max_.x - viewport_min_.x, viewport_max_.y - viewport_min_.y);
+    return brush_.begin(live_->scene(), live_->shared_content(), g, ctx_.camera, size, at, invert);
+}
+
+void EditorApp::finish_stroke() {
+    const int g = brush_.group();
+    const std::string name = brush_.tool ? std::string(brush_type_name(*brush_.tool)) : std::string("brush");
+    StrokeStats st;
+    auto guides = brush_.finish(&st);
+    if (!guides || g < 0 || size_t(g) >= ctx_.scene.hair_groups.size()) {
+        ctx_.add_log(Severity::Info, "brush", name + ": the stroke changed no guide");
+        return;
+    }
+    const std::string stem = ctx_.scene_path.empty() ? std::string() : fs::path(ctx_.scene_path).stem().string();
+    runtime::take_guides_into_hand(ctx_.scene.hair_groups[size_t(g)], std::move(guides), stem);
+    ctx_.commit();
+    char line[200];
+    std::snprintf(line, sizeof line, "%s: %zu guides changed, %zu added, %zu removed (%zu dabs, %zu points kept out of collision meshes)", name.c_str(),
+                  st.strands_changed, st.strands_added, st.strands_removed, st.dabs, st.points_pushed_out);
+    ctx_.add_log(Severity::Info, "brush", line);
+}
+
+void EditorApp::start_scripted_stroke(const std::string& spec) {
+    nlohmann::json k = nlohmann::json::parse(spec, nullptr, false);
+    auto type = brush_type_from_name(k.value("brush", std::string()));
+    if (!type) return ctx_.report_error("stroke: unknown brush '" + k.value("brush", std::string()) + "' (comb, smooth, grow, cut, puff, clump, add, delete)");
+    BrushSettings& st = brush_.settings;
+    auto number = [&](const char* key, float& out) {
+        if (k.contains(key) && k[key].is_number()) out = k[key].get<float>();
+    };
+    number("radius_px", st.radius_px);
+    number("strength", st.strength);
+    if (k.contains("falloff")) {
+        auto f = brush_falloff_from_name(k.value("falloff", std::string()));
+        if (!f) return ctx_.report_error("stroke: unknown falloff '" + k.value("falloff", std::string()) + "' (smooth, linear, constant, sharp)");
+        st.falloff = *f;
+    }
+    st.symmetry_x = k.value("symmetry_x", st.symmetry_x);
+    st.front_faces_only = k.value("front_faces_only", st.front_faces_only);
+    if (k.contains("group")) ctx_.selected_group = k["group"].get<int>();
+    brush_.tool = *type;
+    const glm::vec2 size(viewport_max_.x - viewport_min_.x, viewport_max_.y - viewport_min_.y);
+    ScriptedStroke s;
+    const bool fractions = k.contains("points");
+    for (const auto& p : k[fractions ? "points" : "points_px"]) {
+        glm::vec2 q(p[0].get<float>(), p[1].get<float>());
+        s.points.push_back(fractions ? q * size : q);
+    }
+    if (Status b = begin_stroke(s.points[0], k.value("invert", false)); !b) return ctx_.report_error(b.error().message);
+    s.next = 1;
+    scripted_stroke_ = std::move(s);
+}
+
+void EditorApp::handle_brush_input(ImVec2 pos, ImVec2 size, bool hovered) {
+    ImGuiIO& io = ImGui::GetIO();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const glm::vec2 mouse(io.MousePos.x - pos.x, io.MousePos.y - pos.y);
+    if (scripted_stroke_) {
+        // Two points a frame, as a mouse drag delivers them.
+        ScriptedStroke& s = *scripted_stroke_;
+        for (int i = 0; i < 2 && s.next < s.points.size() && brush_.stroking(); ++i, ++s.next)
+            if (Status st = brush_.extend(s.points[s.next]); !st) ctx_.report_error(st.error().message);
+        const glm::vec2 at = s.points[std::min(s.next, s.points.size()) - 1];
+        brush_.draw_stroke(dl, pos);
+        brush_.draw_cursor(dl, ImVec2(pos.x + at.x, pos.y + at.y));
+        if (s.next >= s.points.size() || !brush_.stroking()) {
+            if (brush_.stroking()) finish_stroke();
+            scripted_stroke_.reset();
+        }
+        return;
+    }
+    if (brush_adjust_ != BrushAdjust::None) {
+        // F / Shift+F: the circle stays where the key was pressed; the mouse's distance from it is the radius
+        // (or strength x 200 px). A click or Enter keeps it, Esc or the right button puts it back.
+        const float d = std::hypot(io.MousePos.x - adjust_anchor_.x, io.MousePos.y - adjust_anchor_.y);
+        if (brush_adjust_ == BrushAdjust::Radius) brush_.settings.radius_px = std::clamp(d, 1.0f, 400.0f);
+        else brush_.settings.strength = std::clamp(d / 200.0f, 0.0f, 1.0f);
+        brush_.draw_cursor(dl, adjust_anchor_);
+        if (ImGui::IsMouseClicked(ImGuiMouseButton_Left) || ImGui::IsKeyPressed(GLFW_KEY_ENTER, false)) {
+            brush_adjust_ = BrushAdjust::None;
+        } else if (ImGui::IsMouseClicked(ImGuiMouseButton_Right) || ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) {
+            if (brush_adjust_ == BrushAdjust::Radius) brush_.settings.radius_px = adjust_before_;
+            else brush_.settings.strength = adjust_before_;
+            brush_adjust_ = BrushAdjust::None;
+        }
+        return;
+    }
+    if (!brush_.tool) return;
+    if (brush_.stroking()) {
+        if (ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
+            if (Status st = brush_.extend(mouse); !st) ctx_.report_error(st.error().message);
+        } else {
+            finish_stroke();
+        }
+    } else if (hovered && !io.KeyAlt && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+        if (Status st = begin_stroke(mouse, io.KeyCtrl); !st) ctx_.report_error(st.error().message);
+    }
+    brush_.draw_stroke(dl, pos);
+    if (hovered || brush_.stroking()) brush_.draw_cursor(dl, io.MousePos);
+    (void)size;
+}
+
+void EditorApp::release_guides(int g) {
+    if (g < 0 || size_t(g) >= ctx_.scene.hair_groups.size()) return ctx_.report_error("release guides: no hair group " + std::to_string(g));
+    HairGroup& group = ctx_.scene.hair_groups[size_t(g)];
+    if (group.growth.placement != Placement::Edited) return ctx_.report_error("release guides: hair group '" + group.name + "' has no guides edited by hand");
+    group.growth.placement = Placement::Random;
+    group.growth.edited.reset();
+    group.growth.guide_file.clear();
+    ctx_.commit();
+    ctx_.add_log(Severity::Info, "brush", "hair group '" + group.name + "' grows from its parameters again; Undo brings the brush work back");
 }
 
 }  // namespace tressel::editor

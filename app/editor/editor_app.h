@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app_shell.h"
+#include "brush_tool.h"
 #include "editor_context.h"
 #include "files.h"
 #include "panels.h"
@@ -132,6 +133,23 @@ private:
     std::chrono::steady_clock::time_point last_health_{};
     uint64_t health_steps_ = UINT64_MAX;
     void draw_slice_overlays(ImVec2 pos, ImVec2 size, bool hovered, bool dragging);
+    // Grooming brushes (brush_tool.h): the toolbar over the viewport, strokes drawn with the left button
+    // (Alt + left still orbits), F / Shift+F adjust the radius / strength as in Blender's sculpt mode.
+    BrushTool brush_;
+    struct ScriptedStroke {
+        std::vector<glm::vec2> points;  // viewport pixels
+        size_t next = 0;
+    };
+    std::optional<ScriptedStroke> scripted_stroke_;
+    enum class BrushAdjust { None, Radius, Strength } brush_adjust_ = BrushAdjust::None;
+    ImVec2 adjust_anchor_{0, 0};
+    float adjust_before_ = 0.0f;
+    void draw_brush_toolbar();
+    void handle_brush_input(ImVec2 pos, ImVec2 size, bool hovered);
+    Status begin_stroke(glm::vec2 at, bool invert);
+    void finish_stroke();
+    void start_scripted_stroke(const std::string& spec);
+    void release_guides(int group);
     uint32_t sim_frames_this_frame_ = 0;     // exact frames (Step, scripts)
     double sim_elapsed_this_frame_s_ = 0.0;  // playing: wall time for the runtime's fixed-rate advance
     bool step_once_ = false;

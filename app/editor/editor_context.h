@@ -55,6 +55,8 @@ enum class Action {
     SelectGroup,    // amount: the hair group to select (negative: none)
     ApplyFix,       // path: the code of an advice (EditorContext::advice): its first fix, as an undoable edit
     DismissAdvice,  // path: the code of an advice to hide until the content is built again
+    Stroke,         // path: a brush stroke as JSON (script.h "stroke"), drawn over frames as the mouse draws it
+    ReleaseGuides,  // amount: the hair group whose guides edited by hand are given back to growth (undoable)
 };
 struct Request {
     Action action;

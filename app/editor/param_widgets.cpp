@@ -75,6 +75,7 @@ bool apply_document(EditorContext& ctx, const nlohmann::json& doc) {
         return false;
     }
     s->origin = ctx.scene.origin;
+    carry_edited_guides(ctx.scene, *s);
     ctx.scene = std::move(*s);
     ctx.param_error.clear();
     return true;
@@ -123,6 +124,7 @@ Status set_scene_value(EditorContext& ctx, const std::string& path, const nlohma
     auto s = scene_from_json(doc, ctx.scene.origin.dir, diag);
     if (!s) return make_error(s.error().code, "set " + path + ": " + s.error().message);
     s->origin = ctx.scene.origin;
+    carry_edited_guides(ctx.scene, *s);
     ctx.scene = std::move(*s);
     return {};
 }

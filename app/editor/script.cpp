@@ -49,6 +49,19 @@ Result<std::vector<nlohmann::json>> load_script(const std::filesystem::path& fil
             ok = str("place_window") && s.contains("rect") && s["rect"].is_array() && s["rect"].size() == 4 &&
                  std::all_of(s["rect"].begin(), s["rect"].end(), [](const nlohmann::json& x) { return x.is_number(); });
         else if (s.contains("apply_fix")) ok = str("apply_fix");
+        else if (s.contains("stroke")) {
+            // {"brush": name, "points_px": [[x, y], ...] or "points": [[fx, fy], ...] (fractions of the
+            // viewport), optional radius_px, strength, falloff, invert, symmetry_x, front_faces_only, group}
+            const nlohmann::json& k = s["stroke"];
+            auto points = [&](const char* key) {
+                return k.contains(key) && k[key].is_array() && !k[key].empty() &&
+                       std::all_of(k[key].begin(), k[key].end(), [](const nlohmann::json& p) {
+                           return p.is_array() && p.size() == 2 && p[0].is_number() && p[1].is_number();
+                       });
+            };
+            ok = k.is_object() && k.contains("brush") && k["brush"].is_string() && (points("points_px") != points("points"));
+        }
+        else if (s.contains("release_guides")) ok = s["release_guides"].is_number_integer();
         else if (s.contains("select_group")) ok = s["select_group"].is_number_integer();
         else if (s.contains("quit")) ok = true;
         else if (s.contains("expect_busy")) ok = s["expect_busy"].is_boolean();

@@ -26,6 +26,12 @@
 //   {"place_window": "Stats", "rect": [x, y, w, h]}  moves and sizes a window as a drag would
 //   {"apply_fix": "follows_far_from_guides"}  the first fix of the advice with that code (the button over
 //                                 the viewport), as an undoable edit
+//   {"stroke": {"brush": "comb", "points_px": [[x, y], ...], "radius_px": 40, "strength": 0.5,
+//               "falloff": "smooth", "invert": false, "symmetry_x": false, "front_faces_only": true,
+//               "group": 0}}          a brush stroke in the viewport (pixels from its top left; or "points":
+//                                 fractions of its size), fed two points a frame as a mouse drag is, one
+//                                 undo step; waits until the hair has regrown from the brushed guides
+//   {"release_guides": 0}         give group N's guides edited by hand back to growth (undoable)
 //   {"stop_after_seconds": 600}   quit here (skipping the rest) once the script has run this long: soaks
 //   {"quit": true}
 // Any step may say "expect_error": true (it fails unless the editor reports an error) or "allow_error":

@@ -136,6 +136,12 @@ void ScriptRunner::begin_step(ScriptHost& host) {
         Request r{Action::SelectGroup};
         r.amount = double(s["select_group"].get<int>());
         host.post(r);
+    } else if (s.contains("stroke")) {
+        host.post(Request{Action::Stroke, s["stroke"].dump()});
+    } else if (s.contains("release_guides")) {
+        Request r{Action::ReleaseGuides};
+        r.amount = double(s["release_guides"].get<int>());
+        host.post(r);
     } else if (s.contains("apply_fix")) {
         host.post(Request{Action::ApplyFix, s["apply_fix"].get<std::string>()});
     } else if (s.contains("turntable")) {

@@ -657,7 +657,7 @@ size_t push_strand_out(Strands& g, size_t s, std::span<const BrushCollider> coll
                 const float want = std::min(c.margin_m, 0.5f * along);
                 const glm::vec3 q = glm::vec3(c.grid_from_object * glm::vec4(p[k], 1.0f));
                 const float d = c.grid->sample_m(q);
-                if (!(d < want)) continue;
+                if (!(d < want - 1e-6f)) continue;  // at the margin already (to rounding)
                 glm::vec3 grad = c.grid->gradient(q, 0.5f * float(c.grid->grid.cell_size_m));
                 // The gradient back into object space (the transform is rigid, perhaps uniformly scaled).
                 grad = glm::transpose(glm::mat3(c.grid_from_object)) * grad;

@@ -124,6 +124,17 @@ Status guides_from_file(const GroomInputs& in, const RegionInfo& region, GroomRe
 // must hold growth.guides strands (the count the scene was saved with) on a scalp of this triangle count.
 Status guides_from_edited_file(const GroomInputs& in, GroomResult& r) {
     const Growth& g = in.group.growth;
+    if (g.edited) {
+        // Brush work not saved yet: the guides in memory, on the scalp they were brushed on.
+        if (g.edited->scalp_triangles != in.scalp->triangle_count())
+            return make_error(ErrorCode::InvalidArgument, "growth: the guides edited by hand were brushed on a scalp mesh of " +
+                                                              std::to_string(g.edited->scalp_triangles) + " triangles; the scalp mesh now has " +
+                                                              std::to_string(in.scalp->triangle_count()));
+        r.guides = g.edited->guides;
+        r.widths_from_fiber_radius = false;
+        r.widths_fiber_radius_m = in.group.shading.fiber_radius_m;
+        return {};
+    }
     if (g.guide_file.empty()) return make_error(ErrorCode::InvalidArgument, "growth.guide_file is empty for placement \"edited\"");
     const std::filesystem::path path = resolve(in.base_dir, g.guide_file);
     auto file = load_guides_file(path, uint32_t(in.scalp->triangle_count()));

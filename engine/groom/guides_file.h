@@ -20,6 +20,14 @@
 
 namespace tressel {
 
+// Guides taken into hand and held in memory by a scene (Growth::edited) until they are saved: the strands
+// and the triangle count of the scalp mesh they are attached to. Immutable once made: every brush stroke
+// makes a new one, so an undo step that keeps the previous pointer restores the guides bit for bit.
+struct EditedGuides {
+    Strands guides;
+    uint32_t scalp_triangles = 0;
+};
+
 inline constexpr char kGuidesFileMagic[8] = {'T', 'R', 'S', 'L', 'G', 'D', 'S', '\0'};
 inline constexpr uint32_t kGuidesFileVersion = 1;
 

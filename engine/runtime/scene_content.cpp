@@ -1,5 +1,6 @@
 #include "runtime/scene_content.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -257,6 +258,35 @@ Result<std::shared_ptr<SceneContent>> prepare_content(const Scene& scene, const 
     if (cpu_fields) TRESSEL_TRY(build_fields_cpu(*out, progress));
     if (progress) progress->set(1.0f, "done");
     return out;
+}
+
+BrushTarget brush_target(const Scene& scene, const SceneContent& content, size_t gi) {
+    const HairGroup& group = scene.hair_groups[gi];
+    BrushTarget t;
+    const SceneMesh* scalp = content.find_mesh(group.scalp.mesh);
+    t.scalp = scalp ? &scalp->mesh : nullptr;
+    t.growth = &group.growth;
+    t.root_width_m = float(2.0 * group.shading.fiber_radius_m);
+    if (t.scalp && !t.scalp->positions.empty()) {
+        float lo = t.scalp->positions[0].x, hi = lo;
+        for (const glm::vec3& p : t.scalp->positions) lo = std::min(lo, p.x), hi = std::max(hi, p.x);
+        t.symmetry_plane_x = 0.5f * (lo + hi);
+    }
+    for (size_t c = 0; c < scene.collision_meshes.size(); ++c) {
+        const CollisionMesh& cm = scene.collision_meshes[c];
+        if (std::find(group.simulation.sdf.begin(), group.simulation.sdf.end(), cm.mesh) == group.simulation.sdf.end()) continue;
+        if (c < content.sdfs.size() && content.sdfs[c]) t.colliders.push_back({content.sdfs[c].get(), glm::mat4(1.0f), float(cm.margin_m)});
+    }
+    return t;
+}
+
+void take_guides_into_hand(HairGroup& group, std::shared_ptr<const EditedGuides> guides, const std::string& scene_stem) {
+    Growth& g = group.growth;
+    if (g.placement != Placement::Edited || g.guide_file.empty())
+        g.guide_file = (scene_stem.empty() ? std::string("untitled") : scene_stem) + "." + group.name + ".tguides";
+    g.placement = Placement::Edited;
+    g.guides = int(guides->guides.strand_count());
+    g.edited = std::move(guides);
 }
 
 }  // namespace tressel::runtime

@@ -23,7 +23,9 @@
 #include "core/progress.h"
 #include "core/result.h"
 #include "gpu/timestamps.h"
+#include "groom/brush.h"
 #include "groom/grow.h"
+#include "groom/guides_file.h"
 #include "io/scene_meshes.h"
 #include "runtime/rebuild_report.h"
 #include "scene/scene_types.h"
@@ -73,6 +75,16 @@ bool same_sdf_inputs(const CollisionMesh& a, const CollisionMesh& b);
 // `groom` with the widths `group`'s fibre radius gives (groom/grow.h restyle_widths): the same pointer
 // when they already are, else a restyled copy.
 std::shared_ptr<const GroomResult> restyled_groom(const std::shared_ptr<const GroomResult>& groom, const HairGroup& group);
+
+// What the brushes of hair group `group` act on in `content` (groom/brush.h): its scalp mesh (null when
+// the content lacks it), the collision fields the group collides with at their margins, its growth
+// parameters (for add) and root width, and the mirror plane x = the scalp's bounds centre.
+BrushTarget brush_target(const Scene& scene, const SceneContent& content, size_t group);
+
+// Takes `guides` into hand for `group`: placement "edited", growth.guides their count, the guides held in
+// memory until the scene is saved, and (unless the group already has one) the guides file
+// "<scene_stem>.<group>.tguides" beside the scene.
+void take_guides_into_hand(HairGroup& group, std::shared_ptr<const EditedGuides> guides, const std::string& scene_stem);
 
 // The import diagnostics of mesh `m` of `scene`, with a fix where one helps: a unit the file declares
 // (code "unit_conflict") gets "read it in that unit" when the unit used makes the mesh an implausible

@@ -449,4 +449,13 @@ Status validate_scene(const Scene& scene) {
     return {};
 }
 
+void carry_edited_guides(const Scene& before, Scene& after) {
+    for (HairGroup& g : after.hair_groups) {
+        if (g.growth.placement != Placement::Edited || g.growth.edited) continue;
+        for (const HairGroup& old : before.hair_groups)
+            if (old.name == g.name && old.growth.placement == Placement::Edited && old.growth.guide_file == g.growth.guide_file)
+                g.growth.edited = old.growth.edited;
+    }
+}
+
 }  // namespace tressel

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,8 @@
 #include "core/units.h"
 
 namespace tressel {
+
+struct EditedGuides;  // groom/guides_file.h
 
 struct Transform {
     glm::dvec3 translate_m{0.0};
@@ -103,6 +106,9 @@ struct Growth {
     glm::dvec3 wave_axis{0.0};        // zero = perpendicular to the strand and the comb direction
     double droop = 0.0;               // 0 = straight, 1 = fully bent by gravity toward rest
     double tip_width_scale = 0.2;     // per-point width taper: width at tip / width at root
+    // Placement edited: the brushed guides in memory, not yet saved to guide_file (null: read guide_file).
+    // Not part of the file; compared by identity (a stroke makes a new one), so undo restores it exactly.
+    std::shared_ptr<const EditedGuides> edited;
     bool operator==(const Growth&) const = default;
 };
 

@@ -121,6 +121,63 @@ TEST(Editor, EditPlayScreenshotUndoSave) {
     EXPECT_GT(double(hair) / double(total), 0.03) << hair << " of " << total << " pixels look like hair";
 }
 
+// Brushes through the path a mouse takes (a scripted stroke is fed to the viewport two points a frame):
+// each brush on the light default scene seen from behind changes the guides; undoing every stroke gives
+// back the guides before it bit for bit, redoing gives the brushed ones, and the brushed guides saved with
+// the scene (placement "edited", a .tguides file beside it) reopen bit-identically. The guides are compared
+// through the TressFX export (float32 positions as held).
+TEST(Editor, BrushStrokesUndoRedoSaveAndReopenBitIdentically) {
+    if (!have_display()) GTEST_SKIP() << "needs an X server (the test command runs under xvfb-run)";
+    fs::path dir = scratch_dir("editor_brush");
+    const fs::path scene = light_scene(dir);
+    auto out = [&](const std::string& n) { return (dir / (n + ".tfx")).string(); };
+    nlohmann::json steps = nlohmann::json::array({
+        {{"open", scene.string()}},
+        {{"set", "view.yaw_deg"}, {"value", 200}},
+        {{"set", "view.pitch_deg"}, {"value", 25}},
+        {{"frames", 2}},
+        {{"export", out("s0")}, {"format", "tfx"}},
+    });
+    const char* brushes[] = {"comb", "smooth", "grow", "cut", "puff", "clump", "add", "delete"};
+    for (int i = 0; i < 8; ++i) {
+        const double y = 0.3 + 0.05 * i;
+        nlohmann::json stroke = {{"brush", brushes[i]}, {"points", {{0.3, y}, {0.4, y + 0.05}, {0.5, y + 0.08}, {0.6, y + 0.05}, {0.7, y}}},
+                                 {"radius_px", 50}, {"strength", 0.8}, {"symmetry_x", i % 2 == 0}};
+        steps.push_back({{"stroke", stroke}});
+        steps.push_back({{"export", out("s" + std::to_string(i + 1))}, {"format", "tfx"}});
+    }
+    steps.push_back({{"screenshot", (dir / "brushed.png").string()}});
+    for (int i = 8; i > 0; --i) {
+        steps.push_back({{"action", "undo"}});
+        steps.push_back({{"export", out("u" + std::to_string(i - 1))}, {"format", "tfx"}});
+    }
+    for (int i = 1; i <= 8; ++i) {
+        steps.push_back({{"action", "redo"}});
+        steps.push_back({{"export", out("r" + std::to_string(i))}, {"format", "tfx"}});
+    }
+    steps.push_back({{"save", (dir / "brushed.json").string()}});
+    steps.push_back({{"open", (dir / "brushed.json").string()}});
+    steps.push_back({{"export", out("reopened")}, {"format", "tfx"}});
+    steps.push_back({{"quit", true}});
+    auto r = run_script(dir, "s.json", steps);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("0 validation errors"), std::string::npos) << r.err;
+    auto bytes = [&](const std::string& n) {
+        std::ifstream in(out(n), std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    for (int i = 1; i <= 8; ++i) {
+        EXPECT_NE(bytes("s" + std::to_string(i)), bytes("s" + std::to_string(i - 1))) << brushes[i - 1] << " changed nothing";
+        EXPECT_EQ(bytes("u" + std::to_string(i - 1)), bytes("s" + std::to_string(i - 1))) << "undo of " << brushes[i - 1];
+        EXPECT_EQ(bytes("r" + std::to_string(i)), bytes("s" + std::to_string(i))) << "redo of " << brushes[i - 1];
+    }
+    EXPECT_EQ(bytes("reopened"), bytes("s8"));
+    const Scene saved = load(dir / "brushed.json");
+    ASSERT_EQ(saved.hair_groups[0].growth.placement, Placement::Edited);
+    EXPECT_TRUE(fs::exists(dir / saved.hair_groups[0].growth.guide_file)) << saved.hair_groups[0].growth.guide_file;
+    EXPECT_NE(r.err.find("brush: add:"), std::string::npos) << r.err;
+}
+
 // The camera obeys: the view is saved as the artist left it and restored on open, and setting a view key
 // from a script moves the camera (the framing of the render changes).
 TEST(Editor, TheCameraIsSavedWithTheSceneAndObeysTheView) {

@@ -1,0 +1,110 @@
+#include "brush_tool.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace tressel::editor {
+
+Status BrushTool::begin(const Scene& scene, std::shared_ptr<const runtime::SceneContent> content, int group, const render::OrbitCamera& camera,
+                        ImVec2 viewport_size, glm::vec2 p, bool invert) {
+    cancel();
+    if (!tool) return make_error(ErrorCode::InvalidArgument, "brush: no brush is chosen");
+    if (!content || group < 0 || size_t(group) >= scene.hair_groups.size() || size_t(group) >= content->grooms.size() ||
+        !content->grooms[size_t(group)])
+        return make_error(ErrorCode::InvalidArgument, "brush: no hair group to brush (grow one first)");
+    const HairGroup& g = scene.hair_groups[size_t(group)];
+    const GroomResult& groom = *content->grooms[size_t(group)];
+    if (groom.guides.strand_count() > 0 && groom.guides.uniform_point_count() == 0)
+        return make_error(ErrorCode::Unsupported, "brush: hair group '" + g.name + "' has guides of different point counts (from a file); resample them first");
+    target_ = runtime::brush_target(scene, *content, size_t(group));
+    if (!target_.scalp) return make_error(ErrorCode::NotFound, "brush: hair group '" + g.name + "' has no scalp mesh");
+    growth_ = g.growth;
+    target_.growth = &growth_;
+    const double aspect = double(viewport_size.x) / double(std::max(viewport_size.y, 1.0f));
+    view_.object_to_clip = camera.view_projection(aspect);
+    view_.viewport_px = glm::vec2(viewport_size.x, viewport_size.y);
+    view_.eye_os_m = glm::vec3(camera.eye_m());
+    stroke_settings_ = settings;
+    stroke_settings_.type = *tool;
+    stroke_settings_.invert = invert;
+    stroke_settings_.seed = uint32_t(std::hash<double>{}(double(p.x) * 7919.0 + double(p.y)) | 1u);
+    working_ = std::make_shared<EditedGuides>(EditedGuides{groom.guides, uint32_t(target_.scalp->triangle_count())});
+    start_ = groom.guides;
+    content_ = std::move(content);
+    auto s = BrushStroke::begin(working_->guides, target_, view_, stroke_settings_);
+    if (!s) {
+        cancel();
+        return s.error();
+    }
+    stroke_ = std::move(*s);
+    group_ = group;
+    path_.clear();
+    return extend(p);
+}
+
+Status BrushTool::extend(glm::vec2 p) {
+    if (!stroke_) return {};
+    if (!path_.empty() && glm::length(p - path_.back()) < 0.5f) return {};
+    path_.push_back(p);
+    Status st = stroke_->extend(std::span<const glm::vec2>(&p, 1));
+    if (!st) cancel();
+    return st;
+}
+
+std::shared_ptr<const EditedGuides> BrushTool::finish(StrokeStats* stats) {
+    if (!stroke_) return nullptr;
+    const StrokeStats st = stroke_->finish();
+    if (stats) *stats = st;
+    std::shared_ptr<const EditedGuides> out;
+    if (st.strands_changed + st.strands_added + st.strands_removed > 0) out = working_;
+    cancel();
+    return out;
+}
+
+void BrushTool::cancel() {
+    stroke_.reset();
+    working_.reset();
+    content_.reset();
+    start_ = Strands{};
+    path_.clear();
+    group_ = -1;
+}
+
+void BrushTool::draw_stroke(ImDrawList* list, ImVec2 origin) const {
+    if (!stroke_ || !working_) return;
+    const Strands& now = working_->guides;
+    const bool same_count = now.strand_count() == start_.strand_count();
+    size_t drawn = 0;
+    std::vector<ImVec2> pts;
+    for (size_t s = same_count ? 0 : start_.strand_count(); s < now.strand_count() && drawn < 4000; ++s) {
+        const auto p = now.strand(s);
+        if (same_count) {
+            const auto q = start_.strand(s);
+            if (std::memcmp(p.data(), q.data(), p.size_bytes()) == 0) continue;
+        }
+        pts.clear();
+        for (const glm::vec3& x : p) {
+            glm::vec2 px;
+            float z;
+            if (view_.project(x, px, z)) pts.push_back(ImVec2(origin.x + px.x, origin.y + px.y));
+        }
+        if (pts.size() > 1) list->AddPolyline(pts.data(), int(pts.size()), IM_COL32(255, 210, 120, 200), 0, 1.2f);
+        ++drawn;
+    }
+    pts.clear();
+    for (const glm::vec2& q : path_) pts.push_back(ImVec2(origin.x + q.x, origin.y + q.y));
+    if (pts.size() > 1) list->AddPolyline(pts.data(), int(pts.size()), IM_COL32(120, 200, 255, 160), 0, 1.5f);
+}
+
+void BrushTool::draw_cursor(ImDrawList* list, ImVec2 at) const {
+    if (!tool) return;
+    const bool invert = ImGui::GetIO().KeyCtrl || (stroke_ && stroke_settings_.invert);
+    const ImU32 colour = invert ? IM_COL32(255, 120, 120, 230) : IM_COL32(255, 255, 255, 230);
+    list->AddCircle(at, settings.radius_px, colour, 48, 1.5f);
+    // Strength as an inner circle: the radius at which the falloff gives half the strength.
+    list->AddCircle(at, std::max(2.0f, settings.radius_px * settings.strength), IM_COL32(255, 255, 255, 90), 32, 1.0f);
+    if (settings.symmetry_x) list->AddText(ImVec2(at.x + settings.radius_px + 4.0f, at.y - 8.0f), colour, "X");
+}
+
+}  // namespace tressel::editor
