@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/file_io.h"
+#include "groom/guides_file.h"
 #include "scene/scene_io.h"
 
 namespace tressel::editor {
@@ -57,6 +58,16 @@ Status write_recovery(const fs::path& file, const Scene& scene, const fs::path& 
     doc["scene_path"] = scene_path.string();
     doc["base_dir"] = scene.origin.dir.string();
     doc["scene"] = scene_to_json(scene);
+    // Brush work held in memory goes beside it, one guides file per group, so a crash never loses a stroke.
+    nlohmann::json edited = nlohmann::json::array();
+    for (size_t i = 0; i < scene.hair_groups.size(); ++i) {
+        const Growth& g = scene.hair_groups[i].growth;
+        if (g.placement != Placement::Edited || !g.edited) continue;
+        const fs::path guides = file.parent_path() / ("recovery." + std::to_string(i) + ".tguides");
+        TRESSEL_TRY(save_guides_file(guides, g.edited->guides, g.edited->scalp_triangles));
+        edited.push_back({{"group", i}, {"file", guides.string()}});
+    }
+    doc["edited_guides"] = edited;
     std::string text = doc.dump(1) + "\n";
     return write_file_atomic(file, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
 }
@@ -70,6 +81,18 @@ Result<Recovered> read_recovery(const fs::path& file) {
     fs::path base = (*doc).value("base_dir", "");
     auto scene = scene_from_json((*doc)["scene"], base, diag);
     if (!scene) return make_error(scene.error().code, file.string() + ": " + scene.error().message);
+    if (doc->contains("edited_guides") && (*doc)["edited_guides"].is_array()) {
+        for (const auto& e : (*doc)["edited_guides"]) {
+            if (!e.is_object() || !e.value("group", nlohmann::json()).is_number_unsigned() || !e.value("file", nlohmann::json()).is_string())
+                return make_error(ErrorCode::Parse, file.string() + ": edited_guides holds an entry without a group and a file");
+            const size_t gi = e["group"].get<size_t>();
+            if (gi >= scene->hair_groups.size() || scene->hair_groups[gi].growth.placement != Placement::Edited)
+                return make_error(ErrorCode::Parse, file.string() + ": edited_guides names hair group " + std::to_string(gi) + ", which has no guides edited by hand");
+            auto guides = load_edited_guides(e["file"].get<std::string>());
+            if (!guides) return make_error(guides.error().code, file.string() + ": " + guides.error().message);
+            scene->hair_groups[gi].growth.edited = std::make_shared<const EditedGuides>(std::move(*guides));
+        }
+    }
     return Recovered{std::move(*scene), fs::path((*doc).value("scene_path", ""))};
 }
 

@@ -158,6 +158,16 @@ Result<Strands> load_guides_file(const std::filesystem::path& path, uint32_t sca
     return decode_guides(*bytes, scalp_triangles, path.string());
 }
 
+Result<EditedGuides> load_edited_guides(const std::filesystem::path& path) {
+    auto bytes = read_file_bytes(path);
+    if (!bytes) return bytes.error();
+    uint32_t triangles = 0;
+    if (bytes->size() >= kHeaderBytes) std::memcpy(&triangles, bytes->data() + kHeaderBytes - 4, 4);
+    auto g = decode_guides(*bytes, triangles, path.string());
+    if (!g) return g.error();
+    return EditedGuides{std::move(*g), triangles};
+}
+
 bool bit_identical(const Strands& a, const Strands& b) {
     auto same = [](const auto& x, const auto& y) {
         using T = typename std::decay_t<decltype(x)>::value_type;

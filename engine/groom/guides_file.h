@@ -41,6 +41,10 @@ std::vector<uint8_t> encode_guides(const Strands& guides, uint32_t scalp_triangl
 // it was made for differs from `scalp_triangles` or a root's triangle is out of range.
 Result<Strands> decode_guides(const std::vector<uint8_t>& bytes, uint32_t scalp_triangles, const std::string& name);
 
+// A guides file with the scalp triangle count it records (the editor's recovery file, read before any
+// mesh is loaded); the same checks as decode_guides against that count.
+Result<EditedGuides> load_edited_guides(const std::filesystem::path& path);
+
 // Atomic write (core/file_io.h: a temporary renamed over the file) and whole-file read.
 Status save_guides_file(const std::filesystem::path& path, const Strands& guides, uint32_t scalp_triangles);
 Result<Strands> load_guides_file(const std::filesystem::path& path, uint32_t scalp_triangles);

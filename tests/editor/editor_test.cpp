@@ -952,6 +952,10 @@ TEST(Editor, AutosaveThenRecoverAfterAKill) {
         {{"open", scene.string()}},
         {{"set", "hair_groups[0].simulation.local_stiffness"}, {"value", 0.35}},
         {{"set", "environment.wind.speed"}, {"value", 2.5}},
+        // Brush work too, held in memory until a save: the recovery file must keep it.
+        {{"set", "view.yaw_deg"}, {"value", 200}},
+        {{"stroke", {{"brush", "comb"}, {"points", {{0.3, 0.4}, {0.5, 0.5}, {0.7, 0.45}}}, {"radius_px", 60}, {"strength", 0.9}}}},
+        {{"export", (dir / "brushed.tfx").string()}, {"format", "tfx"}},
         {{"frames", 1000000}},
     });
     fs::path pid_file = dir / "pid";
@@ -975,13 +979,29 @@ TEST(Editor, AutosaveThenRecoverAfterAKill) {
     ::kill(pid, SIGKILL);
     ASSERT_TRUE(appeared) << "no recovery file after 90 s";
 
-    nlohmann::json after = nlohmann::json::array({{{"save", (dir / "recovered.json").string()}}, {{"quit", true}}});
+    nlohmann::json after = nlohmann::json::array({{{"export", (dir / "recovered.tfx").string()}, {"format", "tfx"}},
+                                                  {{"save", (dir / "recovered.json").string()}},
+                                                  {{"quit", true}}});
     auto r = run_process(run_editor(config, "--recover --script " + quote(write_script(dir, "r.json", after).string())));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     Scene expected = load(scene);
     expected.hair_groups[0].simulation.local_stiffness = 0.35;
     expected.environment.wind.speed_mps = 2.5;
-    EXPECT_TRUE(load(dir / "recovered.json") == expected) << "the recovered scene is the edited one";
+    expected.view.yaw_deg = 200;
+    Scene recovered = load(dir / "recovered.json");
+    ASSERT_EQ(recovered.hair_groups[0].growth.placement, Placement::Edited);
+    EXPECT_TRUE(fs::exists(dir / recovered.hair_groups[0].growth.guide_file));
+    expected.hair_groups[0].growth.placement = Placement::Edited;
+    expected.hair_groups[0].growth.guide_file = recovered.hair_groups[0].growth.guide_file;
+    expected.hair_groups[0].growth.guides = recovered.hair_groups[0].growth.guides;
+    expected.view = recovered.view;  // the camera as the session left it
+    EXPECT_TRUE(recovered == expected) << "the recovered scene is the edited one";
+    auto bytes = [](const fs::path& p) {
+        std::ifstream in(p, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    ASSERT_GT(bytes(dir / "brushed.tfx").size(), 1000u);
+    EXPECT_EQ(bytes(dir / "recovered.tfx"), bytes(dir / "brushed.tfx")) << "the brushed guides come back bit for bit";
     EXPECT_FALSE(fs::exists(recovery)) << "saving the recovered scene removes the recovery file";
 }
 
