@@ -54,6 +54,24 @@ Status validate_shape(const Growth& g) {
     return {};
 }
 
+glm::dvec3 root_comb_direction(const Growth& g, glm::dvec3 comb_dir, glm::dvec3 root, glm::dvec3 normal) {
+    glm::dvec3 c = comb_dir;
+    const bool part = g.part == PartMode::Plane && glm::length(g.part_normal) > 1e-12;
+    if (part) {
+        const glm::dvec3 pn = glm::normalize(g.part_normal);
+        c = glm::dot(root - g.part_point_m, pn) >= 0.0 ? pn : -pn;
+    }
+    if (g.comb_space != CombSpace::Surface && !part) return c;
+    // Into the tangent plane. Where the comb points (nearly) straight out of or into the scalp, the hair is
+    // combed down the surface instead (gravity laid into the tangent plane), blended in smoothly.
+    glm::dvec3 t = c - normal * glm::dot(normal, c);
+    const glm::dvec3 down = glm::dvec3(0.0, -1.0, 0.0) - normal * -normal.y;
+    const double lt = glm::length(t);
+    if (lt < 0.5) t += down * (0.5 - lt) * 2.0;
+    if (glm::length(t) < 1e-9) t = any_perpendicular(normal);
+    return glm::normalize(t);
+}
+
 Status shape_guides(const ShapeInputs& in, Strands& out, Diagnostics& diag) {
     TRESSEL_ASSERT(in.roots != nullptr, "ShapeInputs::roots must point at the placed roots");
     TRESSEL_TRY(validate_shape(in.growth));
@@ -90,10 +108,11 @@ Status shape_guides(const ShapeInputs& in, Strands& out, Diagnostics& diag) {
 
         StrandFrame f;
         const glm::dvec3 normal = glm::normalize(glm::dvec3(roots.normals[i]));
-        glm::dvec3 dir = normal * (1.0 - g.comb) + comb_dir * g.comb;
+        const glm::dvec3 root_comb = root_comb_direction(g, comb_dir, glm::dvec3(roots.points_m[i]), normal);
+        glm::dvec3 dir = normal * (1.0 - g.comb) + root_comb * g.comb;
         f.d = glm::length(dir) > 1e-9 ? glm::normalize(dir) : normal;
         glm::dvec3 side = glm::length(g.wave_axis) > 1e-12 ? glm::dvec3(g.wave_axis)
-                                                            : glm::cross(f.d, g.comb > 0.0 ? comb_dir : glm::dvec3(0, -1, 0));
+                                                            : glm::cross(f.d, g.comb > 0.0 ? root_comb : glm::dvec3(0, -1, 0));
         side -= f.d * glm::dot(side, f.d);
         f.e1 = glm::length(side) > 1e-9 ? glm::normalize(side) : any_perpendicular(f.d);
         f.e2 = glm::cross(f.d, f.e1);

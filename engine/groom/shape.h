@@ -40,6 +40,11 @@ struct ShapeInputs {
 // with positive pitch / frequency when in use, droop in [0, 1], tip_width_scale >= 0.
 Status validate_shape(const Growth& g);
 
+// The direction the root at `root` with scalp normal `normal` is combed toward (unit): comb_direction (the
+// unit `comb_dir`), or away from the parting plane; in the scalp's tangent plane when comb_space is surface
+// or a parting is set, combed down the surface where that direction points straight out of the scalp.
+glm::dvec3 root_comb_direction(const Growth& g, glm::dvec3 comb_dir, glm::dvec3 root, glm::dvec3 normal);
+
 // Grows one strand per root into `out` (appending). Per strand i, all random draws come from the stream
 // (seed, i): length variation and curl phase.
 Status shape_guides(const ShapeInputs& in, Strands& out, Diagnostics& diag);

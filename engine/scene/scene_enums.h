@@ -20,6 +20,8 @@ template <> struct EnumNames<SignMethod> { static constexpr std::array<std::stri
 template <> struct EnumNames<ColliderType> { static constexpr std::array<std::string_view, 2> names{"sphere", "capsule"}; };
 template <> struct EnumNames<RegionType> { static constexpr std::array<std::string_view, 4> names{"whole", "cap", "vertex_color", "uv_mask"}; };
 template <> struct EnumNames<Placement> { static constexpr std::array<std::string_view, 4> names{"per_vertex", "random", "file", "edited"}; };
+template <> struct EnumNames<CombSpace> { static constexpr std::array<std::string_view, 2> names{"world", "surface"}; };
+template <> struct EnumNames<PartMode> { static constexpr std::array<std::string_view, 2> names{"none", "plane"}; };
 template <> struct EnumNames<FollowMode> { static constexpr std::array<std::string_view, 3> names{"none", "tressfx", "barycentric"}; };
 template <> struct EnumNames<SmoothingMode> { static constexpr std::array<std::string_view, 3> names{"none", "bezier", "catmull_rom"}; };
 template <> struct EnumNames<ShadingModel> { static constexpr std::array<std::string_view, 2> names{"kajiya_kay", "marschner"}; };

@@ -96,6 +96,10 @@ void describe(V& v, S& s) {
     v.field("length_map", s.length_map);
     v.field("comb_direction", s.comb_direction);
     v.field("comb", s.comb);
+    v.field("comb_space", s.comb_space);
+    v.field("part", s.part);
+    v.field("part_point", s.part_point_m);
+    v.field("part_normal", s.part_normal);
     v.field("curl_radius", s.curl_radius_m);
     v.field("curl_pitch", s.curl_pitch_m);
     v.field("wave_amplitude", s.wave_amplitude_m);

@@ -296,6 +296,8 @@ Status validate_references(const Scene& s) {
             return invalid(gp + ".growth.guide_file", "is required when placement is \"edited\": the .tguides file the brushed guides are kept in");
         if (g.growth.comb > 0.0 && is_zero(g.growth.comb_direction))
             return invalid(gp + ".growth.comb_direction", "must not be [0, 0, 0] when comb is above 0");
+        if (g.growth.part == PartMode::Plane && is_zero(g.growth.part_normal))
+            return invalid(gp + ".growth.part_normal", "must not be [0, 0, 0] when part is \"plane\"");
 
         const auto check_list = [&](const std::vector<std::string>& list, std::string_view key, const std::vector<std::string>& known,
                                     std::string_view what) -> Status {

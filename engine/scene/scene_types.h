@@ -84,6 +84,8 @@ struct Scalp {
 };
 
 enum class Placement { PerVertex, Random, File, Edited };
+enum class CombSpace { World, Surface };
+enum class PartMode { None, Plane };
 
 struct Growth {
     Placement placement = Placement::Random;
@@ -99,6 +101,13 @@ struct Growth {
     std::string length_map;           // optional PNG in scalp UV space scaling the length (red channel)
     glm::dvec3 comb_direction{0.0, -1.0, 0.0};
     double comb = 0.0;                // 0 = along the normal, 1 = along comb_direction
+    // Surface: comb_direction is laid into the scalp's tangent plane at each root (hair follows the skull).
+    CombSpace comb_space = CombSpace::World;
+    // A parting: roots on the positive side of the plane (part_point, part_normal) are combed along
+    // +part_normal, the others along -part_normal, in the scalp's tangent plane (instead of comb_direction).
+    PartMode part = PartMode::None;
+    glm::dvec3 part_point_m{0.0};
+    glm::dvec3 part_normal{1.0, 0.0, 0.0};
     double curl_radius_m = 0.0;       // helix radius; 0 = no curl
     double curl_pitch_m = 0.02;       // distance advanced along the growth direction per helix turn
     double wave_amplitude_m = 0.0;

@@ -7,9 +7,11 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
 
 #include "core/file_io.h"
 #include "groom/brush.h"
+#include "groom/grow.h"
 #include "groom/guides_file.h"
 #include "groom/placement.h"
 #include "groom/rng.h"
@@ -550,6 +552,87 @@ TEST(Brush, BadSettingsAreRefusedByNameAndLeaveTheGuides) {
     s = {};
     s.type = BrushType::Add;
     expect_refused(s, stroke, "growth");
+}
+
+// Procedural combing along the scalp (growth.comb_space "surface") and partings (growth.part "plane"), on a
+// 0.1 m sphere: what "world" combing gets wrong on a head is hair combed back that sticks out behind it and
+// hair combed sideways that flares out like a wing.
+GroomResult grow_on_sphere(const std::function<void(Growth&)>& set) {
+    GroomInputs in;
+    in.scalp = &sphere_mesh();
+    in.group.scalp.region.type = RegionType::Whole;
+    in.group.growth.guides = 400;
+    in.group.growth.length_m = 0.1;
+    in.group.growth.length_variation = 0.0;
+    in.group.growth.vertices_per_strand = 16;
+    in.group.growth.comb = 0.8;
+    in.group.follow.mode = FollowMode::None;
+    set(in.group.growth);
+    auto r = grow_group(in);
+    EXPECT_TRUE(r.ok()) << r.error().describe();
+    return r.ok() ? std::move(*r) : GroomResult{};
+}
+
+// Mean cosine between each picked strand's first segment and the sphere's normal at its root: 1 sticks
+// straight out, -1 grows straight in, about 0.24 leans over as comb 0.8 asks.
+double mean_lean(const GroomResult& g, const std::function<bool(glm::vec3)>& pick) {
+    double c = 0.0;
+    size_t n = 0;
+    for (size_t i = 0; i < g.guides.strand_count(); ++i) {
+        const auto p = g.guides.strand(i);
+        if (!pick(p[0])) continue;
+        c += glm::dot(glm::normalize(p[1] - p[0]), glm::normalize(p[0]));
+        ++n;
+    }
+    EXPECT_GT(n, 10u);
+    return n ? c / double(n) : 0.0;
+}
+
+TEST(CombSpace, SurfaceCombingFollowsTheSkullWhereWorldCombingSticksOut) {
+    for (glm::dvec3 comb : {glm::dvec3(0.0, 0.0, -1.0), glm::dvec3(1.0, 0.0, 0.0)}) {
+        // Roots where that comb points nearly straight out of the sphere, and where straight into it.
+        auto out = [&](glm::vec3 r) { return glm::dot(glm::normalize(glm::dvec3(r)), comb) > 0.8; };
+        auto in = [&](glm::vec3 r) { return glm::dot(glm::normalize(glm::dvec3(r)), comb) < -0.8; };
+        const GroomResult world = grow_on_sphere([&](Growth& g) { g.comb_direction = comb; });
+        const GroomResult surface = grow_on_sphere([&](Growth& g) {
+            g.comb_direction = comb;
+            g.comb_space = CombSpace::Surface;
+        });
+        std::printf("comb (%g, %g, %g): first segments' cosine to the normal where it points out / in: world %.2f / %.2f, surface %.2f / %.2f\n",
+                    comb.x, comb.y, comb.z, mean_lean(world, out), mean_lean(world, in), mean_lean(surface, out), mean_lean(surface, in));
+        EXPECT_GT(mean_lean(world, out), 0.9) << "world combing sticks straight out";
+        EXPECT_LT(mean_lean(world, in), -0.5) << "and grows into the head on the other side";
+        // Along the surface everywhere: every strand leans over as far as comb 0.8 asks, outward.
+        for (size_t i = 0; i < surface.guides.strand_count(); ++i) {
+            const auto p = surface.guides.strand(i);
+            const float c = glm::dot(glm::normalize(p[1] - p[0]), glm::normalize(p[0]));
+            EXPECT_GT(c, 0.1f) << "strand " << i;
+            EXPECT_LT(c, 0.4f) << "strand " << i;
+        }
+    }
+}
+
+TEST(CombSpace, APartingCombsEachSideAwayFromIt) {
+    const GroomResult g = grow_on_sphere([](Growth& gr) {
+        gr.part = PartMode::Plane;
+        gr.part_point_m = glm::dvec3(0.02, 0.0, 0.0);
+        gr.part_normal = glm::dvec3(1.0, 0.0, 0.0);
+    });
+    size_t right = 0, left = 0;
+    for (size_t i = 0; i < g.guides.strand_count(); ++i) {
+        const auto p = g.guides.strand(i);
+        if (p[0].y < 0.03f) continue;  // the top of the head, where a parting shows
+        const float dx = p[3].x - p[0].x;
+        if (p[0].x > 0.025f) {
+            EXPECT_GT(dx, 0.0f) << "strand " << i << " right of the part";
+            ++right;
+        } else if (p[0].x < 0.015f) {
+            EXPECT_LT(dx, 0.0f) << "strand " << i << " left of the part";
+            ++left;
+        }
+    }
+    EXPECT_GT(right, 10u);
+    EXPECT_GT(left, 10u);
 }
 
 Strands sample_guides() {
