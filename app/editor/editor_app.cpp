@@ -772,6 +772,17 @@ void EditorApp::handle_requests() {
             case Action::ApplyFix: apply_fix(r.path); break;
             case Action::Stroke: start_scripted_stroke(r.path); break;
             case Action::ReleaseGuides: release_guides(int(r.amount)); break;
+            case Action::Part: {
+                nlohmann::json k = nlohmann::json::parse(r.path, nullptr, false);
+                const glm::vec2 size(viewport_max_.x - viewport_min_.x, viewport_max_.y - viewport_min_.y);
+                const bool fractions = k.contains("points");
+                const auto& pts = k[fractions ? "points" : "points_px"];
+                if (k.contains("group")) ctx_.selected_group = k["group"].get<int>();
+                glm::vec2 a(pts[0][0].get<float>(), pts[0][1].get<float>()), b(pts[1][0].get<float>(), pts[1][1].get<float>());
+                if (fractions) a *= size, b *= size;
+                apply_part(a, b);
+                break;
+            }
             case Action::DismissAdvice:
                 std::erase_if(ctx_.advice, [&](const Diagnostic& d) { return d.code == r.path; });
                 break;
@@ -1004,8 +1015,8 @@ void EditorApp::draw_viewport(float x, float y, float w, float h) {
     ImGui::InvisibleButton("viewport", avail, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight | ImGuiButtonFlags_MouseButtonMiddle);
     const bool hovered = ImGui::IsItemHovered(), dragging = ImGui::IsItemActive();
     // With a brush chosen the left button strokes (Alt + left still orbits, as in Maya).
-    const bool brushing = brush_.stroking() || (brush_.tool && !ImGui::GetIO().KeyAlt && ImGui::IsMouseDown(ImGuiMouseButton_Left)) ||
-                          brush_adjust_ != BrushAdjust::None;
+    const bool brushing = brush_.stroking() || ((brush_.tool || part_tool_) && !ImGui::GetIO().KeyAlt && ImGui::IsMouseDown(ImGuiMouseButton_Left)) ||
+                          brush_adjust_ != BrushAdjust::None || part_from_.has_value();
     handle_camera_input(ctx_.camera, avail, hovered, dragging && !brushing);
     viewport_min_ = pos;
     viewport_max_ = ImVec2(pos.x + avail.x, pos.y + avail.y);
@@ -1355,9 +1366,19 @@ void EditorApp::handle_shortcuts() {
     }
     if (!ctrl && !io.WantCaptureKeyboard && !brush_.stroking()) {
         for (int i = 0; i < 8; ++i)
-            if (ImGui::IsKeyPressed(GLFW_KEY_1 + i, false)) brush_.tool = kBrushButtons[i].type;
+            if (ImGui::IsKeyPressed(GLFW_KEY_1 + i, false)) {
+                brush_.tool = kBrushButtons[i].type;
+                part_tool_ = false;
+            }
+        if (ImGui::IsKeyPressed(GLFW_KEY_9, false)) {
+            part_tool_ = true;
+            brush_.tool.reset();
+        }
         if (brush_.tool && ImGui::IsKeyPressed(GLFW_KEY_X, false)) brush_.settings.symmetry_x = !brush_.settings.symmetry_x;
-        if (brush_adjust_ == BrushAdjust::None && ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) brush_.tool.reset();
+        if (brush_adjust_ == BrushAdjust::None && ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) {
+            brush_.tool.reset();
+            part_tool_ = false;
+        }
     }
     if (!ctrl && !io.WantCaptureKeyboard && (ImGui::IsKeyPressed(GLFW_KEY_A, false) || ImGui::IsKeyPressed(GLFW_KEY_HOME, false)))
         ctx_.request(Action::FrameAll);
@@ -1646,13 +1667,26 @@ static void same_line_if_fits(float width) {
 void EditorApp::draw_brush_toolbar() {
     ImGui::TextUnformatted("Groom:");
     ImGui::SameLine();
-    if (ImGui::Selectable("Camera", !brush_.tool, 0, ImGui::CalcTextSize("Camera"))) brush_.tool.reset();
+    if (ImGui::Selectable("Camera", !brush_.tool && !part_tool_, 0, ImGui::CalcTextSize("Camera"))) {
+        brush_.tool.reset();
+        part_tool_ = false;
+    }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("the camera tools: left drag orbits (Esc)");
     for (const BrushButton& b : kBrushButtons) {
         same_line_if_fits(ImGui::CalcTextSize(b.label).x);
-        if (ImGui::Selectable(b.label, brush_.tool == b.type, 0, ImGui::CalcTextSize(b.label))) brush_.tool = b.type;
+        if (ImGui::Selectable(b.label, brush_.tool == b.type, 0, ImGui::CalcTextSize(b.label))) {
+            brush_.tool = b.type;
+            part_tool_ = false;
+        }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s brush (%s): %s. Left drag strokes, Alt + left drag orbits, Ctrl inverts", b.label, b.key, b.meaning);
     }
+    same_line_if_fits(ImGui::CalcTextSize("Part").x);
+    if (ImGui::Selectable("Part", part_tool_, 0, ImGui::CalcTextSize("Part"))) {
+        part_tool_ = true;
+        brush_.tool.reset();
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Part (9): drag a line on the scalp; the selected group's hair is combed away from it on either side, along the scalp (growth.part, comb_space surface; undoable)");
     if (!brush_.tool) return;
     BrushSettings& st = brush_.settings;
     const float w = ImGui::GetFontSize() * 6.0f;
@@ -1786,6 +1820,17 @@ void EditorApp::handle_brush_input(ImVec2 pos, ImVec2 size, bool hovered) {
         }
         return;
     }
+    if (part_tool_) {
+        if (hovered && !io.KeyAlt && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) part_from_ = mouse;
+        if (part_from_) {
+            dl->AddLine(ImVec2(pos.x + part_from_->x, pos.y + part_from_->y), io.MousePos, IM_COL32(255, 230, 120, 230), 2.0f);
+            if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
+                apply_part(*part_from_, mouse);
+                part_from_.reset();
+            }
+        }
+        return;
+    }
     if (!brush_.tool) return;
     if (brush_.stroking()) {
         if (ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
@@ -1810,6 +1855,40 @@ void EditorApp::release_guides(int g) {
     group.growth.guide_file.clear();
     ctx_.commit();
     ctx_.add_log(Severity::Info, "brush", "hair group '" + group.name + "' grows from its parameters again; Undo brings the brush work back");
+}
+
+BrushView EditorApp::brush_view() const {
+    const ImVec2 size(viewport_max_.x - viewport_min_.x, viewport_max_.y - viewport_min_.y);
+    BrushView v;
+    v.object_to_clip = ctx_.camera.view_projection(double(size.x) / double(std::max(size.y, 1.0f)));
+    v.viewport_px = glm::vec2(std::max(size.x, 1.0f), std::max(size.y, 1.0f));
+    v.eye_os_m = glm::vec3(ctx_.camera.eye_m());
+    return v;
+}
+
+void EditorApp::apply_part(glm::vec2 from, glm::vec2 to) {
+    const int g = brush_group(ctx_);
+    const runtime::SceneContent* content = live_->content();
+    if (g < 0 || !content) return ctx_.report_error("part: the scene has no hair group");
+    HairGroup& group = ctx_.scene.hair_groups[size_t(g)];
+    if (group.growth.placement == Placement::Edited || group.growth.placement == Placement::File)
+        return ctx_.report_error("part: hair group '" + group.name + "' has guides from a file or edited by hand; a parting shapes grown guides (Release guides first)");
+    const BrushTarget target = runtime::brush_target(live_->scene(), *content, size_t(g));
+    if (!target.scalp) return ctx_.report_error("part: hair group '" + group.name + "' has no scalp mesh");
+    const BrushView view = brush_view();
+    auto a = pick_scalp(*target.scalp, view, from), b = pick_scalp(*target.scalp, view, to);
+    if (!a || !b) return ctx_.report_error("part: draw the line on the scalp (an end missed the mesh)");
+    auto plane = part_plane(*a, *b);
+    if (!plane) return ctx_.report_error("part: the line is too short (under a millimetre)");
+    group.growth.part = PartMode::Plane;
+    group.growth.part_point_m = plane->first;
+    group.growth.part_normal = plane->second;
+    group.growth.comb_space = CombSpace::Surface;
+    ctx_.commit();
+    char line[200];
+    std::snprintf(line, sizeof line, "hair group '%s' parted along the line from (%.3f, %.3f, %.3f) m, combed away on either side%s", group.name.c_str(),
+                  plane->first.x, plane->first.y, plane->first.z, group.growth.comb > 0.0 ? "" : " (growth.comb is 0: raise it to see the parting)");
+    ctx_.add_log(Severity::Info, "part", line);
 }
 
 }  // namespace tressel::editor

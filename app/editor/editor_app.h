@@ -150,6 +150,11 @@ private:
     void finish_stroke();
     void start_scripted_stroke(const std::string& spec);
     void release_guides(int group);
+    // The part tool: a line drawn on the scalp becomes the selected group's parting (growth.part).
+    bool part_tool_ = false;
+    std::optional<glm::vec2> part_from_;
+    BrushView brush_view() const;
+    void apply_part(glm::vec2 from, glm::vec2 to);
     uint32_t sim_frames_this_frame_ = 0;     // exact frames (Step, scripts)
     double sim_elapsed_this_frame_s_ = 0.0;  // playing: wall time for the runtime's fixed-rate advance
     bool step_once_ = false;

@@ -57,6 +57,7 @@ enum class Action {
     DismissAdvice,  // path: the code of an advice to hide until the content is built again
     Stroke,         // path: a brush stroke as JSON (script.h "stroke"), drawn over frames as the mouse draws it
     ReleaseGuides,  // amount: the hair group whose guides edited by hand are given back to growth (undoable)
+    Part,           // path: a part line as JSON (script.h "part"): two viewport points on the scalp
 };
 struct Request {
     Action action;

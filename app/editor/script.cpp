@@ -62,6 +62,16 @@ Result<std::vector<nlohmann::json>> load_script(const std::filesystem::path& fil
             ok = k.is_object() && k.contains("brush") && k["brush"].is_string() && (points("points_px") != points("points"));
         }
         else if (s.contains("release_guides")) ok = s["release_guides"].is_number_integer();
+        else if (s.contains("part")) {
+            const nlohmann::json& k = s["part"];
+            auto two = [&](const char* key) {
+                return k.contains(key) && k[key].is_array() && k[key].size() == 2 &&
+                       std::all_of(k[key].begin(), k[key].end(), [](const nlohmann::json& p) {
+                           return p.is_array() && p.size() == 2 && p[0].is_number() && p[1].is_number();
+                       });
+            };
+            ok = k.is_object() && (two("points_px") != two("points"));
+        }
         else if (s.contains("select_group")) ok = s["select_group"].is_number_integer();
         else if (s.contains("quit")) ok = true;
         else if (s.contains("expect_busy")) ok = s["expect_busy"].is_boolean();

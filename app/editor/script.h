@@ -32,6 +32,8 @@
 //                                 fractions of its size), fed two points a frame as a mouse drag is, one
 //                                 undo step; waits until the hair has regrown from the brushed guides
 //   {"release_guides": 0}         give group N's guides edited by hand back to growth (undoable)
+//   {"part": {"points": [[fx, fy], [fx, fy]], "group": 0}}  the part tool: a line drawn on the scalp from
+//                                 the first point to the second becomes the group's parting (or "points_px")
 //   {"stop_after_seconds": 600}   quit here (skipping the rest) once the script has run this long: soaks
 //   {"quit": true}
 // Any step may say "expect_error": true (it fails unless the editor reports an error) or "allow_error":

@@ -138,6 +138,8 @@ void ScriptRunner::begin_step(ScriptHost& host) {
         host.post(r);
     } else if (s.contains("stroke")) {
         host.post(Request{Action::Stroke, s["stroke"].dump()});
+    } else if (s.contains("part")) {
+        host.post(Request{Action::Part, s["part"].dump()});
     } else if (s.contains("release_guides")) {
         Request r{Action::ReleaseGuides};
         r.amount = double(s["release_guides"].get<int>());

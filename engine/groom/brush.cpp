@@ -638,6 +638,38 @@ BrushView BrushView::look_at(glm::vec3 eye, glm::vec3 target, glm::vec3 up, floa
     return v;
 }
 
+std::optional<ScalpHit> pick_scalp(const Mesh& mesh, const BrushView& view, glm::vec2 px) {
+    const glm::vec3 a = view.unproject(px, 0.0f), b = view.unproject(px, 1.0f);
+    if (!(glm::length(b - a) > 0.0f)) return std::nullopt;
+    const glm::vec3 dir = glm::normalize(b - a);
+    float best = std::numeric_limits<float>::max();
+    std::optional<ScalpHit> hit;
+    for (size_t t = 0; t < mesh.triangle_count(); ++t) {
+        glm::vec3 bary;
+        const float d = ray_triangle(a, dir, mesh.positions[mesh.indices[3 * t]], mesh.positions[mesh.indices[3 * t + 1]],
+                                     mesh.positions[mesh.indices[3 * t + 2]], bary);
+        if (d > 0.0f && d < best) {
+            best = d;
+            hit = ScalpHit{{uint32_t(t), bary}, a + dir * d, glm::vec3(0.0f)};
+        }
+    }
+    if (hit) {
+        hit->point_m = attachment_point(mesh, hit->at);
+        hit->normal = attachment_normal(mesh, hit->at);
+    }
+    return hit;
+}
+
+std::optional<std::pair<glm::dvec3, glm::dvec3>> part_plane(const ScalpHit& a, const ScalpHit& b) {
+    const glm::dvec3 line = glm::dvec3(b.point_m) - glm::dvec3(a.point_m);
+    if (glm::length(line) < 1e-3) return std::nullopt;
+    glm::dvec3 n = glm::dvec3(a.normal) + glm::dvec3(b.normal);
+    if (glm::length(n) < 1e-9) n = glm::dvec3(a.normal);
+    const glm::dvec3 side = glm::cross(line, n);
+    if (glm::length(side) < 1e-12) return std::nullopt;
+    return std::make_pair(glm::dvec3(a.point_m), glm::normalize(side));
+}
+
 size_t push_strand_out(Strands& g, size_t s, std::span<const BrushCollider> colliders) {
     if (colliders.empty()) return 0;
     glm::vec3* p = &g.points_os_m[g.strand_offsets[s]];

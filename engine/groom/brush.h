@@ -130,6 +130,19 @@ private:
 Result<StrokeStats> apply_stroke(Strands& guides, const BrushTarget& target, const BrushView& view, const BrushSettings& settings,
                                  std::span<const glm::vec2> points_px);
 
+// The scalp point under a screen point: the nearest hit of the camera ray through `px` on any triangle of
+// `mesh` (its attachment, point and interpolated normal), or nothing when the ray misses the mesh.
+struct ScalpHit {
+    ScalpAttachment at;
+    glm::vec3 point_m{0.0f};
+    glm::vec3 normal{0.0f, 1.0f, 0.0f};
+};
+std::optional<ScalpHit> pick_scalp(const Mesh& mesh, const BrushView& view, glm::vec2 px);
+
+// A parting drawn on the scalp from `a` to `b`: the plane through a that holds the line a-b and the mean
+// surface normal there (growth.part_point and part_normal), or nothing for a line under a millimetre.
+std::optional<std::pair<glm::dvec3, glm::dvec3>> part_plane(const ScalpHit& a, const ScalpHit& b);
+
 // Pushes every point of strand `s` (but the root) out of the colliders to their margin (near the root:
 // half the arc length), each segment turned from its corrected parent and given back its length. Returns
 // the number of points moved.

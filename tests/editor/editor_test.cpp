@@ -133,6 +133,15 @@ TEST(Editor, BrushStrokesUndoRedoSaveAndReopenBitIdentically) {
     auto out = [&](const std::string& n) { return (dir / (n + ".tfx")).string(); };
     nlohmann::json steps = nlohmann::json::array({
         {{"open", scene.string()}},
+        // The part tool first (it shapes grown guides): a line down the middle of the scalp seen from above.
+        {{"action", "view_top"}},
+        {{"frames", 2}},
+        {{"export", out("p0")}, {"format", "tfx"}},
+        {{"part", {{"points", {{0.53, 0.42}, {0.53, 0.58}}}}}},
+        {{"export", out("p1")}, {"format", "tfx"}},
+        {{"save", (dir / "parted.json").string()}},
+        {{"action", "undo"}},
+        {{"export", out("p2")}, {"format", "tfx"}},
         {{"set", "view.yaw_deg"}, {"value", 200}},
         {{"set", "view.pitch_deg"}, {"value", 25}},
         {{"frames", 2}},
@@ -172,6 +181,14 @@ TEST(Editor, BrushStrokesUndoRedoSaveAndReopenBitIdentically) {
         EXPECT_EQ(bytes("r" + std::to_string(i)), bytes("s" + std::to_string(i))) << "redo of " << brushes[i - 1];
     }
     EXPECT_EQ(bytes("reopened"), bytes("s8"));
+    // The parting: the scene holds it (a plane across x, hair combed along the scalp), the groom changed,
+    // and undo took it back.
+    const Scene parted = load(dir / "parted.json");
+    EXPECT_EQ(parted.hair_groups[0].growth.part, PartMode::Plane);
+    EXPECT_EQ(parted.hair_groups[0].growth.comb_space, CombSpace::Surface);
+    EXPECT_GT(std::abs(parted.hair_groups[0].growth.part_normal.x), 0.8);
+    EXPECT_NE(bytes("p1"), bytes("p0"));
+    EXPECT_EQ(bytes("p2"), bytes("p0"));
     const Scene saved = load(dir / "brushed.json");
     ASSERT_EQ(saved.hair_groups[0].growth.placement, Placement::Edited);
     EXPECT_TRUE(fs::exists(dir / saved.hair_groups[0].growth.guide_file)) << saved.hair_groups[0].growth.guide_file;

@@ -635,6 +635,34 @@ TEST(CombSpace, APartingCombsEachSideAwayFromIt) {
     EXPECT_GT(left, 10u);
 }
 
+// The part tool's geometry: the scalp point under a pixel, and the plane a line drawn on the scalp makes.
+TEST(Brush, PickScalpAndPartPlane) {
+    SphereScene sc;
+    const glm::vec3 front(0.0f, 0.02f, 0.098f);  // about on the sphere, facing the camera
+    glm::vec2 px;
+    float z;
+    ASSERT_TRUE(sc.view.project(front, px, z));
+    auto hit = pick_scalp(sc.mesh, sc.view, px);
+    ASSERT_TRUE(hit.has_value());
+    EXPECT_LT(glm::length(hit->point_m - front), 0.003f) << "the near side of the sphere, under the pixel";
+    EXPECT_GT(hit->normal.z, 0.9f);
+    EXPECT_FALSE(pick_scalp(sc.mesh, sc.view, {5.0f, 5.0f}).has_value()) << "a corner of the view misses the sphere";
+    // A line from the forehead over the top: a parting plane whose normal points sideways (x).
+    glm::vec2 a, b;
+    ASSERT_TRUE(sc.view.project({0.01f, 0.05f, 0.086f}, a, z));
+    ASSERT_TRUE(sc.view.project({0.01f, 0.086f, 0.05f}, b, z));
+    auto ha = pick_scalp(sc.mesh, sc.view, a), hb = pick_scalp(sc.mesh, sc.view, b);
+    ASSERT_TRUE(ha && hb);
+    auto plane = part_plane(*ha, *hb);
+    ASSERT_TRUE(plane.has_value());
+    EXPECT_GT(std::abs(plane->second.x), 0.95);
+    // It holds the line and the surface normal along it (the parting runs across the scalp, not into it).
+    EXPECT_NEAR(glm::dot(glm::dvec3(hb->point_m) - plane->first, plane->second), 0.0, 1e-6);
+    EXPECT_NEAR(glm::dot(glm::normalize(glm::dvec3(ha->normal + hb->normal)), plane->second), 0.0, 1e-5);
+    EXPECT_NEAR(plane->first.x, 0.01, 0.002);
+    EXPECT_FALSE(part_plane(*ha, *ha).has_value());
+}
+
 Strands sample_guides() {
     PlaneScene sc;
     Strands g = sc.guides;
