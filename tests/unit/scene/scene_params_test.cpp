@@ -211,7 +211,9 @@ TEST(SceneParams, EveryStructMemberIsMappedToAKey) {
     EXPECT_EQ(member_count<Collider>(), walked_members<Collider>());
     EXPECT_EQ(member_count<ScalpRegion>(), walked_members<ScalpRegion>());
     EXPECT_EQ(member_count<Scalp>(), walked_members<Scalp>());
-    EXPECT_EQ(member_count<Growth>(), walked_members<Growth>());
+    // Growth::edited (brushed guides held in memory until saved to guide_file) is the one member that is
+    // deliberately not part of the file.
+    EXPECT_EQ(member_count<Growth>(), walked_members<Growth>() + 1);
     EXPECT_EQ(member_count<Follow>(), walked_members<Follow>());
     EXPECT_EQ(member_count<Smoothing>(), walked_members<Smoothing>());
     EXPECT_EQ(member_count<SimulationParams>(), walked_members<SimulationParams>());
