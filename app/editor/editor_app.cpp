@@ -994,7 +994,8 @@ void EditorApp::draw_viewport(float x, float y, float w, float h) {
     if (ImGui::SmallButton("Top")) ctx_.request(Action::ViewTop);
     ImGui::SameLine();
     if (ImGui::SmallButton("Frame (F)")) ctx_.request(Action::FrameSelected);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("frame the hair group selected in the Groom panel (all hair when none is)");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("frame the hair group selected in the Groom panel (all hair when none is); with a brush chosen, F sets the brush radius instead");
     ImGui::SameLine();
     if (ImGui::SmallButton("All (A)")) ctx_.request(Action::FrameAll);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("frame the whole scene");

@@ -14,7 +14,8 @@
 namespace tressel {
 namespace {
 
-constexpr float kMinStrandLength_m = 1e-3f;  // grow / cut never leave a strand shorter than this
+constexpr float kMinStrandLength_m = 1e-3f;   // grow / cut never leave a strand shorter than this
+constexpr float kMaxStrandLength_m = 10.0f;   // nor grow one longer than this (growth.length's upper bound)
 
 // The mirror image across x = cx (identity when off): points and directions.
 struct Mirror {
@@ -287,7 +288,7 @@ private:
     void resize_strand(size_t s, float new_length) {
         glm::vec3* p = pts(s);
         std::vector<glm::vec3> src(p, p + n_);
-        resample_to_length(src.data(), n_, std::max(new_length, kMinStrandLength_m), p);
+        resample_to_length(src.data(), n_, std::clamp(new_length, kMinStrandLength_m, kMaxStrandLength_m), p);
         const size_t o = g_.strand_offsets[s];
         for (uint32_t k = 1; k < n_; ++k) len_[o + k] = segment_length(p[k - 1], p[k]);
         stats.points_pushed_out += push_strand_out(g_, s, t_.colliders);

@@ -662,7 +662,9 @@ TEST(Editor, ExportFeedbackStretchFiguresAndDebugColourings) {
         orange += (pr - pb) - (dr - db) > 40 && pr - pg > 30 ? 1 : 0;
     });
     std::printf("moved out of the scalp: %zu orange pixels\n", orange);
-    EXPECT_GT(orange, 20u) << "the light scene's groom moves guides out of the scalp (the Log says how many)";
+    // A few guides at 300 over the scalp: a few dozen pixels at most in the window looked at (13 since the
+    // brush toolbar took a row of the viewport), none when the marks are lost.
+    EXPECT_GT(orange, 8u) << "the light scene's groom moves guides out of the scalp (the Log says how many)";
     std::printf("by depth: %zu white, %zu inside; root to tip: %zu bluer, %zu yellower than by depth\n", white, inside, roots, tips);
     EXPECT_GT(white, 500u);
     EXPECT_LT(inside, 50u);
