@@ -39,11 +39,16 @@ fi
 # layer at three substep counts and on a dense groom, two large oracle meshes, the open scan's winding
 # numbers on the CPU (the GPU test against the CPU reference keeps them), the soft bar's sag at four
 # settings, the sheet draped over a ball and hung from an edge; shorter tests keep each code path: the soft
-# body's build, drop and GPU match, the cloth's energy, wind and contact).
+# body's build, drop and GPU match, the cloth's energy, wind and contact). Also left out, each 30 to 85 s
+# sanitized and mostly pipeline creation: the runtime's record split, its CPU backend and cloth accessory
+# sessions (RuntimeTest.AdvanceRunsWholeFramesAtTheScenesRate and the cloth GPU match keep that host code),
+# Rat Boy's pinned roots, the larger cloths' lane counts and repeated field builds.
 exclude='^(render_golden_tests$'
 exclude+='|CliBake\.(DefaultScene|WalkingScene|StillHead|GpuAndCpuStepsAgree)'
 exclude+='|CliExport\.EveryShippedSceneExportsTheStrandsGroomShows'
 exclude+='|RuntimeTest\.(AnimatedBodysFieldFollowsItAndKeepsTheHairOut|ShadingDragOnTheDefaultSceneRedoesNothing|BlendInFromRestNeverLaunchesTheHair|EachEditRedoesOnlyWhatItTouches|SagFreeSolvedOnTheGpuMatchesTheCpuReference)'
+exclude+='|RuntimeTest\.(StepsMoreSubstepsThanOneRecordHolds|CpuReferenceBackendStepsTheSameScene|ClothAccessoryIsSimulatedAndDrawnInPlaceOfItsMesh)'
+exclude+='|SimRatboy\.PinnedRootsInsideTheBodyAreExemptAndHarmless|ClothGpuTest\.LargerClothsWithFewerLanesPerVertexMatchTheCpu|SdfGpu\.RepeatedBuildsOnOneFieldAreIdentical'
 exclude+='|SimHead\.NoGuideOrFollowVertexSinksIntoTheHeadWhileShaking|SimVolume\.(LayerIsTheSameAtAnySubstepCount|DenseGroomKeepsALayerOfHair)'
 exclude+='|SoftBodySim\.(StiffnessMeansTheSameAt5And20Iterations|FirmnessIsTheSameAt5And10MmSpacing)'
 exclude+='|ClothSim\.(DrapedOverASphereRestsOutsideItsMargin|SheetPinnedAlongAnEdgeHangsStillWithLittleStretch)'

@@ -97,11 +97,36 @@ void BrushTool::draw_stroke(ImDrawList* list, ImVec2 origin) const {
     if (pts.size() > 1) list->AddPolyline(pts.data(), int(pts.size()), IM_COL32(120, 200, 255, 160), 0, 1.5f);
 }
 
-void BrushTool::draw_cursor(ImDrawList* list, ImVec2 at) const {
+void BrushTool::draw_cursor(ImDrawList* list, ImVec2 at, ImVec2 origin, const Mesh* scalp, const BrushView* view) const {
     if (!tool) return;
     const bool invert = ImGui::GetIO().KeyCtrl || (stroke_ && stroke_settings_.invert);
     const ImU32 colour = invert ? IM_COL32(255, 120, 120, 230) : IM_COL32(255, 255, 255, 230);
-    list->AddCircle(at, settings.radius_px, colour, 48, 1.5f);
+    // On the surface: a circle of the radius's size at the hit's depth, in the scalp's tangent plane there
+    // (a brute-force ray against the scalp, skipped for meshes over 200,000 triangles).
+    std::vector<ImVec2> ring;
+    if (scalp && view && scalp->triangle_count() <= 200000) {
+        const glm::vec2 p(at.x - origin.x, at.y - origin.y);
+        if (auto hit = pick_scalp(*scalp, *view, p)) {
+            glm::vec2 px;
+            float z = 0.0f;
+            if (view->project(hit->point_m, px, z)) {
+                const float r = glm::length(view->unproject(px + glm::vec2(settings.radius_px, 0.0f), z) - view->unproject(px, z));
+                const glm::vec3 n = glm::normalize(hit->normal);
+                const glm::vec3 t1 = glm::normalize(glm::cross(n, std::abs(n.y) < 0.9f ? glm::vec3(0, 1, 0) : glm::vec3(1, 0, 0)));
+                const glm::vec3 t2 = glm::cross(n, t1);
+                for (int i = 0; i < 48 && r > 0.0f; ++i) {
+                    const float a = 6.2831853f * float(i) / 48.0f;
+                    glm::vec2 q;
+                    float qz;
+                    if (!view->project(hit->point_m + r * (std::cos(a) * t1 + std::sin(a) * t2), q, qz)) break;
+                    ring.push_back(ImVec2(origin.x + q.x, origin.y + q.y));
+                }
+                if (ring.size() != 48) ring.clear();
+            }
+        }
+    }
+    if (!ring.empty()) list->AddPolyline(ring.data(), int(ring.size()), colour, ImDrawFlags_Closed, 1.5f);
+    else list->AddCircle(at, settings.radius_px, colour, 48, 1.5f);
     // Strength as an inner circle: the radius at which the falloff gives half the strength.
     list->AddCircle(at, std::max(2.0f, settings.radius_px * settings.strength), IM_COL32(255, 255, 255, 90), 32, 1.0f);
     if (settings.symmetry_x) list->AddText(ImVec2(at.x + settings.radius_px + 4.0f, at.y - 8.0f), colour, "X");

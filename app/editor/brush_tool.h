@@ -40,8 +40,10 @@ public:
 
     // The strands the stroke has changed so far and the stroke's path, over the viewport at `origin`.
     void draw_stroke(ImDrawList* list, ImVec2 origin) const;
-    // The brush circle at the mouse (or the script's point), with the radius as it is being adjusted.
-    void draw_cursor(ImDrawList* list, ImVec2 at) const;
+    // The brush circle at the mouse (or the script's point), with the radius as it is being adjusted: laid
+    // on the scalp under it (`scalp`, seen through `view` from the viewport at `origin`) when the point is
+    // over the mesh, else flat on the screen.
+    void draw_cursor(ImDrawList* list, ImVec2 at, ImVec2 origin = {0, 0}, const Mesh* scalp = nullptr, const BrushView* view = nullptr) const;
 
 private:
     std::unique_ptr<BrushStroke> stroke_;

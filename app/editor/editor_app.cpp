@@ -1791,6 +1791,15 @@ void EditorApp::handle_brush_input(ImVec2 pos, ImVec2 size, bool hovered) {
     ImGuiIO& io = ImGui::GetIO();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const glm::vec2 mouse(io.MousePos.x - pos.x, io.MousePos.y - pos.y);
+    // The brush circle, laid on the selected group's scalp where it is under the point.
+    auto cursor = [&](ImVec2 at) {
+        const Mesh* scalp = nullptr;
+        const int g = brush_group(ctx_);
+        if (g >= 0 && live_->content() && size_t(g) < live_->scene().hair_groups.size())
+            if (const SceneMesh* m = live_->content()->find_mesh(live_->scene().hair_groups[size_t(g)].scalp.mesh)) scalp = &m->mesh;
+        const BrushView v = brush_view();
+        brush_.draw_cursor(dl, at, pos, scalp, &v);
+    };
     if (scripted_stroke_) {
         // Two points a frame, as a mouse drag delivers them.
         ScriptedStroke& s = *scripted_stroke_;
@@ -1798,7 +1807,7 @@ void EditorApp::handle_brush_input(ImVec2 pos, ImVec2 size, bool hovered) {
             if (Status st = brush_.extend(s.points[s.next]); !st) ctx_.report_error(st.error().message);
         const glm::vec2 at = s.points[std::min(s.next, s.points.size()) - 1];
         brush_.draw_stroke(dl, pos);
-        brush_.draw_cursor(dl, ImVec2(pos.x + at.x, pos.y + at.y));
+        cursor(ImVec2(pos.x + at.x, pos.y + at.y));
         if (s.next >= s.points.size() || !brush_.stroking()) {
             if (brush_.stroking()) finish_stroke();
             scripted_stroke_.reset();
@@ -1843,7 +1852,7 @@ void EditorApp::handle_brush_input(ImVec2 pos, ImVec2 size, bool hovered) {
         if (Status st = begin_stroke(mouse, io.KeyCtrl); !st) ctx_.report_error(st.error().message);
     }
     brush_.draw_stroke(dl, pos);
-    if (hovered || brush_.stroking()) brush_.draw_cursor(dl, io.MousePos);
+    if (hovered || brush_.stroking()) cursor(io.MousePos);
     (void)size;
 }
 

@@ -350,7 +350,7 @@ const Mesh& sphere_mesh() {
 }
 
 const SdfGrid& sphere_field() {
-    static const SdfGrid f = build_field(sphere_mesh(), 48);
+    static const SdfGrid f = build_field(sphere_mesh(), 32);
     return f;
 }
 

@@ -146,6 +146,9 @@ TEST(SimHead, NoGuideOrFollowVertexSinksIntoTheHeadWhileShaking) {
     size_t near_surface = 0;
     for (int step = 0; step < 2 * 150; ++step) {
         ASSERT_TRUE(step_once(*w).ok());
+        // Measured every other step: the exact oracle (a winding number over every triangle near the
+        // surface) is what this test spends its time on, and the shake moves the hair smoothly.
+        if (step % 2 == 1) continue;
         const SimFrameMetrics m = measure_frame(*w, oracles());
         worst_vertex = std::max(worst_vertex, m.max_depth_vertex_m);
         worst_follow = std::max(worst_follow, m.max_depth_follow_m);
@@ -158,7 +161,7 @@ TEST(SimHead, NoGuideOrFollowVertexSinksIntoTheHeadWhileShaking) {
     EXPECT_LE(worst_mid, 0.1 * margin);
     // Follow hairs too: pushed out of the field per vertex, and kept out of the head in the rest pose
     // where the field is too coarse to see it (correct_follows_at_rest).
-    std::printf("deepest over 300 steps: guide vertex %.3g m, midpoint %.3g m, follow vertex %.3g m\n", worst_vertex, worst_mid, worst_follow);
+    std::printf("deepest over 300 steps (every other one measured): guide vertex %.3g m, midpoint %.3g m, follow vertex %.3g m\n", worst_vertex, worst_mid, worst_follow);
     EXPECT_LE(worst_follow, 0.1 * margin);
     EXPECT_GT(near_surface, 20u) << "the test needs hair that actually touches the head";
 }
