@@ -3,6 +3,8 @@
 // hand beside the scene. tressel-cli bench brush: the cost of one stroke on 10,000 guides x 32 vertices.
 #include <algorithm>
 #include <chrono>
+#include <cstring>
+#include <map>
 #include <cstdio>
 #include <filesystem>
 
@@ -13,6 +15,9 @@
 #include "core/file_io.h"
 #include "groom/brush.h"
 #include "groom/guides_file.h"
+#include "groom/placement.h"
+#include "sdf/sdf.h"
+#include "sim/mesh_oracle.h"
 #include "runtime/scene_runtime.h"
 #include "scene/scene_io.h"
 #include "scene/scene_json.h"
@@ -34,7 +39,10 @@ const char* const kBrushUsage =
     "brush: comb, smooth, grow, cut, puff, clump, add, delete; falloff: smooth, linear, constant, sharp.\n"
     "Screen points are pixels from the top left of the viewport. Guides are kept out of the group's collision\n"
     "fields (at their margins); symmetry mirrors across x = 0 of the scalp mesh's bounds centre.\n"
-    "Prints per stroke the dabs and the strands changed, added and removed, as JSON.\n";
+    "Prints per stroke the dabs and the strands changed, added and removed, and for the guides written the\n"
+    "deepest point inside a collision field (m, the roots excepted) of the guides the strokes changed and of\n"
+    "the others, the deepest point of all inside the exact collision meshes, and the largest root offset from\n"
+    "its scalp attachment (m), as JSON.\n";
 
 namespace {
 
@@ -150,6 +158,7 @@ int run_brush(const std::vector<std::string>& argv) {
     const BrushTarget target = runtime::brush_target(scene, content, gi);
     if (!target.scalp) return fail("hair group '" + scene.hair_groups[gi].name + "' has no scalp mesh");
     Strands guides = content.grooms[gi]->guides;
+    const Strands start = guides;
     if (guides.uniform_point_count() == 0) return fail("hair group '" + scene.hair_groups[gi].name + "': guides of different point counts cannot be brushed");
 
     json report = json::array();
@@ -166,6 +175,32 @@ int run_brush(const std::vector<std::string>& argv) {
                           {"points_pushed_out", st->points_pushed_out}});
     }
     if (guides.strand_count() == 0) return fail("the strokes removed every guide of hair group '" + scene.hair_groups[gi].name + "'; nothing was written");
+    const HairGroup& g0 = scene.hair_groups[gi];
+    // What the brushes promise: no point (but the roots) of a guide they changed deeper than a tenth of
+    // the margin inside a collision field, every root where its attachment puts it on the scalp. Guides no
+    // stroke touched are as they were grown (kept out of the exact mesh, which the field approximates), and
+    // are measured apart.
+    std::map<uint32_t, size_t> by_seed;
+    for (size_t s = 0; s < start.strand_count(); ++s) by_seed.emplace(start.seeds[s], s);
+    // Measured against the exact collision meshes (the bake's oracle), not only the fields the brushes push with.
+    std::vector<std::unique_ptr<MeshDistanceOracle>> exact;
+    for (const CollisionMesh& cm : scene.collision_meshes)
+        if (std::find(g0.simulation.sdf.begin(), g0.simulation.sdf.end(), cm.mesh) != g0.simulation.sdf.end())
+            if (const SceneMesh* m = content.find_mesh(cm.mesh)) exact.push_back(std::make_unique<MeshDistanceOracle>(m->mesh));
+    double deepest = 0.0, deepest_untouched = 0.0, deepest_mesh = 0.0, root_offset = 0.0;
+    for (size_t s = 0; s < guides.strand_count(); ++s) {
+        const auto p = guides.strand(s);
+        root_offset = std::max(root_offset, double(glm::length(p[0] - attachment_point(*target.scalp, guides.roots[s]))));
+        const auto was = by_seed.find(guides.seeds[s]);
+        const bool untouched = was != by_seed.end() && start.points_in(was->second) == p.size() &&
+                               std::memcmp(start.strand(was->second).data(), p.data(), p.size_bytes()) == 0;
+        double& worst = untouched ? deepest_untouched : deepest;
+        for (size_t k = 1; k < p.size(); ++k) {
+            for (const BrushCollider& c : target.colliders)
+                worst = std::max(worst, -double(c.grid->sample_m(glm::vec3(c.grid_from_object * glm::vec4(p[k], 1.0f)))));
+            for (const auto& o : exact) deepest_mesh = std::max(deepest_mesh, -double(o->signed_distance_m(p[k])));
+        }
+    }
 
     // Take the guides into hand: written beside the scene that is written, then the scene that names them.
     const std::filesystem::path out = args->get("out") ? std::filesystem::absolute(*args->get("out")) : scene_path;
@@ -180,7 +215,9 @@ int run_brush(const std::vector<std::string>& argv) {
     if (Status st = save_guides_file(guides_path, guides, triangles); !st) return fail(st.error().message);
     if (Status st = save_scene(scene, out); !st) return fail(st.error().message);
     std::printf("%s\n", json{{"group", g.name}, {"guides", guides.strand_count()}, {"guide_file", guides_path.string()},
-                             {"strokes", report}}
+                             {"deepest_inside_m", deepest}, {"deepest_inside_untouched_m", deepest_untouched},
+                             {"deepest_inside_mesh_m", deepest_mesh}, {"root_offset_max_m", root_offset},
+                             {"collision_fields", target.colliders.size()}, {"strokes", report}}
                             .dump(2)
                             .c_str());
     return 0;
