@@ -120,6 +120,16 @@ Result<std::pair<BrushSettings, std::vector<glm::vec2>>> stroke_of(const json& s
     return std::make_pair(b, points);
 }
 
+// The scene's meshes, grooms and collision fields on the CPU (no device): what the brushes act on.
+Result<std::unique_ptr<runtime::SceneRuntime>> headless_content(const Scene& scene) {
+    runtime::RuntimeOptions options;
+    options.sdf = runtime::SdfBackend::Cpu;  // the collision fields the brushes keep guides out of
+    auto rt = runtime::SceneRuntime::create(nullptr, options);
+    if (!rt) return rt.error();
+    TRESSEL_TRY((*rt)->apply(scene));
+    return rt;
+}
+
 }  // namespace
 
 int run_brush(const std::vector<std::string>& argv) {
@@ -149,11 +159,8 @@ int run_brush(const std::vector<std::string>& argv) {
     const json strokes = doc.value("strokes", json());
     if (!strokes.is_array() || strokes.empty()) return fail(stroke_path.string() + ": \"strokes\" must be a non-empty array");
 
-    runtime::RuntimeOptions options;
-    options.sdf = runtime::SdfBackend::Cpu;  // the collision fields the brushes keep guides out of
-    auto rt = runtime::SceneRuntime::create(nullptr, options);
+    auto rt = headless_content(scene);
     if (!rt) return fail(rt.error().message);
-    if (Status st = (*rt)->apply(scene); !st) return fail(st.error().message);
     const runtime::SceneContent& content = *(*rt)->content();
     const BrushTarget target = runtime::brush_target(scene, content, gi);
     if (!target.scalp) return fail("hair group '" + scene.hair_groups[gi].name + "' has no scalp mesh");
@@ -248,11 +255,8 @@ int run_bench_brush(const std::vector<std::string>& argv) {
     g.growth.guides = int(*guides_n);
     g.growth.density_per_cm2 = 0.0;
     g.growth.vertices_per_strand = 32;
-    runtime::RuntimeOptions options;
-    options.sdf = runtime::SdfBackend::Cpu;  // the collision fields the brushes keep guides out of
-    auto rt = runtime::SceneRuntime::create(nullptr, options);
+    auto rt = headless_content(scene);
     if (!rt) return fail(rt.error().message);
-    if (Status st = (*rt)->apply(scene); !st) return fail(st.error().message);
     const runtime::SceneContent& content = *(*rt)->content();
     const BrushTarget target = runtime::brush_target(scene, content, 0);
     const Strands grown = content.grooms[0]->guides;

@@ -9,6 +9,7 @@
 #include "groom/placement.h"
 #include "groom/rng.h"
 #include "groom/shape.h"
+#include "scene/scene_enums.h"
 #include "sdf/sdf.h"
 
 namespace tressel {
@@ -566,41 +567,16 @@ bool finite(glm::vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
 
 }  // namespace
 
-std::string_view brush_type_name(BrushType t) {
-    switch (t) {
-        case BrushType::Comb: return "comb";
-        case BrushType::Smooth: return "smooth";
-        case BrushType::Grow: return "grow";
-        case BrushType::Cut: return "cut";
-        case BrushType::Puff: return "puff";
-        case BrushType::Clump: return "clump";
-        case BrushType::Add: return "add";
-        case BrushType::Delete: return "delete";
-    }
-    return "comb";
-}
+// The names, in enumerator order, through the scene's string <-> enum helpers (scene/scene_enums.h).
+template <> struct EnumNames<BrushType> {
+    static constexpr std::array<std::string_view, 8> names{"comb", "smooth", "grow", "cut", "puff", "clump", "add", "delete"};
+};
+template <> struct EnumNames<BrushFalloff> { static constexpr std::array<std::string_view, 4> names{"smooth", "linear", "constant", "sharp"}; };
 
-std::optional<BrushType> brush_type_from_name(std::string_view name) {
-    for (BrushType t : kAllBrushTypes)
-        if (brush_type_name(t) == name) return t;
-    return std::nullopt;
-}
-
-std::string_view brush_falloff_name(BrushFalloff f) {
-    switch (f) {
-        case BrushFalloff::Smooth: return "smooth";
-        case BrushFalloff::Linear: return "linear";
-        case BrushFalloff::Constant: return "constant";
-        case BrushFalloff::Sharp: return "sharp";
-    }
-    return "smooth";
-}
-
-std::optional<BrushFalloff> brush_falloff_from_name(std::string_view name) {
-    for (BrushFalloff f : {BrushFalloff::Smooth, BrushFalloff::Linear, BrushFalloff::Constant, BrushFalloff::Sharp})
-        if (brush_falloff_name(f) == name) return f;
-    return std::nullopt;
-}
+std::string_view brush_type_name(BrushType t) { return enum_to_string(t); }
+std::optional<BrushType> brush_type_from_name(std::string_view name) { return enum_from_string<BrushType>(name); }
+std::string_view brush_falloff_name(BrushFalloff f) { return enum_to_string(f); }
+std::optional<BrushFalloff> brush_falloff_from_name(std::string_view name) { return enum_from_string<BrushFalloff>(name); }
 
 float brush_falloff(BrushFalloff f, float t) {
     if (!(t < 1.0f)) return 0.0f;

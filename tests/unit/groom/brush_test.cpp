@@ -17,6 +17,7 @@
 #include "groom/rng.h"
 #include "groom/spatial.h"
 #include "sdf/sdf.h"
+#include "test_fields.h"
 #include "test_meshes.h"
 #include "test_paths.h"
 
@@ -332,17 +333,6 @@ Mesh uv_sphere(float r, int rings, int segments) {
     return m;
 }
 
-SdfGrid build_field(const Mesh& mesh, int cells) {
-    SdfBuildDesc d;
-    d.mesh = &mesh;
-    d.cells_x = cells;
-    d.padding = 0.5;
-    Diagnostics diag;
-    auto r = build_sdf_cpu(d, diag);
-    EXPECT_TRUE(r.ok()) << r.error().describe();
-    return r.ok() ? std::move(*r) : SdfGrid{};
-}
-
 // Strands over the upper front of a 0.1 m sphere, in mirror pairs: strand 2i at x < 0, 2i + 1 its image.
 const Mesh& sphere_mesh() {
     static const Mesh m = uv_sphere(0.1f, 24, 32);
@@ -350,7 +340,7 @@ const Mesh& sphere_mesh() {
 }
 
 const SdfGrid& sphere_field() {
-    static const SdfGrid f = build_field(sphere_mesh(), 32);
+    static const SdfGrid f = test::build_test_field(sphere_mesh(), 32, 0.5);
     return f;
 }
 

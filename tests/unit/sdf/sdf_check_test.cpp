@@ -8,22 +8,14 @@
 #include "sdf/sdf_check.h"
 #include "sdf/sdf_slice.h"
 #include "test_meshes.h"
+#include "test_fields.h"
 
 namespace tressel {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-SdfGrid build(const Mesh& mesh, int cells_x) {
-    SdfBuildDesc d;
-    d.mesh = &mesh;
-    d.cells_x = cells_x;
-    d.padding = 0.2;
-    Diagnostics diag;
-    auto r = build_sdf_cpu(d, diag);
-    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
-    return r.ok() ? std::move(r.value()) : SdfGrid{};
-}
+SdfGrid build(const Mesh& mesh, int cells_x) { return test::build_test_field(mesh, cells_x, 0.2); }
 
 // A ball of radius `outer` with a hollow of radius `inner`: the inner sphere faces inward, so the mesh is
 // closed, manifold and consistently wound, and the hollow is outside.

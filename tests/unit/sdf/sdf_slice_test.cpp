@@ -10,20 +10,14 @@
 #include "sdf/sdf_slice.h"
 #include "test_meshes.h"
 #include "test_paths.h"
+#include "test_fields.h"
 
 namespace tressel {
 namespace {
 
 SdfGrid sphere_grid(float radius_m, int cells_x) {
     static Mesh mesh = test::make_icosphere(radius_m, 3);
-    SdfBuildDesc d;
-    d.mesh = &mesh;
-    d.cells_x = cells_x;
-    d.padding = 0.25;
-    Diagnostics diag;
-    auto r = build_sdf_cpu(d, diag);
-    EXPECT_TRUE(r.ok());
-    return r.ok() ? std::move(r.value()) : SdfGrid{};
+    return test::build_test_field(mesh, cells_x, 0.25);
 }
 
 TEST(SdfSlice, PicksThePlaneAndAxes) {

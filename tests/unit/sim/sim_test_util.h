@@ -10,6 +10,7 @@
 #include "groom/grow.h"
 #include "sdf/sdf.h"
 #include "sim/sim.h"
+#include "test_fields.h"
 
 namespace tressel::test {
 
@@ -50,18 +51,6 @@ inline SimWorldInputs world_inputs(const GroomResult& groom, const SimulationPar
     in.groups.push_back(g);
     in.environment.gravity_mps2 = glm::dvec3(0.0);
     return in;
-}
-
-// CPU-built field of a test mesh; empty (and a test failure) when the build fails.
-inline SdfGrid build_test_field(const Mesh& mesh, int cells_x, double padding) {
-    SdfBuildDesc d;
-    d.mesh = &mesh;
-    d.cells_x = cells_x;
-    d.padding = padding;
-    Diagnostics diag;
-    auto r = build_sdf_cpu(d, diag);
-    EXPECT_TRUE(r.ok()) << r.error().describe();
-    return r.ok() ? std::move(*r) : SdfGrid{};
 }
 
 inline SimulationParams soft_params() {
