@@ -16,6 +16,7 @@
 #include "groom/brush.h"
 #include "groom/guides_file.h"
 #include "groom/placement.h"
+#include "groom/scalp_paint.h"
 #include "sdf/sdf.h"
 #include "sim/mesh_oracle.h"
 #include "runtime/scene_runtime.h"
@@ -37,6 +38,10 @@ const char* const kBrushUsage =
     "   \"strokes\": [{\"brush\": \"comb\", \"points_px\": [[x,y], ...], \"radius_px\": 40, \"strength\": 0.5,\n"
     "                \"falloff\": \"smooth\", \"invert\": false, \"symmetry_x\": false, \"front_faces_only\": true}]}\n"
     "brush: comb, smooth, grow, cut, puff, clump, add, delete; falloff: smooth, linear, constant, sharp.\n"
+    "A stroke file may instead paint the scalp: strokes with \"paint\": \"mask\" | \"density\" | \"length\" | \"comb\"\n"
+    "and \"value\" (density 0 to 8, length 0.01 to 4, comb amount 0 to 1; invert erases) instead of \"brush\".\n"
+    "The paint is written to <scene>.<group>.tpaint beside the scene written, the group regrown from it, and\n"
+    "the guide counts before and after printed.\n"
     "Screen points are pixels from the top left of the viewport. Guides are kept out of the group's collision\n"
     "fields (at their margins); symmetry mirrors across x = 0 of the scalp mesh's bounds centre.\n"
     "Prints per stroke the dabs and the strands changed, added and removed, and for the guides written the\n"
@@ -120,6 +125,34 @@ Result<std::pair<BrushSettings, std::vector<glm::vec2>>> stroke_of(const json& s
     return std::make_pair(b, points);
 }
 
+Result<std::pair<PaintSettings, std::vector<glm::vec2>>> paint_stroke_of(const json& s, size_t index) {
+    const std::string at = "strokes[" + std::to_string(index) + "]";
+    const std::string name = s.value("paint", std::string());
+    auto layer = paint_layer_from_name(name);
+    if (!layer) return make_error(ErrorCode::Parse, at + ".paint \"" + name + "\" is not one of mask, density, length, comb");
+    // The settings the brushes share, read by the same code.
+    json as_brush = s;
+    as_brush.erase("paint");
+    as_brush.erase("value");
+    as_brush["brush"] = "comb";
+    auto b = stroke_of(as_brush, index);
+    if (!b) return b.error();
+    PaintSettings p;
+    p.layer = *layer;
+    p.radius_px = b->first.radius_px;
+    p.strength = b->first.strength;
+    p.spacing = b->first.spacing;
+    p.falloff = b->first.falloff;
+    p.invert = b->first.invert;
+    p.symmetry_x = b->first.symmetry_x;
+    p.front_faces_only = b->first.front_faces_only;
+    p.value = *layer == PaintLayer::Length ? 0.5f : *layer == PaintLayer::Comb ? 1.0f : 2.0f;
+    const json v = s.value("value", json(p.value));
+    if (!v.is_number()) return make_error(ErrorCode::Parse, at + ".value must be a number");
+    p.value = v.get<float>();
+    return std::make_pair(p, std::move(b->second));
+}
+
 // The scene's meshes, grooms and collision fields on the CPU (no device): what the brushes act on.
 Result<std::unique_ptr<runtime::SceneRuntime>> headless_content(const Scene& scene) {
     runtime::RuntimeOptions options;
@@ -162,6 +195,45 @@ int run_brush(const std::vector<std::string>& argv) {
     auto rt = headless_content(scene);
     if (!rt) return fail(rt.error().message);
     const runtime::SceneContent& content = *(*rt)->content();
+    const std::filesystem::path out = args->get("out") ? std::filesystem::absolute(*args->get("out")) : scene_path;
+    // The scene's relative paths (meshes, masks, maps) resolve from its folder: the scene written stays there.
+    if (out.parent_path().lexically_normal() != scene_path.parent_path().lexically_normal())
+        return fail("--out must be in the scene's folder (" + scene_path.parent_path().string() + "), where its relative paths resolve");
+    size_t painting = 0;
+    for (const json& s : strokes) painting += s.is_object() && s.contains("paint");
+    if (painting > 0) {
+        if (painting != strokes.size()) return fail(stroke_path.string() + ": a stroke file either paints the scalp or brushes guides, not both");
+        const SceneMesh* scalp = content.find_mesh(scene.hair_groups[gi].scalp.mesh);
+        if (!scalp || !content.grooms[gi]) return fail("hair group '" + scene.hair_groups[gi].name + "' has no scalp mesh or groom");
+        const GroomResult* groom = content.grooms[gi].get();
+        const float plane_x = runtime::brush_target(scene, content, gi).symmetry_plane_x;
+        // Layers start as the strokes need them (the mask from the group's region).
+        ScalpPaint paint = groom->paint ? *groom->paint : blank_paint(scalp->mesh);
+        json report = json::array();
+        for (size_t i = 0; i < strokes.size(); ++i) {
+            auto stroke = paint_stroke_of(strokes[i], i);
+            if (!stroke) return fail(stroke_path.string() + ": " + stroke.error().message);
+            start_layer(paint, stroke->first.layer, &groom->region);
+            auto st = apply_paint_stroke(paint, scalp->mesh, *view, stroke->first, stroke->second, plane_x);
+            if (!st) return fail(stroke_path.string() + ": strokes[" + std::to_string(i) + "]: " + st.error().message);
+            report.push_back({{"paint", paint_layer_name(stroke->first.layer)}, {"dabs", st->dabs}, {"dabs_off_scalp", st->dabs_off_scalp},
+                              {"vertices_changed", st->vertices_changed}});
+        }
+        HairGroup& g = scene.hair_groups[gi];
+        const size_t before = groom->guides.strand_count();
+        const std::string changed = runtime::take_paint_into_hand(g, std::make_shared<const ScalpPaint>(paint), groom, out.stem().string());
+        if (Status st = (*rt)->apply(scene); !st) return fail(st.error().message);
+        const GroomResult* regrown = (*rt)->content()->grooms[gi].get();
+        const std::filesystem::path paint_path =
+            std::filesystem::path(g.scalp.paint).is_absolute() ? std::filesystem::path(g.scalp.paint) : out.parent_path() / g.scalp.paint;
+        if (Status st = save_paint_file(paint_path, paint); !st) return fail(st.error().message);
+        if (Status st = save_scene(scene, out); !st) return fail(st.error().message);
+        std::printf("%s\n", json{{"group", g.name}, {"paint_file", paint_path.string()}, {"guides_before", before},
+                                 {"guides_after", regrown ? regrown->guides.strand_count() : 0}, {"scene_changes", changed}, {"strokes", report}}
+                                .dump(2)
+                                .c_str());
+        return 0;
+    }
     const BrushTarget target = runtime::brush_target(scene, content, gi);
     if (!target.scalp) return fail("hair group '" + scene.hair_groups[gi].name + "' has no scalp mesh");
     Strands guides = content.grooms[gi]->guides;
@@ -210,10 +282,6 @@ int run_brush(const std::vector<std::string>& argv) {
     }
 
     // Take the guides into hand: written beside the scene that is written, then the scene that names them.
-    const std::filesystem::path out = args->get("out") ? std::filesystem::absolute(*args->get("out")) : scene_path;
-    // The scene's relative paths (meshes, masks, maps) resolve from its folder: the scene written stays there.
-    if (out.parent_path().lexically_normal() != scene_path.parent_path().lexically_normal())
-        return fail("--out must be in the scene's folder (" + scene_path.parent_path().string() + "), where its relative paths resolve");
     HairGroup& g = scene.hair_groups[gi];
     const uint32_t triangles = uint32_t(target.scalp->triangle_count());
     runtime::take_guides_into_hand(g, std::make_shared<const EditedGuides>(EditedGuides{guides, triangles}), out.stem().string());

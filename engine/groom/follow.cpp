@@ -202,7 +202,9 @@ Result<FollowHairs> generate_follow(const FollowInputs& in, Diagnostics& diag) {
         }
         std::nth_element(nn.begin(), nn.begin() + long(nn.size() / 2), nn.end());
         const float reach = std::max(6.0f * (nn.empty() ? spacing : nn[nn.size() / 2]), 1e-4f);
-        for (uint32_t t : in.region->triangles) {
+        const bool weighted = in.region->triangle_density.size() == in.region->triangles.size();
+        for (size_t ti = 0; ti < in.region->triangles.size(); ++ti) {
+            const uint32_t t = in.region->triangles[ti];
             const glm::vec3 v0 = mesh.positions[mesh.indices[3 * t]], v1 = mesh.positions[mesh.indices[3 * t + 1]],
                             v2 = mesh.positions[mesh.indices[3 * t + 2]];
             const glm::vec3 c = (v0 + v1 + v2) * (1.0f / 3.0f);
@@ -210,9 +212,14 @@ Result<FollowHairs> generate_follow(const FollowInputs& in, Diagnostics& diag) {
             if (grid.any_within(c, reach + rho)) {
                 near_guides.triangles.push_back(t);
                 near_guides.area_m2 += triangle_area_m2(mesh, t);
+                if (weighted) {
+                    near_guides.triangle_density.push_back(in.region->triangle_density[ti]);
+                    near_guides.weighted_area_m2 += triangle_area_m2(mesh, t) * double(in.region->triangle_density[ti]);
+                }
             }
         }
         const size_t far = in.region->triangles.size() - near_guides.triangles.size();
+        if (!weighted) near_guides.weighted_area_m2 = near_guides.area_m2;
         if (far > 0 && !near_guides.triangles.empty()) {
             near_guides.vertex_in = in.region->vertex_in;
             region_used = &near_guides;
@@ -228,13 +235,16 @@ Result<FollowHairs> generate_follow(const FollowInputs& in, Diagnostics& diag) {
         }
     }
     const RegionInfo& region = *region_used;
-    size_t total = f.density_per_cm2 > 0.0 ? size_t(std::llround(f.density_per_cm2 * region.area_cm2())) : size_t(f.count);
+    // With a painted density the follows' density follows it: density_per_cm2 is the density where the
+    // paint is 1, and the regular set (even over the region) is left out.
+    const bool painted_density = !region.triangle_density.empty();
+    size_t total = f.density_per_cm2 > 0.0 ? size_t(std::llround(f.density_per_cm2 * (painted_density ? region.weighted_area_m2 * 1e4 : region.area_cm2()))) : size_t(f.count);
     if (total > kMaxFollowHairs)
         return make_error(ErrorCode::LimitExceeded, "follow.density_per_cm2 asks for " + std::to_string(total) +
                                                         " follow hairs, over the limit of " + std::to_string(kMaxFollowHairs));
     const int level = f.subdivisions + 2;
     const size_t per_tri = size_t(level - 1) * size_t(level - 2) / 2;
-    size_t regular = f.subdivisions > 0 ? per_tri * region.triangles.size() : 0;
+    size_t regular = f.subdivisions > 0 && !painted_density ? per_tri * region.triangles.size() : 0;
     if (regular > total) {
         diag.info("follow.subdivisions", "the regular set (" + std::to_string(regular) + ") exceeds follow.count " +
                                              std::to_string(total) + "; using random points only");

@@ -12,6 +12,7 @@
 #include "groom/image.h"
 #include "groom/placement.h"
 #include "groom/rng.h"
+#include "groom/scalp_paint.h"
 #include "groom/shape.h"
 #include "groom/spatial.h"
 #include "io/hair_files.h"
@@ -169,7 +170,14 @@ Result<GroomResult> grow_group(const GroomInputs& in, Progress* progress) {
     const auto t0 = Clock::now();
     auto ms_since = [](Clock::time_point a) { return std::chrono::duration<double, std::milli>(Clock::now() - a).count(); };
     step(0.0f, "scalp region");
-    auto region = evaluate_region(mesh, group.scalp.region, in.base_dir);
+    r.paint = group.scalp.painted;
+    if (!r.paint && !group.scalp.paint.empty()) {
+        auto p = load_paint_file(resolve(in.base_dir, group.scalp.paint), &mesh);
+        if (!p.ok()) return make_error(p.error().code, "scalp.paint: " + p.error().message);
+        r.paint = std::make_shared<const ScalpPaint>(std::move(*p));
+    }
+    if (r.paint) TRESSEL_TRY(check_paint_mesh(*r.paint, mesh, "scalp.paint"));
+    auto region = evaluate_region(mesh, group.scalp.region, in.base_dir, r.paint.get());
     if (!region.ok()) return region.error();
     r.region = std::move(*region);
     if (r.region.triangles.empty())
@@ -196,7 +204,19 @@ Result<GroomResult> grow_group(const GroomInputs& in, Progress* progress) {
                                                                 " asks for " + std::to_string(std::llround(want)) +
                                                                 " guides, over the limit of " + std::to_string(kMaxGuides));
             if (!(g.min_spacing_m >= 0.0)) return make_error(ErrorCode::InvalidArgument, "growth.min_spacing_m must be >= 0");
-            roots = place_random(mesh, r.region, size_t(std::llround(want)), g.seed, g.min_spacing_m, r.diagnostics);
+            if (r.paint && r.paint->changes_roots()) {
+                // Painted mask or density: local placement, guides_per_cm2 where the paint is 1.
+                const double per_m2 = g.density_per_cm2 > 0.0 ? g.density_per_cm2 * 1e4 : double(g.guides) / std::max(r.region.area_m2, 1e-12);
+                const double painted_want = per_m2 * r.region.weighted_area_m2;
+                if (painted_want > double(kMaxGuides))
+                    return make_error(ErrorCode::LimitExceeded, "the painted density asks for " + std::to_string(std::llround(painted_want)) +
+                                                                    " guides, over the limit of " + std::to_string(kMaxGuides));
+                if (g.min_spacing_m > 0.0)
+                    r.diagnostics.info("growth.min_spacing", "not applied where the scalp's mask or density is painted (each triangle places its own roots)");
+                roots = place_painted(mesh, r.region, per_m2, g.seed);
+            } else {
+                roots = place_random(mesh, r.region, size_t(std::llround(want)), g.seed, g.min_spacing_m, r.diagnostics);
+            }
         }
         if (roots.size() == 0)
             return make_error(ErrorCode::InvalidArgument, "growth placed no guides (growth.guides / growth.density_per_cm2 or the region is empty)");
@@ -215,6 +235,8 @@ Result<GroomResult> grow_group(const GroomInputs& in, Progress* progress) {
         si.growth = g;
         si.seed = g.seed;
         si.root_width_m = 2.0 * group.shading.fiber_radius_m;
+        si.paint = r.paint.get();
+        si.scalp = &mesh;
         if (!g.length_map.empty()) {
             if (!mesh.has_uvs())
                 return make_error(ErrorCode::InvalidArgument, "growth.length_map needs UVs, but mesh \"" + mesh.name + "\" has none");

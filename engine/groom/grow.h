@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -62,6 +63,8 @@ struct GroomResult {
     std::optional<TfxBoneData> file_skin;
     FollowHairs follows;
     RegionInfo region;
+    // The scalp paint growth read (Scalp::painted, or scalp.paint's file); null when the group has none.
+    std::shared_ptr<const ScalpPaint> paint;
     GroomStats stats;
     GroomTimings timings;
     Diagnostics diagnostics;

@@ -4,9 +4,14 @@
 #include <cstring>
 
 #include "core/file_io.h"
+#include "groom/byte_codec.h"
 
 namespace tressel {
 namespace {
+
+using bytes::fnv1a;
+using bytes::Reader;
+using bytes::Writer;
 
 // Layout (docs/guides-file.md), little-endian, no padding:
 //   magic[8] u32 version u32 strands u32 points u32 attributes (bit 0 widths, bit 1 colours)
@@ -16,38 +21,6 @@ namespace {
 //   u64 checksum (FNV-1a 64 of every byte before it)
 constexpr uint32_t kHasWidths = 1u, kHasColors = 2u;
 constexpr size_t kHeaderBytes = 8 + 5 * 4;
-
-uint64_t fnv1a(const uint8_t* p, size_t n) {
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
-    return h;
-}
-
-struct Writer {
-    std::vector<uint8_t>& out;
-    template <class T>
-    void put(const T& v) {
-        const size_t at = out.size();
-        out.resize(at + sizeof(T));
-        std::memcpy(out.data() + at, &v, sizeof(T));
-    }
-    void floats(const float* f, size_t n) {
-        const size_t at = out.size();
-        out.resize(at + 4 * n);
-        std::memcpy(out.data() + at, f, 4 * n);
-    }
-};
-
-struct Reader {
-    const std::vector<uint8_t>& in;
-    size_t at = 0;
-    bool take(void* dst, size_t n) {
-        if (n > in.size() - at) return false;
-        std::memcpy(dst, in.data() + at, n);
-        at += n;
-        return true;
-    }
-};
 
 }  // namespace
 

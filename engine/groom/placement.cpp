@@ -91,7 +91,11 @@ AreaSampler::AreaSampler(const Mesh& mesh, const RegionInfo& r) : region(&r) {
     alias.resize(n);
     if (n == 0) return;
     std::vector<double> scaled(n);
-    for (size_t i = 0; i < n; ++i) scaled[i] = triangle_area_m2(mesh, r.triangles[i]) * double(n) / r.area_m2;
+    // Painted density weighs each triangle's area (when any weight is above zero).
+    const bool weighted = r.triangle_density.size() == n && r.weighted_area_m2 > 0.0;
+    for (size_t i = 0; i < n; ++i)
+        scaled[i] = weighted ? triangle_area_m2(mesh, r.triangles[i]) * double(r.triangle_density[i]) * double(n) / r.weighted_area_m2
+                             : triangle_area_m2(mesh, r.triangles[i]) * double(n) / r.area_m2;
     std::vector<uint32_t> small, large;
     for (size_t i = 0; i < n; ++i) {
         alias[i] = uint32_t(i);
@@ -161,6 +165,25 @@ RootSet place_random(const Mesh& mesh, const RegionInfo& region, size_t count, u
         diag.warn("growth.min_spacing_m", "placed " + std::to_string(out.size()) + " of " + std::to_string(count) +
                                              " guides: the region is full at a minimum spacing of " +
                                              std::to_string(min_spacing_m) + " m after " + std::to_string(darts) + " attempts");
+    return out;
+}
+
+RootSet place_painted(const Mesh& mesh, const RegionInfo& region, double guides_per_m2, uint32_t seed) {
+    RootSet out;
+    const bool weighted = region.triangle_density.size() == region.triangles.size();
+    for (size_t i = 0; i < region.triangles.size(); ++i) {
+        const uint32_t t = region.triangles[i];
+        const double expected = guides_per_m2 * triangle_area_m2(mesh, t) * (weighted ? double(region.triangle_density[i]) : 1.0);
+        // The triangle's own stream: its count and points depend on nothing but its area, density and index.
+        auto rng = groom_rng::item_rng(seed, groom_rng::kStreamPainted, t);
+        const double whole = std::floor(expected);
+        const size_t count = size_t(whole) + (rng.next_double() < expected - whole ? 1 : 0);
+        for (size_t k = 0; k < count; ++k) {
+            const float r1 = rng.next_float(), r2 = rng.next_float();
+            const float s = std::sqrt(r1);
+            append_root(mesh, ScalpAttachment{t, glm::vec3(1.0f - s, s * (1.0f - r2), s * r2)}, out);
+        }
+    }
     return out;
 }
 

@@ -46,6 +46,12 @@ RootSet place_per_vertex(const Mesh& mesh, const RegionInfo& region);
 RootSet place_random(const Mesh& mesh, const RegionInfo& region, size_t count, uint32_t seed, double min_spacing_m,
                      Diagnostics& diag);
 
+// Painted placement (groom/scalp_paint.h): each region triangle t gets floor(e) or floor(e) + 1 roots,
+// e = guides_per_m2 x area x its painted density (region.triangle_density; 1 when empty), uniform in it,
+// all drawn from t's own stream (seed, t). Local: changing the paint of one triangle (or taking it out of
+// the region) changes that triangle's roots and no other's. Roots in ascending triangle order.
+RootSet place_painted(const Mesh& mesh, const RegionInfo& region, double guides_per_m2, uint32_t seed);
+
 // Area-uniform points on a region (used by follow generation as well): the triangle by Walker's alias
 // method (Vose's construction, O(1) per sample), then a uniform point in it.
 struct AreaSampler {

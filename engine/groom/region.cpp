@@ -4,6 +4,7 @@
 
 #include "groom/det_math.h"
 #include "groom/image.h"
+#include "groom/scalp_paint.h"
 
 namespace tressel {
 
@@ -13,7 +14,7 @@ double triangle_area_m2(const Mesh& mesh, uint32_t t) {
     return 0.5 * glm::length(glm::cross(b - a, c - a));
 }
 
-Result<RegionInfo> evaluate_region(const Mesh& mesh, const ScalpRegion& region, const std::filesystem::path& base_dir) {
+Result<RegionInfo> evaluate_region(const Mesh& mesh, const ScalpRegion& region, const std::filesystem::path& base_dir, const ScalpPaint* paint) {
     const size_t nv = mesh.vertex_count(), nt = mesh.triangle_count();
     RegionInfo info;
     info.vertex_in.assign(nv, 0);
@@ -46,6 +47,14 @@ Result<RegionInfo> evaluate_region(const Mesh& mesh, const ScalpRegion& region, 
                                   glm::dvec3(mesh.positions[mesh.indices[3 * t + 2]])) / 3.0;
             tri_in[t] = inside(c);
         }
+    } else if (region.type == RegionType::Paint) {
+        if (!paint || paint->mask.empty())
+            return make_error(ErrorCode::InvalidArgument, "scalp.region: a paint region reads the painted mask, but mesh \"" + mesh.name +
+                                                              "\" has no mask painted (scalp.paint)");
+        TRESSEL_TRY(check_paint_mesh(*paint, mesh, "scalp.paint"));
+        const float thr = float(region.threshold);
+        for (size_t v = 0; v < nv; ++v) info.vertex_in[v] = paint->mask[v] > thr;
+        for (size_t t = 0; t < nt; ++t) tri_in[t] = paint_triangle_mean(paint->mask, mesh, uint32_t(t), 1.0f) > thr;
     } else {
         if (region.channel < 0 || region.channel > 3)
             return make_error(ErrorCode::InvalidArgument, "scalp.region.channel " + std::to_string(region.channel) +
@@ -85,6 +94,17 @@ Result<RegionInfo> evaluate_region(const Mesh& mesh, const ScalpRegion& region, 
             info.triangles.push_back(uint32_t(t));
             info.area_m2 += triangle_area_m2(mesh, uint32_t(t));
         }
+    info.weighted_area_m2 = info.area_m2;
+    if (paint && !paint->density.empty()) {
+        TRESSEL_TRY(check_paint_mesh(*paint, mesh, "scalp.paint"));
+        info.triangle_density.reserve(info.triangles.size());
+        info.weighted_area_m2 = 0.0;
+        for (uint32_t t : info.triangles) {
+            const float d = paint_triangle_mean(paint->density, mesh, t, 1.0f);
+            info.triangle_density.push_back(d);
+            info.weighted_area_m2 += triangle_area_m2(mesh, t) * double(d);
+        }
+    }
     return info;
 }
 

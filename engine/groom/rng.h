@@ -67,6 +67,7 @@ enum Stream : uint64_t {
     kStreamFollowTressFX = 0x74667866ull,
     kStreamFollowBary = 0x62617279ull,
     kStreamBrush = 0x62727368ull,
+    kStreamPainted = 0x706E7464ull,
 };
 
 inline Pcg32 item_rng(uint64_t seed, Stream stream, uint64_t index) { return Pcg32(hash_seed(seed, stream, index)); }

@@ -6,6 +6,7 @@
 
 #include "groom/det_math.h"
 #include "groom/rng.h"
+#include "groom/scalp_paint.h"
 
 namespace tressel {
 namespace {
@@ -104,15 +105,34 @@ Status shape_guides(const ShapeInputs& in, Strands& out, Diagnostics& diag) {
             }
             length *= scale;
         }
+        const bool painted = in.paint && in.scalp;
+        if (painted && !in.paint->length.empty()) length *= double(paint_length_at(*in.paint, *in.scalp, roots.roots[i]));
         const double h = length / double(n - 1);
 
         StrandFrame f;
         const glm::dvec3 normal = glm::normalize(glm::dvec3(roots.normals[i]));
         const glm::dvec3 root_comb = root_comb_direction(g, comb_dir, glm::dvec3(roots.points_m[i]), normal);
-        glm::dvec3 dir = normal * (1.0 - g.comb) + root_comb * g.comb;
+        glm::dvec3 comb_to = root_comb;
+        double comb = g.comb;
+        if (painted && !in.paint->comb.empty()) {
+            // The painted comb (direction x amount, and its coverage w) replaces the procedural one by w.
+            const glm::vec4 c = paint_comb_at(*in.paint, *in.scalp, roots.roots[i]);
+            const double w = std::clamp(double(c.w), 0.0, 1.0);
+            if (w > 1e-6) {
+                glm::dvec3 v = glm::dvec3(c) / w;
+                v -= normal * glm::dot(v, normal);
+                const double amount = std::min(glm::length(v), 1.0);
+                if (amount > 1e-9) {
+                    const glm::dvec3 mixed = root_comb * (1.0 - w) + glm::normalize(v) * w;
+                    comb_to = glm::length(mixed) > 1e-9 ? glm::normalize(mixed) : glm::normalize(v);
+                }
+                comb = g.comb * (1.0 - w) + amount * w;
+            }
+        }
+        glm::dvec3 dir = normal * (1.0 - comb) + comb_to * comb;
         f.d = glm::length(dir) > 1e-9 ? glm::normalize(dir) : normal;
         glm::dvec3 side = glm::length(g.wave_axis) > 1e-12 ? glm::dvec3(g.wave_axis)
-                                                            : glm::cross(f.d, g.comb > 0.0 ? root_comb : glm::dvec3(0, -1, 0));
+                                                            : glm::cross(f.d, comb > 0.0 ? comb_to : glm::dvec3(0, -1, 0));
         side -= f.d * glm::dot(side, f.d);
         f.e1 = glm::length(side) > 1e-9 ? glm::normalize(side) : any_perpendicular(f.d);
         f.e2 = glm::cross(f.d, f.e1);

@@ -32,6 +32,10 @@ struct ShapeInputs {
     Growth growth;
     double root_width_m = 0.004;        // fibre width at the root (2 x Shading::fiber_radius_m)
     const UvImage* length_map = nullptr; // optional: red channel scales the length at the root UV
+    // Optional scalp paint (groom/scalp_paint.h) on `scalp`: its length layer scales the length, its comb
+    // layer replaces the procedural comb by its coverage.
+    const ScalpPaint* paint = nullptr;
+    const Mesh* scalp = nullptr;
     uint32_t seed = 7;
 };
 

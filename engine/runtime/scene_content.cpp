@@ -289,4 +289,30 @@ void take_guides_into_hand(HairGroup& group, std::shared_ptr<const EditedGuides>
     g.edited = std::move(guides);
 }
 
+ScalpPaint paint_to_edit(const GroomResult* groom, const Mesh& scalp, PaintLayer layer) {
+    ScalpPaint p = groom && groom->paint && check_paint_mesh(*groom->paint, scalp, "paint").ok() ? *groom->paint : blank_paint(scalp);
+    start_layer(p, layer, groom ? &groom->region : nullptr);
+    return p;
+}
+
+std::string take_paint_into_hand(HairGroup& group, std::shared_ptr<const ScalpPaint> paint, const GroomResult* groom, const std::string& scene_stem) {
+    std::string changed;
+    if (group.scalp.paint.empty()) group.scalp.paint = (scene_stem.empty() ? std::string("untitled") : scene_stem) + "." + group.name + ".tpaint";
+    if (!paint->mask.empty() && group.scalp.region.type != RegionType::Paint) {
+        group.scalp.region.type = RegionType::Paint;
+        group.scalp.region.threshold = 0.5;
+        changed += "scalp.region is now the painted mask";
+    }
+    Growth& g = group.growth;
+    if (paint->changes_roots() && g.placement == Placement::Random && !(g.density_per_cm2 > 0.0) && groom && groom->region.area_m2 > 0.0) {
+        g.density_per_cm2 = double(groom->guides.strand_count()) / groom->region.area_cm2();
+        char text[160];
+        std::snprintf(text, sizeof text, "%sgrowth.density_per_cm2 is now %.3f (the group's density), so strokes add and remove guides only where they paint",
+                      changed.empty() ? "" : "; ", g.density_per_cm2);
+        changed += text;
+    }
+    group.scalp.painted = std::move(paint);
+    return changed;
+}
+
 }  // namespace tressel::runtime

@@ -24,6 +24,7 @@
 #include "core/result.h"
 #include "gpu/timestamps.h"
 #include "groom/brush.h"
+#include "groom/scalp_paint.h"
 #include "groom/grow.h"
 #include "groom/guides_file.h"
 #include "io/scene_meshes.h"
@@ -85,6 +86,17 @@ BrushTarget brush_target(const Scene& scene, const SceneContent& content, size_t
 // memory until the scene is saved, and (unless the group already has one) the guides file
 // "<scene_stem>.<group>.tguides" beside the scene.
 void take_guides_into_hand(HairGroup& group, std::shared_ptr<const EditedGuides> guides, const std::string& scene_stem);
+
+// Scalp paint for hair group `group`: the paint growth read (a copy to paint on), or a blank one for
+// `scalp`, with layer `layer` started (the mask from the group's current region, groom/scalp_paint.h).
+ScalpPaint paint_to_edit(const GroomResult* groom, const Mesh& scalp, PaintLayer layer);
+
+// Takes `paint` into the scene for `group`: held in memory until saved, the file
+// "<scene_stem>.<group>.tpaint" unless the group has one. The first painted mask switches the region to
+// "paint"; the first painted mask or density on a random placement whose growth.density_per_cm2 is 0 sets
+// it to the group's guide density now (`groom`'s count over its region), so later strokes add and remove
+// guides only where they paint. Returns what it changed besides the paint, for the log ("" when nothing).
+std::string take_paint_into_hand(HairGroup& group, std::shared_ptr<const ScalpPaint> paint, const GroomResult* groom, const std::string& scene_stem);
 
 // The import diagnostics of mesh `m` of `scene`, with a fix where one helps: a unit the file declares
 // (code "unit_conflict") gets "read it in that unit" when the unit used makes the mesh an implausible

@@ -100,14 +100,15 @@ inline constexpr std::array kHairGroup{
 
 inline constexpr std::array kScalp{
     text("mesh", "name of the mesh hair grows from: the head itself or a separate scalp mesh (required)").as("Scalp mesh", "Scalp"),
+    path("paint", "optional .tpaint file of the maps painted on the scalp (mask, density, length, comb); relative to the scene file").as("Scalp paint", "Scalp"),
 };
 
 inline constexpr std::array kRegion{
-    choice("type", "whole|cap|vertex_color|uv_mask", "which part of the scalp mesh grows hair").as("Region", "Region"),
+    choice("type", "whole|cap|vertex_color|uv_mask|paint", "which part of the scalp mesh grows hair (paint: the mask painted on the scalp, scalp.paint)").as("Region", "Region"),
     direction("axis", "cap: direction of the cap centre from the mesh's bounding-box centre, mesh space (non-zero)").as("Cap axis", "Cap"),
     num("angle_deg", "deg", 0.0, 180.0, "cap: half angle around the axis").as("Cap angle", "Cap"),
     integer("channel", "", 0, 3, "vertex_color / uv_mask: channel read, 0 r, 1 g, 2 b, 3 a").as("Mask channel", "Mask"),
-    num("threshold", "1", 0.0, 1.0, "vertex_color / uv_mask: a point grows hair when its channel is above this").as("Mask threshold", "Mask"),
+    num("threshold", "1", 0.0, 1.0, "vertex_color / uv_mask / paint: a point grows hair when its channel (or painted mask) is above this").as("Mask threshold", "Mask"),
     path("mask_path", "uv_mask: PNG mask in the scalp's UV space, relative to the scene file").as("Mask image", "Mask"),
 };
 

@@ -18,7 +18,7 @@ template <> struct EnumNames<LengthUnit> { static constexpr std::array<std::stri
 template <> struct EnumNames<UpAxis> { static constexpr std::array<std::string_view, 2> names{"y", "z"}; };
 template <> struct EnumNames<SignMethod> { static constexpr std::array<std::string_view, 4> names{"auto", "parity", "winding", "face_normal"}; };
 template <> struct EnumNames<ColliderType> { static constexpr std::array<std::string_view, 2> names{"sphere", "capsule"}; };
-template <> struct EnumNames<RegionType> { static constexpr std::array<std::string_view, 4> names{"whole", "cap", "vertex_color", "uv_mask"}; };
+template <> struct EnumNames<RegionType> { static constexpr std::array<std::string_view, 5> names{"whole", "cap", "vertex_color", "uv_mask", "paint"}; };
 template <> struct EnumNames<Placement> { static constexpr std::array<std::string_view, 4> names{"per_vertex", "random", "file", "edited"}; };
 template <> struct EnumNames<CombSpace> { static constexpr std::array<std::string_view, 2> names{"world", "surface"}; };
 template <> struct EnumNames<PartMode> { static constexpr std::array<std::string_view, 2> names{"none", "plane"}; };

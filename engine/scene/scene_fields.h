@@ -80,6 +80,7 @@ template <class V, class S> requires Is<S, Scalp>
 void describe(V& v, S& s) {
     v.field("mesh", s.mesh);
     v.object("region", s.region);
+    v.field("paint", s.paint);
 }
 
 template <class V, class S> requires Is<S, Growth>

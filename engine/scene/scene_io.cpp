@@ -290,6 +290,8 @@ Status validate_references(const Scene& s) {
             return invalid(gp + ".scalp.region.axis", "must not be [0, 0, 0] for a cap region: it is the direction of the cap centre");
         if (r.type == RegionType::UvMask && r.mask_path.empty())
             return invalid(gp + ".scalp.region.mask_path", "is required for a uv_mask region: the PNG mask to read");
+        if (r.type == RegionType::Paint && g.scalp.paint.empty())
+            return invalid(gp + ".scalp.paint", "is required for a paint region: the .tpaint file whose mask it reads");
         if (g.growth.placement == Placement::File && g.growth.guide_file.empty())
             return invalid(gp + ".growth.guide_file", "is required when placement is \"file\": the guide file to read");
         if (g.growth.placement == Placement::Edited && g.growth.guide_file.empty())
@@ -457,6 +459,11 @@ void carry_edited_guides(const Scene& before, Scene& after) {
         for (const HairGroup& old : before.hair_groups)
             if (old.name == g.name && old.growth.placement == Placement::Edited && old.growth.guide_file == g.growth.guide_file)
                 g.growth.edited = old.growth.edited;
+    }
+    for (HairGroup& g : after.hair_groups) {
+        if (g.scalp.paint.empty() || g.scalp.painted) continue;
+        for (const HairGroup& old : before.hair_groups)
+            if (old.name == g.name && old.scalp.paint == g.scalp.paint && old.scalp.mesh == g.scalp.mesh) g.scalp.painted = old.scalp.painted;
     }
 }
 

@@ -55,7 +55,8 @@ Status save_scene(const Scene& scene, const std::filesystem::path& file);
 
 // The brushed guides held in memory (Growth::edited) are not part of the document: a scene rebuilt from
 // JSON (an edit through the parameter tables) gets them back from the scene it replaces, for each hair
-// group of the same name that is still "edited" with the same guide_file.
+// group of the same name that is still "edited" with the same guide_file. The scalp paint held in memory
+// (Scalp::painted) likewise, for a group of the same name with the same scalp mesh and paint file.
 void carry_edited_guides(const Scene& before, Scene& after);
 
 // Runs the same validation as loading on an in-memory scene (e.g. after the editor changed it).

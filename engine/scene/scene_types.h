@@ -17,6 +17,7 @@
 namespace tressel {
 
 struct EditedGuides;  // groom/guides_file.h
+struct ScalpPaint;    // groom/scalp_paint.h
 
 struct Transform {
     glm::dvec3 translate_m{0.0};
@@ -65,14 +66,14 @@ struct Collider {
     bool operator==(const Collider&) const = default;
 };
 
-enum class RegionType { Whole, Cap, VertexColor, UvMask };
+enum class RegionType { Whole, Cap, VertexColor, UvMask, Paint };
 
 struct ScalpRegion {
     RegionType type = RegionType::Whole;
     glm::dvec3 axis{0.0, 1.0, 0.0};   // cap: centre direction, mesh space
     double angle_deg = 70.0;          // cap: half angle around the axis
     int channel = 0;                  // vertex_color / uv_mask: 0 r, 1 g, 2 b, 3 a
-    double threshold = 0.5;           // vertex_color / uv_mask: included when the channel is above this
+    double threshold = 0.5;           // vertex_color / uv_mask / paint: included when the value is above this
     std::string mask_path;            // uv_mask: PNG, resolved like mesh paths
     bool operator==(const ScalpRegion&) const = default;
 };
@@ -80,6 +81,10 @@ struct ScalpRegion {
 struct Scalp {
     std::string mesh;                 // name of a MeshRef (the head itself or a separate scalp mesh)
     ScalpRegion region;
+    std::string paint;                // .tpaint file of the maps painted on the scalp (groom/scalp_paint.h); "" = none
+    // The scalp paint in memory, not yet saved to `paint` (null: read the file). Not part of the file;
+    // compared by identity (a stroke makes a new one), so undo restores it exactly.
+    std::shared_ptr<const ScalpPaint> painted;
     bool operator==(const Scalp&) const = default;
 };
 
