@@ -9,12 +9,41 @@ namespace tressel::editor {
 Status BrushTool::begin(const Scene& scene, std::shared_ptr<const runtime::SceneContent> content, int group, const render::OrbitCamera& camera,
                         ImVec2 viewport_size, glm::vec2 p, bool invert) {
     cancel();
-    if (!tool) return make_error(ErrorCode::InvalidArgument, "brush: no brush is chosen");
+    if (!tool && !paint) return make_error(ErrorCode::InvalidArgument, "brush: no brush is chosen");
     if (!content || group < 0 || size_t(group) >= scene.hair_groups.size() || size_t(group) >= content->grooms.size() ||
         !content->grooms[size_t(group)])
         return make_error(ErrorCode::InvalidArgument, "brush: no hair group to brush (grow one first)");
     const HairGroup& g = scene.hair_groups[size_t(group)];
     const GroomResult& groom = *content->grooms[size_t(group)];
+    if (paint) {
+        if (g.growth.placement == Placement::Edited || g.growth.placement == Placement::File)
+            return make_error(ErrorCode::InvalidArgument, "paint: hair group '" + g.name +
+                                                              "' has guides from a file or edited by hand; scalp paint shapes grown guides (Release guides first)");
+        target_ = runtime::brush_target(scene, *content, size_t(group));
+        if (!target_.scalp) return make_error(ErrorCode::NotFound, "paint: hair group '" + g.name + "' has no scalp mesh");
+        PaintStroke ps;
+        ps.scalp = target_.scalp;
+        ps.start = runtime::paint_to_edit(&groom, *target_.scalp, *paint);
+        ps.working = ps.start;
+        ps.plane_x = target_.symmetry_plane_x;
+        ps.settings.layer = *paint;
+        ps.settings.radius_px = settings.radius_px;
+        ps.settings.strength = settings.strength;
+        ps.settings.falloff = settings.falloff;
+        ps.settings.front_faces_only = settings.front_faces_only;
+        ps.settings.symmetry_x = settings.symmetry_x;
+        ps.settings.invert = invert;
+        ps.settings.value = paint_value[size_t(*paint)];
+        const double aspect_p = double(viewport_size.x) / double(std::max(viewport_size.y, 1.0f));
+        view_.object_to_clip = camera.view_projection(aspect_p);
+        view_.viewport_px = glm::vec2(viewport_size.x, viewport_size.y);
+        view_.eye_os_m = glm::vec3(camera.eye_m());
+        paint_stroke_ = std::move(ps);
+        content_ = std::move(content);
+        group_ = group;
+        path_.clear();
+        return extend(p);
+    }
     if (groom.guides.strand_count() > 0 && groom.guides.uniform_point_count() == 0)
         return make_error(ErrorCode::Unsupported, "brush: hair group '" + g.name + "' has guides of different point counts (from a file); resample them first");
     target_ = runtime::brush_target(scene, *content, size_t(group));
@@ -44,9 +73,21 @@ Status BrushTool::begin(const Scene& scene, std::shared_ptr<const runtime::Scene
 }
 
 Status BrushTool::extend(glm::vec2 p) {
-    if (!stroke_) return {};
+    if (!stroking()) return {};
     if (!path_.empty() && glm::length(p - path_.back()) < 0.5f) return {};
     path_.push_back(p);
+    if (paint_stroke_) {
+        PaintStroke& ps = *paint_stroke_;
+        ScalpPaint next = ps.start;
+        auto st = apply_paint_stroke(next, *ps.scalp, view_, ps.settings, path_, ps.plane_x);
+        if (!st) {
+            cancel();
+            return st.error();
+        }
+        ps.working = std::move(next);
+        ps.stats = *st;
+        return {};
+    }
     Status st = stroke_->extend(std::span<const glm::vec2>(&p, 1));
     if (!st) cancel();
     return st;
@@ -62,7 +103,56 @@ std::shared_ptr<const EditedGuides> BrushTool::finish(StrokeStats* stats) {
     return out;
 }
 
+std::shared_ptr<const ScalpPaint> BrushTool::finish_paint(PaintStats* stats) {
+    if (!paint_stroke_) return nullptr;
+    if (stats) *stats = paint_stroke_->stats;
+    std::shared_ptr<const ScalpPaint> out;
+    const std::vector<uint8_t> d = paint_difference(paint_stroke_->start, paint_stroke_->working);
+    const bool layer_new = !content_ || !content_->grooms[size_t(group_)]->paint ||
+                           !content_->grooms[size_t(group_)]->paint->has(paint_stroke_->settings.layer);
+    if (std::find(d.begin(), d.end(), uint8_t(1)) != d.end() || layer_new) out = std::make_shared<const ScalpPaint>(std::move(paint_stroke_->working));
+    cancel();
+    return out;
+}
+
+std::shared_ptr<const GroomResult> BrushTool::stroke_groom() const {
+    return content_ && group_ >= 0 && size_t(group_) < content_->grooms.size() ? content_->grooms[size_t(group_)] : nullptr;
+}
+
+void BrushTool::draw_paint(ImDrawList* list, ImVec2 origin, const Mesh* scalp, const ScalpPaint* shown, const BrushView& view) const {
+    if (!paint) return;
+    const ScalpPaint* p = paint_stroke_ ? &paint_stroke_->working : shown;
+    if (!scalp || !p || !p->has(*paint) || p->vertex_count != scalp->vertex_count() || scalp->vertex_count() > 200000) return;
+    const PaintLayer l = *paint;
+    for (size_t v = 0; v < scalp->vertex_count(); ++v) {
+        float t = 0.0f;  // 0 neutral .. 1 fully painted
+        ImU32 c = 0;
+        if (l == PaintLayer::Comb) {
+            t = p->comb[v].w;
+            c = IM_COL32(120, 220, 255, int(40 + 200 * t));
+        } else if (l == PaintLayer::Mask) {
+            t = 1.0f;
+            c = p->mask[v] > 0.5f ? IM_COL32(120, 255, 140, int(60 + 160 * p->mask[v])) : IM_COL32(255, 90, 90, 90);
+        } else {
+            const float x = l == PaintLayer::Density ? p->density[v] : p->length[v];
+            t = std::min(std::abs(x - 1.0f), 1.0f);
+            c = x > 1.0f ? IM_COL32(255, 200, 80, int(40 + 200 * t)) : IM_COL32(140, 140, 255, int(40 + 200 * t));
+        }
+        if (t < 0.02f) continue;
+        glm::vec2 q;
+        float z;
+        if (!view.project(scalp->positions[v], q, z)) continue;
+        list->AddCircleFilled(ImVec2(origin.x + q.x, origin.y + q.y), 2.0f, c, 6);
+        if (l == PaintLayer::Comb && t > 0.1f) {
+            glm::vec2 e;
+            if (view.project(scalp->positions[v] + glm::vec3(p->comb[v]) * (0.01f / std::max(t, 1e-3f)), e, z))
+                list->AddLine(ImVec2(origin.x + q.x, origin.y + q.y), ImVec2(origin.x + e.x, origin.y + e.y), c, 1.0f);
+        }
+    }
+}
+
 void BrushTool::cancel() {
+    paint_stroke_.reset();
     stroke_.reset();
     working_.reset();
     content_.reset();
@@ -98,8 +188,8 @@ void BrushTool::draw_stroke(ImDrawList* list, ImVec2 origin) const {
 }
 
 void BrushTool::draw_cursor(ImDrawList* list, ImVec2 at, ImVec2 origin, const Mesh* scalp, const BrushView* view) const {
-    if (!tool) return;
-    const bool invert = ImGui::GetIO().KeyCtrl || (stroke_ && stroke_settings_.invert);
+    if (!active()) return;
+    const bool invert = ImGui::GetIO().KeyCtrl || (stroke_ && stroke_settings_.invert) || (paint_stroke_ && paint_stroke_->settings.invert);
     const ImU32 colour = invert ? IM_COL32(255, 120, 120, 230) : IM_COL32(255, 255, 255, 230);
     // On the surface: a circle of the radius's size at the hit's depth, in the scalp's tangent plane there
     // (a brute-force ray against the scalp, skipped for meshes over 200,000 triangles).

@@ -16,6 +16,7 @@
 #include "core/result.h"
 #include "groom/brush.h"
 #include "groom/guides_file.h"
+#include "groom/scalp_paint.h"
 #include "render/camera.h"
 #include "runtime/scene_content.h"
 #include "scene/scene_types.h"
@@ -26,8 +27,14 @@ class BrushTool {
 public:
     std::optional<BrushType> tool;   // null: the camera tools (left drag orbits)
     BrushSettings settings;          // radius, strength, falloff, symmetry, front faces (invert: Ctrl, per stroke)
+    // Scalp paint (groom/scalp_paint.h): the layer painted instead of a guide brush, with the same settings,
+    // and the value painted per layer (mask unused, density 2, length 0.5, comb amount 1 by default).
+    std::optional<PaintLayer> paint;
+    float paint_value[4] = {1.0f, 2.0f, 0.5f, 1.0f};
 
-    bool stroking() const { return stroke_ != nullptr; }
+    bool active() const { return tool.has_value() || paint.has_value(); }
+    bool stroking() const { return stroke_ != nullptr || paint_stroke_.has_value(); }
+    bool painting() const { return paint_stroke_.has_value(); }
     int group() const { return group_; }
     // Starts a stroke of the current tool on hair group `group` of `content` at viewport point `p` (pixels
     // from the viewport's top left). The content is kept alive until the stroke ends.
@@ -36,7 +43,14 @@ public:
     Status extend(glm::vec2 p);
     // Ends the stroke: the guides it made, or null when it changed nothing; `stats` gets its figures.
     std::shared_ptr<const EditedGuides> finish(StrokeStats* stats);
+    // Paint strokes (begin() starts one when `paint` is set): the paint made, or null when it changed
+    // nothing; `stats` gets its figures. The stroke is repainted from its start each frame (the whole path).
+    std::shared_ptr<const ScalpPaint> finish_paint(PaintStats* stats);
+    std::shared_ptr<const GroomResult> stroke_groom() const;
     void cancel();
+    // While a paint tool is chosen: the painted layer's vertices over the viewport (dots coloured by value,
+    // the working paint during a stroke), for `scalp` seen through `view`.
+    void draw_paint(ImDrawList* list, ImVec2 origin, const Mesh* scalp, const ScalpPaint* paint, const BrushView& view) const;
 
     // The strands the stroke has changed so far and the stroke's path, over the viewport at `origin`.
     void draw_stroke(ImDrawList* list, ImVec2 origin) const;
@@ -56,6 +70,14 @@ private:
     BrushSettings stroke_settings_;
     std::vector<glm::vec2> path_;
     int group_ = -1;
+    struct PaintStroke {
+        const Mesh* scalp = nullptr;
+        ScalpPaint start, working;
+        PaintSettings settings;
+        float plane_x = 0.0f;
+        PaintStats stats;
+    };
+    std::optional<PaintStroke> paint_stroke_;
 };
 
 }  // namespace tressel::editor

@@ -3,6 +3,7 @@
 #include "core/file_io.h"
 #include "files.h"
 #include "groom/guides_file.h"
+#include "groom/scalp_paint.h"
 #include "scene/scene_io.h"
 
 namespace tressel::editor {
@@ -68,6 +69,22 @@ Status Document::save_to(const fs::path& path, Diagnostics& warnings) {
                 return make_error(st.error().code, "hair group '" + g.name + "': " + st.error().message);
         } else if (!rel.is_absolute()) {
             const fs::path from = scene.resolve(g.growth.guide_file);
+            if (fs::exists(from, ec) && !fs::equivalent(from, to, ec)) {
+                auto bytes = read_file_bytes(from);
+                if (!bytes) return bytes.error();
+                TRESSEL_TRY(write_file_atomic(to, std::span<const uint8_t>(*bytes)));
+            }
+        }
+    }
+    // Scalp paint likewise.
+    for (const HairGroup& g : scene.hair_groups) {
+        if (g.scalp.paint.empty()) continue;
+        const fs::path rel(g.scalp.paint);
+        const fs::path to = rel.is_absolute() ? rel : abs.parent_path() / rel;
+        if (g.scalp.painted) {
+            if (Status st = save_paint_file(to, *g.scalp.painted); !st) return make_error(st.error().code, "hair group '" + g.name + "': " + st.error().message);
+        } else if (!rel.is_absolute()) {
+            const fs::path from = scene.resolve(g.scalp.paint);
             if (fs::exists(from, ec) && !fs::equivalent(from, to, ec)) {
                 auto bytes = read_file_bytes(from);
                 if (!bytes) return bytes.error();

@@ -40,6 +40,25 @@ constexpr BrushButton kBrushButtons[] = {
     {BrushType::Delete, "Delete", "8", "remove the guides whose roots are under the brush (strength thins)"},
 };
 
+struct PaintButton {
+    PaintLayer layer;
+    const char* label;
+    const char* key;
+    const char* meaning;
+    float min, max;
+    const char* format;
+    const char* value_tip;
+};
+constexpr PaintButton kPaintButtons[] = {
+    {PaintLayer::Mask, "Mask", "Shift+1", "where hair grows; the first stroke makes the region the painted mask (scalp.region type paint)", 0.0f, 1.0f, "%.2f", ""},
+    {PaintLayer::Density, "Density", "Shift+2", "how many guides and follow hairs grow, as a scale of the group's density; strokes add or remove guides only where they paint", 0.0f,
+     kPaintDensityMax, "x%.2f", "Density painted: x the group's density, 0 to 8, default 2. Ctrl paints back to 1"},
+    {PaintLayer::Length, "Length", "Shift+3", "the strand length, as a scale of growth.length (and of the length map)", kPaintLengthMin, kPaintLengthMax, "x%.2f",
+     "Length painted: x growth.length, 0.01 to 4, default 0.5. Ctrl paints back to 1"},
+    {PaintLayer::Comb, "Comb map", "Shift+4", "the comb direction: the stroke's direction laid on the scalp, replacing growth.comb_direction where painted", 0.0f, 1.0f, "%.2f",
+     "Comb amount painted: 0 (along the scalp normal) to 1 (flat along the stroke), default 1. Ctrl removes the painted comb"},
+};
+
 int brush_group(const EditorContext& ctx) {
     if (ctx.scene.hair_groups.empty()) return -1;
     return ctx.selected_group >= 0 && size_t(ctx.selected_group) < ctx.scene.hair_groups.size() ? ctx.selected_group : 0;
@@ -1016,7 +1035,7 @@ void EditorApp::draw_viewport(float x, float y, float w, float h) {
     ImGui::InvisibleButton("viewport", avail, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight | ImGuiButtonFlags_MouseButtonMiddle);
     const bool hovered = ImGui::IsItemHovered(), dragging = ImGui::IsItemActive();
     // With a brush chosen the left button strokes (Alt + left still orbits, as in Maya).
-    const bool brushing = brush_.stroking() || ((brush_.tool || part_tool_) && !ImGui::GetIO().KeyAlt && ImGui::IsMouseDown(ImGuiMouseButton_Left)) ||
+    const bool brushing = brush_.stroking() || ((brush_.active() || part_tool_) && !ImGui::GetIO().KeyAlt && ImGui::IsMouseDown(ImGuiMouseButton_Left)) ||
                           brush_adjust_ != BrushAdjust::None || part_from_.has_value();
     handle_camera_input(ctx_.camera, avail, hovered, dragging && !brushing);
     viewport_min_ = pos;
@@ -1356,28 +1375,37 @@ void EditorApp::handle_shortcuts() {
     if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) ctx_.request(Action::Quit);
     // With a brush chosen, F and Shift+F set its radius and strength (Blender's sculpt keys), 1 to 8 pick a
     // brush, X toggles X symmetry, Esc goes back to the camera; without one, F frames the selected group.
-    if (!ctrl && !io.WantCaptureKeyboard && brush_.tool && !brush_.stroking() && ImGui::IsKeyPressed(GLFW_KEY_F, false) &&
+    if (!ctrl && !io.WantCaptureKeyboard && brush_.active() && !brush_.stroking() && ImGui::IsKeyPressed(GLFW_KEY_F, false) &&
         brush_adjust_ == BrushAdjust::None) {
         brush_adjust_ = io.KeyShift ? BrushAdjust::Strength : BrushAdjust::Radius;
         adjust_before_ = io.KeyShift ? brush_.settings.strength : brush_.settings.radius_px;
         const float d = io.KeyShift ? brush_.settings.strength * 200.0f : brush_.settings.radius_px;
         adjust_anchor_ = ImVec2(io.MousePos.x - d, io.MousePos.y);
-    } else if (!ctrl && !io.WantCaptureKeyboard && ImGui::IsKeyPressed(GLFW_KEY_F, false) && !brush_.tool) {
+    } else if (!ctrl && !io.WantCaptureKeyboard && ImGui::IsKeyPressed(GLFW_KEY_F, false) && !brush_.active()) {
         ctx_.request(Action::FrameSelected);
     }
     if (!ctrl && !io.WantCaptureKeyboard && !brush_.stroking()) {
+        // 1 to 8 the guide brushes, Shift + 1 to 4 the scalp paint layers.
         for (int i = 0; i < 8; ++i)
             if (ImGui::IsKeyPressed(GLFW_KEY_1 + i, false)) {
-                brush_.tool = kBrushButtons[i].type;
+                if (io.KeyShift && i < 4) {
+                    brush_.paint = kAllPaintLayers[i];
+                    brush_.tool.reset();
+                } else if (!io.KeyShift) {
+                    brush_.tool = kBrushButtons[i].type;
+                    brush_.paint.reset();
+                }
                 part_tool_ = false;
             }
         if (ImGui::IsKeyPressed(GLFW_KEY_9, false)) {
             part_tool_ = true;
             brush_.tool.reset();
+            brush_.paint.reset();
         }
-        if (brush_.tool && ImGui::IsKeyPressed(GLFW_KEY_X, false)) brush_.settings.symmetry_x = !brush_.settings.symmetry_x;
+        if (brush_.active() && ImGui::IsKeyPressed(GLFW_KEY_X, false)) brush_.settings.symmetry_x = !brush_.settings.symmetry_x;
         if (brush_adjust_ == BrushAdjust::None && ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) {
             brush_.tool.reset();
+            brush_.paint.reset();
             part_tool_ = false;
         }
     }
@@ -1668,8 +1696,9 @@ static void same_line_if_fits(float width) {
 void EditorApp::draw_brush_toolbar() {
     ImGui::TextUnformatted("Groom:");
     ImGui::SameLine();
-    if (ImGui::Selectable("Camera", !brush_.tool && !part_tool_, 0, ImGui::CalcTextSize("Camera"))) {
+    if (ImGui::Selectable("Camera", !brush_.active() && !part_tool_, 0, ImGui::CalcTextSize("Camera"))) {
         brush_.tool.reset();
+        brush_.paint.reset();
         part_tool_ = false;
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("the camera tools: left drag orbits (Esc)");
@@ -1677,6 +1706,7 @@ void EditorApp::draw_brush_toolbar() {
         same_line_if_fits(ImGui::CalcTextSize(b.label).x);
         if (ImGui::Selectable(b.label, brush_.tool == b.type, 0, ImGui::CalcTextSize(b.label))) {
             brush_.tool = b.type;
+            brush_.paint.reset();
             part_tool_ = false;
         }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s brush (%s): %s. Left drag strokes, Alt + left drag orbits, Ctrl inverts", b.label, b.key, b.meaning);
@@ -1685,10 +1715,31 @@ void EditorApp::draw_brush_toolbar() {
     if (ImGui::Selectable("Part", part_tool_, 0, ImGui::CalcTextSize("Part"))) {
         part_tool_ = true;
         brush_.tool.reset();
+        brush_.paint.reset();
     }
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Part (9): drag a line on the scalp; the selected group's hair is combed away from it on either side, along the scalp (growth.part, comb_space surface; undoable)");
-    if (!brush_.tool) return;
+    same_line_if_fits(ImGui::CalcTextSize("Paint:").x);
+    ImGui::TextDisabled("Paint:");
+    for (const PaintButton& b : kPaintButtons) {
+        same_line_if_fits(ImGui::CalcTextSize(b.label).x);
+        if (ImGui::Selectable(b.label, brush_.paint == b.layer, 0, ImGui::CalcTextSize(b.label))) {
+            brush_.paint = b.layer;
+            brush_.tool.reset();
+            part_tool_ = false;
+        }
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Paint the scalp's %s (%s): %s. The group regrows after each stroke; Ctrl erases. Saved beside the scene (scalp.paint)", b.label, b.key, b.meaning);
+    }
+    if (!brush_.active()) return;
+    if (brush_.paint && *brush_.paint != PaintLayer::Mask) {
+        const PaintButton& b = kPaintButtons[size_t(*brush_.paint)];
+        const float wv = ImGui::GetFontSize() * 6.0f;
+        same_line_if_fits(wv + ImGui::CalcTextSize("value").x);
+        ImGui::SetNextItemWidth(wv);
+        ImGui::SliderFloat("value##paint", &brush_.paint_value[size_t(*brush_.paint)], b.min, b.max, b.format, ImGuiSliderFlags_AlwaysClamp);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", b.value_tip);
+    }
     BrushSettings& st = brush_.settings;
     const float w = ImGui::GetFontSize() * 6.0f;
     same_line_if_fits(w + ImGui::CalcTextSize("radius").x);
@@ -1740,6 +1791,27 @@ Status EditorApp::begin_stroke(glm::vec2 at, bool invert) {
 
 void EditorApp::finish_stroke() {
     const int g = brush_.group();
+    if (brush_.painting()) {
+        const std::string layer = brush_.paint ? std::string(paint_layer_name(*brush_.paint)) : std::string("paint");
+        // The groom the stroke started from (its region and guide count).
+        const std::shared_ptr<const GroomResult> groom = brush_.stroke_groom();
+        PaintStats st;
+        auto paint = brush_.finish_paint(&st);
+        HairGroup* group = g >= 0 && size_t(g) < ctx_.scene.hair_groups.size() ? &ctx_.scene.hair_groups[size_t(g)] : nullptr;
+        if (!paint || !group) {
+            ctx_.add_log(Severity::Info, "paint", layer + ": the stroke painted nothing");
+            return;
+        }
+        const std::string stem = ctx_.scene_path.empty() ? std::string() : fs::path(ctx_.scene_path).stem().string();
+        const std::string changed = runtime::take_paint_into_hand(*group, std::move(paint), groom.get(), stem);
+        ctx_.commit();
+        char line[200];
+        std::snprintf(line, sizeof line, "%s: %zu scalp vertices painted (%zu dabs%s); the group regrows", layer.c_str(), st.vertices_changed, st.dabs,
+                      st.dabs_off_scalp ? ", some off the scalp" : "");
+        ctx_.add_log(Severity::Info, "paint", line);
+        if (!changed.empty()) ctx_.add_log(Severity::Info, "paint", changed);
+        return;
+    }
     const std::string name = brush_.tool ? std::string(brush_type_name(*brush_.tool)) : std::string("brush");
     StrokeStats st;
     auto guides = brush_.finish(&st);
@@ -1758,8 +1830,16 @@ void EditorApp::finish_stroke() {
 
 void EditorApp::start_scripted_stroke(const std::string& spec) {
     nlohmann::json k = nlohmann::json::parse(spec, nullptr, false);
-    auto type = brush_type_from_name(k.value("brush", std::string()));
-    if (!type) return ctx_.report_error("stroke: unknown brush '" + k.value("brush", std::string()) + "' (comb, smooth, grow, cut, puff, clump, add, delete)");
+    std::optional<BrushType> type;
+    std::optional<PaintLayer> layer;
+    if (k.contains("paint")) {
+        layer = paint_layer_from_name(k.value("paint", std::string()));
+        if (!layer) return ctx_.report_error("stroke: unknown paint layer '" + k.value("paint", std::string()) + "' (mask, density, length, comb)");
+        if (k.contains("value") && k["value"].is_number()) brush_.paint_value[size_t(*layer)] = k["value"].get<float>();
+    } else {
+        type = brush_type_from_name(k.value("brush", std::string()));
+        if (!type) return ctx_.report_error("stroke: unknown brush '" + k.value("brush", std::string()) + "' (comb, smooth, grow, cut, puff, clump, add, delete)");
+    }
     BrushSettings& st = brush_.settings;
     auto number = [&](const char* key, float& out) {
         if (k.contains(key) && k[key].is_number()) out = k[key].get<float>();
@@ -1774,7 +1854,8 @@ void EditorApp::start_scripted_stroke(const std::string& spec) {
     st.symmetry_x = k.value("symmetry_x", st.symmetry_x);
     st.front_faces_only = k.value("front_faces_only", st.front_faces_only);
     if (k.contains("group")) ctx_.selected_group = k["group"].get<int>();
-    brush_.tool = *type;
+    brush_.tool = type;
+    brush_.paint = layer;
     const glm::vec2 size(viewport_max_.x - viewport_min_.x, viewport_max_.y - viewport_min_.y);
     ScriptedStroke s;
     const bool fractions = k.contains("points");
@@ -1841,7 +1922,15 @@ void EditorApp::handle_brush_input(ImVec2 pos, ImVec2 size, bool hovered) {
         }
         return;
     }
-    if (!brush_.tool) return;
+    if (!brush_.active()) return;
+    if (brush_.paint) {
+        // The painted layer over the scalp: the working paint during a stroke, else what the group grew from.
+        const int g = brush_group(ctx_);
+        const runtime::SceneContent* content = live_->content();
+        if (g >= 0 && content && size_t(g) < content->grooms.size() && content->grooms[size_t(g)] && size_t(g) < live_->scene().hair_groups.size())
+            if (const SceneMesh* m = content->find_mesh(live_->scene().hair_groups[size_t(g)].scalp.mesh))
+                brush_.draw_paint(dl, pos, &m->mesh, content->grooms[size_t(g)]->paint.get(), brush_view());
+    }
     if (brush_.stroking()) {
         if (ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
             if (Status st = brush_.extend(mouse); !st) ctx_.report_error(st.error().message);

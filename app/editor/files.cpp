@@ -9,6 +9,7 @@
 
 #include "core/file_io.h"
 #include "groom/guides_file.h"
+#include "groom/scalp_paint.h"
 #include "scene/scene_io.h"
 
 namespace tressel::editor {
@@ -68,6 +69,15 @@ Status write_recovery(const fs::path& file, const Scene& scene, const fs::path& 
         edited.push_back({{"group", i}, {"file", guides.string()}});
     }
     doc["edited_guides"] = edited;
+    nlohmann::json painted = nlohmann::json::array();
+    for (size_t i = 0; i < scene.hair_groups.size(); ++i) {
+        const Scalp& s = scene.hair_groups[i].scalp;
+        if (!s.painted) continue;
+        const fs::path paint = file.parent_path() / ("recovery." + std::to_string(i) + ".tpaint");
+        TRESSEL_TRY(save_paint_file(paint, *s.painted));
+        painted.push_back({{"group", i}, {"file", paint.string()}});
+    }
+    doc["scalp_paint"] = painted;
     std::string text = doc.dump(1) + "\n";
     return write_file_atomic(file, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
 }
@@ -91,6 +101,18 @@ Result<Recovered> read_recovery(const fs::path& file) {
             auto guides = load_edited_guides(e["file"].get<std::string>());
             if (!guides) return make_error(guides.error().code, file.string() + ": " + guides.error().message);
             scene->hair_groups[gi].growth.edited = std::make_shared<const EditedGuides>(std::move(*guides));
+        }
+    }
+    if (doc->contains("scalp_paint") && (*doc)["scalp_paint"].is_array()) {
+        for (const auto& e : (*doc)["scalp_paint"]) {
+            if (!e.is_object() || !e.value("group", nlohmann::json()).is_number_unsigned() || !e.value("file", nlohmann::json()).is_string())
+                return make_error(ErrorCode::Parse, file.string() + ": scalp_paint holds an entry without a group and a file");
+            const size_t gi = e["group"].get<size_t>();
+            if (gi >= scene->hair_groups.size() || scene->hair_groups[gi].scalp.paint.empty())
+                return make_error(ErrorCode::Parse, file.string() + ": scalp_paint names hair group " + std::to_string(gi) + ", which has no scalp paint");
+            auto paint = load_paint_file(e["file"].get<std::string>());
+            if (!paint) return make_error(paint.error().code, file.string() + ": " + paint.error().message);
+            scene->hair_groups[gi].scalp.painted = std::make_shared<const ScalpPaint>(std::move(*paint));
         }
     }
     return Recovered{std::move(*scene), fs::path((*doc).value("scene_path", ""))};

@@ -51,7 +51,8 @@ Result<std::vector<nlohmann::json>> load_script(const std::filesystem::path& fil
         else if (s.contains("apply_fix")) ok = str("apply_fix");
         else if (s.contains("stroke")) {
             // {"brush": name, "points_px": [[x, y], ...] or "points": [[fx, fy], ...] (fractions of the
-            // viewport), optional radius_px, strength, falloff, invert, symmetry_x, front_faces_only, group}
+            // viewport), optional radius_px, strength, falloff, invert, symmetry_x, front_faces_only, group};
+            // or {"paint": "mask" | "density" | "length" | "comb", optional "value", ...} for scalp paint}
             const nlohmann::json& k = s["stroke"];
             auto points = [&](const char* key) {
                 return k.contains(key) && k[key].is_array() && !k[key].empty() &&
@@ -59,7 +60,8 @@ Result<std::vector<nlohmann::json>> load_script(const std::filesystem::path& fil
                            return p.is_array() && p.size() == 2 && p[0].is_number() && p[1].is_number();
                        });
             };
-            ok = k.is_object() && k.contains("brush") && k["brush"].is_string() && (points("points_px") != points("points"));
+            ok = k.is_object() && ((k.contains("brush") && k["brush"].is_string()) != (k.contains("paint") && k["paint"].is_string())) &&
+                 (points("points_px") != points("points"));
         }
         else if (s.contains("release_guides")) ok = s["release_guides"].is_number_integer();
         else if (s.contains("part")) {

@@ -195,6 +195,68 @@ TEST(Editor, BrushStrokesUndoRedoSaveAndReopenBitIdentically) {
     EXPECT_NE(r.err.find("brush: add:"), std::string::npos) << r.err;
 }
 
+// Scalp paint through the path a mouse takes: each layer's stroke regrows the group, is one undo step, and
+// the paint saved beside the scene reopens to the same hair bit for bit.
+TEST(Editor, ScalpPaintRegrowsUndoesSavesAndReopens) {
+    if (!have_display()) GTEST_SKIP() << "needs an X server (the test command runs under xvfb-run)";
+    fs::path dir = scratch_dir("editor_paint");
+    const fs::path scene = light_scene(dir);
+    auto out = [&](const std::string& n) { return (dir / (n + ".tfx")).string(); };
+    nlohmann::json steps = nlohmann::json::array({
+        {{"open", scene.string()}},
+        {{"action", "view_top"}},
+        {{"frames", 2}},
+        {{"export", out("e0")}, {"format", "tfx"}},
+    });
+    const nlohmann::json strokes[] = {
+        {{"paint", "mask"}, {"invert", true}, {"strength", 1.0}, {"radius_px", 60}, {"points", {{0.4, 0.45}, {0.6, 0.45}}}},
+        {{"paint", "density"}, {"value", 4.0}, {"strength", 1.0}, {"radius_px", 80}, {"points", {{0.5, 0.6}, {0.55, 0.6}}}},
+        {{"paint", "length"}, {"value", 0.4}, {"strength", 1.0}, {"radius_px", 80}, {"points", {{0.45, 0.55}, {0.5, 0.55}}}},
+        {{"paint", "comb"}, {"value", 1.0}, {"strength", 1.0}, {"radius_px", 80}, {"symmetry_x", true}, {"points", {{0.4, 0.5}, {0.3, 0.5}}}},
+    };
+    for (int i = 0; i < 4; ++i) {
+        steps.push_back({{"stroke", strokes[i]}});
+        steps.push_back({{"export", out("e" + std::to_string(i + 1))}, {"format", "tfx"}});
+    }
+    steps.push_back({{"screenshot", (dir / "painted.png").string()}});
+    for (int i = 4; i > 0; --i) {
+        steps.push_back({{"action", "undo"}});
+        steps.push_back({{"export", out("u" + std::to_string(i - 1))}, {"format", "tfx"}});
+    }
+    for (int i = 1; i <= 4; ++i) {
+        steps.push_back({{"action", "redo"}});
+        steps.push_back({{"export", out("r" + std::to_string(i))}, {"format", "tfx"}});
+    }
+    steps.push_back({{"save", (dir / "painted.json").string()}});
+    steps.push_back({{"open", (dir / "painted.json").string()}});
+    steps.push_back({{"export", out("reopened")}, {"format", "tfx"}});
+    steps.push_back({{"quit", true}});
+    auto r = run_script(dir, "s.json", steps);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("0 validation errors"), std::string::npos) << r.err;
+    auto bytes = [&](const std::string& n) {
+        std::ifstream in(out(n), std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    const char* layers[] = {"mask", "density", "length", "comb"};
+    for (int i = 1; i <= 4; ++i) {
+        EXPECT_NE(bytes("e" + std::to_string(i)), bytes("e" + std::to_string(i - 1))) << layers[i - 1] << " changed nothing";
+        EXPECT_EQ(bytes("u" + std::to_string(i - 1)), bytes("e" + std::to_string(i - 1))) << "undo of " << layers[i - 1];
+        EXPECT_EQ(bytes("r" + std::to_string(i)), bytes("e" + std::to_string(i))) << "redo of " << layers[i - 1];
+    }
+    EXPECT_EQ(bytes("reopened"), bytes("e4"));
+    // Erasing removed guides, painting density added some; length and comb keep the count (the file's size).
+    EXPECT_LT(bytes("e1").size(), bytes("e0").size());
+    EXPECT_GT(bytes("e2").size(), bytes("e1").size());
+    EXPECT_EQ(bytes("e3").size(), bytes("e2").size());
+    EXPECT_EQ(bytes("e4").size(), bytes("e3").size());
+    const Scene saved = load(dir / "painted.json");
+    EXPECT_EQ(saved.hair_groups[0].scalp.region.type, RegionType::Paint);
+    EXPECT_GT(saved.hair_groups[0].growth.density_per_cm2, 0.0);
+    ASSERT_FALSE(saved.hair_groups[0].scalp.paint.empty());
+    EXPECT_TRUE(fs::exists(dir / saved.hair_groups[0].scalp.paint)) << saved.hair_groups[0].scalp.paint;
+}
+
 // The camera obeys: the view is saved as the artist left it and restored on open, and setting a view key
 // from a script moves the camera (the framing of the render changes).
 TEST(Editor, TheCameraIsSavedWithTheSceneAndObeysTheView) {
