@@ -1,13 +1,16 @@
 #include "harness.h"
 
 #include <cmath>
+#include <cstring>
 #include <exception>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
 
 #include "anim/anim.h"
+#include "groom/guides_file.h"
 #include "groom/image.h"
+#include "groom/scalp_paint.h"
 #include "io/hair_files.h"
 #include "io/mesh_import.h"
 #include "io/mesh_ops.h"
@@ -163,6 +166,34 @@ std::string tfxbone(std::span<const uint8_t> b) {
     });
 }
 
+// The project's own files of guides taken into hand and scalp paint: what decodes encodes to the same bytes.
+std::string tguides(std::span<const uint8_t> b) {
+    return guarded([&]() -> std::string {
+        const std::vector<uint8_t> bytes(b.begin(), b.end());
+        uint32_t triangles = 0;
+        if (bytes.size() >= 28) std::memcpy(&triangles, bytes.data() + 24, 4);
+        auto r = decode_guides(bytes, triangles, "fuzz.tguides");
+        if (!r) return names_file(r.error(), "fuzz.tguides");
+        for (const auto& p : r->points_os_m)
+            if (!finite(p)) return "a non-finite point was accepted";
+        if (encode_guides(*r, triangles) != bytes) return "a .tguides changed through a load and a save";
+        return "";
+    });
+}
+
+std::string tpaint(std::span<const uint8_t> b) {
+    return guarded([&]() -> std::string {
+        const std::vector<uint8_t> bytes(b.begin(), b.end());
+        auto r = decode_paint(bytes, "fuzz.tpaint");
+        if (!r) return names_file(r.error(), "fuzz.tpaint");
+        for (PaintLayer l : kAllPaintLayers)
+            if (r->has(l) && (l == PaintLayer::Comb ? r->comb.size() : l == PaintLayer::Mask ? r->mask.size() : l == PaintLayer::Density ? r->density.size() : r->length.size()) != r->vertex_count)
+                return "a layer of another size than the vertex count was accepted";
+        if (encode_paint(*r) != bytes) return "a .tpaint changed through a load and a save";
+        return "";
+    });
+}
+
 std::string tfxmesh(std::span<const uint8_t> b) {
     return guarded([&]() -> std::string {
         auto r = parse_tfxmesh(text_of(b), "fuzz.tfxmesh");
@@ -222,6 +253,8 @@ const std::vector<Harness>& harnesses() {
         {"tfxmesh", tfxmesh},
         {"usda", usda},
         {"image", image},
+        {"tguides", tguides},
+        {"tpaint", tpaint},
     };
     return list;
 }
