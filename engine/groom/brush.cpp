@@ -13,7 +13,8 @@
 #include "sdf/sdf.h"
 
 namespace tressel {
-namespace {
+// Named, not anonymous: BrushStroke::Impl (declared in the header) holds a StrokeRun built from these.
+namespace brush_detail {
 
 constexpr float kMinStrandLength_m = 1e-3f;   // grow / cut never leave a strand shorter than this
 constexpr float kMaxStrandLength_m = 10.0f;   // nor grow one longer than this (growth.length's upper bound)
@@ -117,6 +118,7 @@ float ray_triangle(glm::vec3 o, glm::vec3 d, glm::vec3 a, glm::vec3 b, glm::vec3
     bary = glm::vec3(1.0f - u - v, u, v);
     return glm::dot(e2, q) * inv;
 }
+
 
 class StrokeRun {
 public:
@@ -563,9 +565,12 @@ private:
     std::vector<float> len_;
 };
 
+
 bool finite(glm::vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
 
-}  // namespace
+}  // namespace brush_detail
+
+using namespace brush_detail;
 
 // The names, in enumerator order, through the scene's string <-> enum helpers (scene/scene_enums.h).
 template <> struct EnumNames<BrushType> {
@@ -724,7 +729,7 @@ struct BrushStroke::Impl {
     BrushTarget target;
     BrushView view;
     BrushSettings settings;
-    std::unique_ptr<StrokeRun> run;
+    std::unique_ptr<brush_detail::StrokeRun> run;
 };
 
 BrushStroke::BrushStroke() : impl_(std::make_unique<Impl>()) {}
@@ -739,7 +744,7 @@ Result<std::unique_ptr<BrushStroke>> BrushStroke::begin(Strands& guides, const B
     i.target = target;
     i.view = view;
     i.settings = settings;
-    i.run = std::make_unique<StrokeRun>(guides, i.target, i.view, i.settings, n);
+    i.run = std::make_unique<brush_detail::StrokeRun>(guides, i.target, i.view, i.settings, n);
     i.run->capture_lengths();
     i.run->begin(Mirror{true, target.symmetry_plane_x});
     return b;
@@ -752,7 +757,7 @@ Status BrushStroke::extend(std::span<const glm::vec2> points_px) {
 }
 
 StrokeStats BrushStroke::finish() {
-    StrokeRun& run = *impl_->run;
+    brush_detail::StrokeRun& run = *impl_->run;
     run.finish();
     StrokeStats st = run.stats;
     st.strands_changed = 0;

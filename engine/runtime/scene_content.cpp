@@ -5,16 +5,13 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/clock.h"
 #include "core/units.h"
 #include "groom/scene_groom.h"
 
 namespace tressel::runtime {
 
 namespace {
-
-double ms_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
 
 bool same_mesh_inputs(const Scene& a, const Scene& b) {
     return a.meshes == b.meshes && a.units == b.units && a.up_axis == b.up_axis && a.origin.dir == b.origin.dir;

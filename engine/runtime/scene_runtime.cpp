@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "core/clock.h"
 #include "render/hair_data.h"
 #include "shared/render.h"
 #include "sdf/sdf_slice.h"
@@ -15,10 +16,6 @@
 namespace tressel::runtime {
 
 namespace {
-
-double ms_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
 
 // What the simulation world's layout depends on; anything else is updated in place by sync().
 bool same_sim_structure(const Scene& a, const Scene& b) {

@@ -45,7 +45,6 @@ Vec3Key key_of(glm::vec3 p) {
     return k;
 }
 
-glm::vec3 xyz(const glm::vec4& v) { return glm::vec3(v); }
 
 }  // namespace
 
@@ -356,7 +355,7 @@ glm::vec3 vertex_normal(const ClothState& c, const std::vector<glm::vec4>& x, ui
     glm::vec3 n(0.0f);
     for (uint32_t i = 0; i < cv.tri_count; ++i) {
         const glm::uvec4 t = c.triangles[c.vertex_triangles[cv.tri_first + i]];
-        n += gpu_shared::cloth_triangle_normal(xyz(x[t.x]), xyz(x[t.y]), xyz(x[t.z]));
+        n += gpu_shared::cloth_triangle_normal(glm::vec3(x[t.x]), glm::vec3(x[t.y]), glm::vec3(x[t.z]));
     }
     return gpu_shared::sim_safe_normalize(n, glm::vec3(0.0f));
 }
@@ -368,10 +367,10 @@ void predict(uint32_t v, const ClothStepParams& p, const ClothState& c, const st
     const glm::vec4 x = pos[v];
     start[v] = x;
     if (x.w <= 0.0f) {
-        pred[v] = glm::vec4(gpu_shared::cloth_pin_position(p, xyz(c.vertices[v].rest_os), 0u), x.w);
+        pred[v] = glm::vec4(gpu_shared::cloth_pin_position(p, glm::vec3(c.vertices[v].rest_os), 0u), x.w);
         return;
     }
-    pred[v] = glm::vec4(gpu_shared::cloth_predict(p, xyz(x), xyz(prev[v]), vertex_normal(c, pos, v)), x.w);
+    pred[v] = glm::vec4(gpu_shared::cloth_predict(p, glm::vec3(x), glm::vec3(prev[v]), vertex_normal(c, pos, v)), x.w);
 }
 
 gpu_shared::SimPair contacts(const ClothStepParams& p, glm::vec3 y, glm::vec3 yp, float thickness_m,
@@ -379,22 +378,22 @@ gpu_shared::SimPair contacts(const ClothStepParams& p, glm::vec3 y, glm::vec3 yp
     for (uint32_t i = 0; i < p.collider_count; ++i) {
         const glm::vec4 d = gpu_shared::cloth_primitive_distance(y, colliders[i], thickness_m);
         if (d.w >= gpu_shared::kClothContactTolerance_m) continue;
-        if (d.w < 0.0f) y -= xyz(d) * d.w;
+        if (d.w < 0.0f) y -= glm::vec3(d) * d.w;
         const glm::vec3 carried = gpu_shared::cloth_primitive_carry(yp, y, colliders[i]);
         const float f = 1.0f - std::pow(1.0f - std::clamp(colliders[i].p1_m.w, 0.0f, 1.0f), p.collider_friction_exponent);
-        const gpu_shared::SimPair r = gpu_shared::cloth_contact_finish(y, yp, carried, xyz(d), f);
-        y = xyz(r.a);
-        yp = xyz(r.b);
+        const gpu_shared::SimPair r = gpu_shared::cloth_contact_finish(y, yp, carried, glm::vec3(d), f);
+        y = glm::vec3(r.a);
+        yp = glm::vec3(r.b);
     }
     for (uint32_t i = 0; i < p.sdf_count; ++i) {
         const float reach = thickness_m + sdfs[i].frame.params.x;
         const glm::vec4 d = gpu_shared::cloth_sdf_contact(sdfs[i].field, sdfs[i].grid, sdfs[i].frame, y, reach + gpu_shared::kClothContactTolerance_m);
         if (d.w >= reach + gpu_shared::kClothContactTolerance_m) continue;
-        if (d.w < reach) y += xyz(d) * (reach - d.w);
+        if (d.w < reach) y += glm::vec3(d) * (reach - d.w);
         const glm::vec3 carried = gpu_shared::sim_transform_point(sdfs[i].frame.step_motion, yp);
-        const gpu_shared::SimPair r = gpu_shared::cloth_contact_finish(y, yp, carried, xyz(d), p.friction);
-        y = xyz(r.a);
-        yp = xyz(r.b);
+        const gpu_shared::SimPair r = gpu_shared::cloth_contact_finish(y, yp, carried, glm::vec3(d), p.friction);
+        y = glm::vec3(r.a);
+        yp = glm::vec3(r.b);
     }
     gpu_shared::SimPair out;
     out.a = glm::vec4(y, 0.0f);
@@ -417,8 +416,8 @@ void end_small_step(uint32_t v, const ClothStepParams& p, uint32_t s, float w, g
                     std::vector<glm::vec4>& out_a, std::vector<glm::vec4>& out_b) {
     // Collisions, then the contacts' friction and depenetration.
     const gpu_shared::SimPair r = contacts(p, y, y_start, thickness_m, colliders, sdfs);
-    y = xyz(r.a);
-    const glm::vec3 yp = xyz(r.b);
+    y = glm::vec3(r.a);
+    const glm::vec3 yp = glm::vec3(r.b);
     if (s + 1 >= p.substeps) {
         out_a[v] = glm::vec4(y, w);
         out_b[v] = glm::vec4(yp, w);
@@ -433,7 +432,7 @@ void substep(uint32_t v, const ClothStepParams& p, uint32_t s, const ClothState&
              const std::vector<gpu_shared::SimCollider>& colliders, const std::vector<SdfRef>& sdfs) {
     const ClothVertex& cv = c.vertices[v];
     const glm::vec4 x = pred[v];
-    if (pinned_small_step(v, p, s, xyz(cv.rest_os), pred, start, out_a, out_b)) return;
+    if (pinned_small_step(v, p, s, glm::vec3(cv.rest_os), pred, start, out_a, out_b)) return;
     // One Jacobi iteration.
     // The lanes' sums, then their sum in lane order, as the GPU adds them (ClothStepParams::lanes).
     glm::vec3 sum_e(0.0f), sum_h(0.0f);
@@ -442,8 +441,8 @@ void substep(uint32_t v, const ClothStepParams& p, uint32_t s, const ClothState&
         glm::vec3 lane_e(0.0f), lane_h(0.0f);
         for (uint32_t i = lane; i < count; i += p.lanes) {
             const ClothConstraint& k = c.constraints[c.adjacency[cv.first + i]];
-            const glm::vec3 d = gpu_shared::cloth_constraint_delta(k, xyz(pred[k.v.x]), xyz(pred[k.v.y]), xyz(pred[k.v.z]),
-                                                                    xyz(pred[k.v.w]), p, gpu_shared::cloth_slot_of(k, v));
+            const glm::vec3 d = gpu_shared::cloth_constraint_delta(k, glm::vec3(pred[k.v.x]), glm::vec3(pred[k.v.y]), glm::vec3(pred[k.v.z]),
+                                                                    glm::vec3(pred[k.v.w]), p, gpu_shared::cloth_slot_of(k, v));
             if (i < cv.edges)
                 lane_e += d;
             else
@@ -452,11 +451,11 @@ void substep(uint32_t v, const ClothStepParams& p, uint32_t s, const ClothState&
         sum_e += lane_e;
         sum_h += lane_h;
     }
-    glm::vec3 y = xyz(x) + sum_e / float(std::max(cv.edges, 1u)) + sum_h / float(std::max(cv.hinges, 1u));
+    glm::vec3 y = glm::vec3(x) + sum_e / float(std::max(cv.edges, 1u)) + sum_h / float(std::max(cv.hinges, 1u));
     if (p.tether_limit > 0.0f && cv.tether != gpu_shared::kClothNone)
-        y = gpu_shared::cloth_tether(y, xyz(pred[cv.tether]), cv.tether_m, p.tether_limit);
+        y = gpu_shared::cloth_tether(y, glm::vec3(pred[cv.tether]), cv.tether_m, p.tether_limit);
     const glm::vec3 normal = s + 1 >= p.substeps ? glm::vec3(0.0f) : vertex_normal(c, pred, v);
-    end_small_step(v, p, s, x.w, y, xyz(start[v]), p.thickness_m, normal, colliders, sdfs, out_a, out_b);
+    end_small_step(v, p, s, x.w, y, glm::vec3(start[v]), p.thickness_m, normal, colliders, sdfs, out_a, out_b);
 }
 
 }  // namespace cloth_passes
@@ -487,7 +486,7 @@ ClothStretch measure_cloth_stretch(const ClothState& c) {
     double sum = 0.0;
     for (uint32_t i = 0; i < c.edge_count; ++i) {
         const ClothConstraint& k = c.constraints[i];
-        const double l = glm::length(xyz(c.positions[k.v.x]) - xyz(c.positions[k.v.y]));
+        const double l = glm::length(glm::vec3(c.positions[k.v.x]) - glm::vec3(c.positions[k.v.y]));
         const double strain = l / double(k.rest.x) - 1.0;
         s.max_strain = std::max(s.max_strain, strain);
         sum += std::abs(strain);
@@ -503,7 +502,7 @@ double cloth_kinetic_energy(const ClothState& c, double dt_s) {
     for (size_t v = 0; v < c.positions.size(); ++v) {
         const float w = c.positions[v].w;
         if (w <= 0.0f) continue;
-        const glm::vec3 vel = (xyz(c.positions[v]) - xyz(c.prev_positions[v])) / float(h);
+        const glm::vec3 vel = (glm::vec3(c.positions[v]) - glm::vec3(c.prev_positions[v])) / float(h);
         e += 0.5 * double(glm::dot(vel, vel)) / double(w);
         mass += 1.0 / double(w);
     }

@@ -18,7 +18,6 @@ using gpu_shared::SoftRenderVertex;
 
 namespace {
 
-glm::vec3 xyz(const glm::vec4& v) { return glm::vec3(v); }
 
 // Most lattice cells a body may be sampled over (each costs an exact inside test).
 constexpr uint64_t kMaxLatticeCells = 4u << 20;
@@ -253,13 +252,13 @@ namespace soft_passes {
 void cluster(uint32_t c, const ClothState& b, const std::vector<glm::vec4>& x, std::vector<glm::vec4>& clusters) {
     const ClothVertex& cv = b.vertices[c];
     glm::vec3 mean(0.0f);
-    for (uint32_t i = 0; i < cv.edges; ++i) mean += xyz(x[b.adjacency[cv.first + i]]);
+    for (uint32_t i = 0; i < cv.edges; ++i) mean += glm::vec3(x[b.adjacency[cv.first + i]]);
     mean /= float(cv.edges);
-    const glm::vec3 rest_mean = xyz(b.cluster_rest[c]);
+    const glm::vec3 rest_mean = glm::vec3(b.cluster_rest[c]);
     glm::mat3 a(0.0f);
     for (uint32_t i = 0; i < cv.edges; ++i) {
         const uint32_t j = b.adjacency[cv.first + i];
-        a += gpu_shared::sm_outer(xyz(x[j]) - mean, xyz(b.vertices[j].rest_os) - rest_mean);
+        a += gpu_shared::sm_outer(glm::vec3(x[j]) - mean, glm::vec3(b.vertices[j].rest_os) - rest_mean);
     }
     const glm::vec4 q = gpu_shared::sm_extract_rotation(a, clusters[2 * size_t(c)], gpu_shared::kShapeMatchRotationIterations);
     clusters[2 * size_t(c)] = q;
@@ -271,15 +270,15 @@ void substep(uint32_t v, const ClothStepParams& p, uint32_t s, const ClothState&
              const std::vector<gpu_shared::SimCollider>& colliders, const std::vector<cloth_passes::SdfRef>& sdfs) {
     const ClothVertex& cv = b.vertices[v];
     const glm::vec4 x = pred[v];
-    if (cloth_passes::pinned_small_step(v, p, s, xyz(cv.rest_os), pred, start, out_a, out_b)) return;
+    if (cloth_passes::pinned_small_step(v, p, s, glm::vec3(cv.rest_os), pred, start, out_a, out_b)) return;
     glm::vec3 goal(0.0f);
     for (uint32_t i = 0; i < cv.edges; ++i) {
         const uint32_t j = b.adjacency[cv.first + i];
-        goal += gpu_shared::sm_goal(b.clusters[2 * size_t(j)], xyz(b.clusters[2 * size_t(j) + 1]), xyz(cv.rest_os));
+        goal += gpu_shared::sm_goal(b.clusters[2 * size_t(j)], glm::vec3(b.clusters[2 * size_t(j) + 1]), glm::vec3(cv.rest_os));
     }
     goal /= float(cv.edges);
     // No normal: a soft body does not catch the wind (make_soft_body_params).
-    cloth_passes::end_small_step(v, p, s, x.w, gpu_shared::soft_pull(xyz(x), goal, p.shape_stiffness), xyz(start[v]), cv.tether_m,
+    cloth_passes::end_small_step(v, p, s, x.w, gpu_shared::soft_pull(glm::vec3(x), goal, p.shape_stiffness), glm::vec3(start[v]), cv.tether_m,
                                  glm::vec3(0.0f), colliders, sdfs, out_a, out_b);
 }
 
@@ -290,8 +289,8 @@ void render_vertex(uint32_t r, const ClothState& b, glm::vec3& position, glm::ve
     glm::vec3 x(0.0f), n(0.0f);
     for (uint32_t k = 0; k < gpu_shared::kSoftRenderInfluences; ++k) {
         const glm::vec4 q = b.clusters[2 * size_t(id[k])];
-        x += gpu_shared::sm_goal(q, xyz(b.clusters[2 * size_t(id[k]) + 1]), xyz(rv.rest_os)) * w[k];
-        n += gpu_shared::sim_quat_rotate(q, xyz(rv.normal_os)) * w[k];
+        x += gpu_shared::sm_goal(q, glm::vec3(b.clusters[2 * size_t(id[k]) + 1]), glm::vec3(rv.rest_os)) * w[k];
+        n += gpu_shared::sim_quat_rotate(q, glm::vec3(rv.normal_os)) * w[k];
     }
     position = x;
     normal = gpu_shared::sim_safe_normalize(n, glm::vec3(0.0f, 1.0f, 0.0f));
@@ -326,7 +325,7 @@ void place_clusters_at_rest(ClothState& b, const glm::mat4& t) {
     const glm::vec4 qv(q.x, q.y, q.z, q.w);
     b.clusters.resize(2 * b.vertices.size());
     for (size_t c = 0; c < b.vertices.size(); ++c) {
-        const glm::vec3 rm = xyz(b.cluster_rest[c]);
+        const glm::vec3 rm = glm::vec3(b.cluster_rest[c]);
         b.clusters[2 * c] = qv;
         b.clusters[2 * c + 1] = glm::vec4(gpu_shared::sm_translation(gpu_shared::sim_transform_point(t, rm), qv, rm), 0.0f);
     }
@@ -334,7 +333,7 @@ void place_clusters_at_rest(ClothState& b, const glm::mat4& t) {
 
 double soft_body_mean_height(const ClothState& b, glm::vec3 up) {
     double s = 0.0;
-    for (const glm::vec4& p : b.positions) s += double(glm::dot(xyz(p), up));
+    for (const glm::vec4& p : b.positions) s += double(glm::dot(glm::vec3(p), up));
     return b.positions.empty() ? 0.0 : s / double(b.positions.size());
 }
 

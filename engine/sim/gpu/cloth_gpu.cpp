@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "sim/gpu/gpu_buffers.h"
 #include "sim/gpu/sim_gpu.h"
 
 namespace tressel {
@@ -12,15 +13,7 @@ static_assert(gpu_shared::kClothWorkgroupSize % gpu_shared::kClothMaxLanes == 0,
 
 namespace {
 
-template <class T>
-Result<gpu::Buffer> device_buffer(gpu::Device& device, std::vector<T> data, const std::string& name) {
-    if (data.empty()) data.resize(1);  // a stub to bind
-    return device.create_buffer_with(std::span<const T>(data), 0, name);
-}
-
-Result<gpu::Buffer> host_buffer(gpu::Device& device, VkDeviceSize bytes, const std::string& name) {
-    return device.create_buffer({std::max<VkDeviceSize>(bytes, 16), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryIntent::Constants, name});
-}
+using sim_buffers::host_buffer;
 
 }  // namespace
 
@@ -48,21 +41,21 @@ Result<ClothGpu> ClothGpu::create(gpu::Device& device, const SimGpuPipelines& pi
     struct Up {
         gpu::Buffer* out;
         Result<gpu::Buffer> r;
-    } ups[] = {{&g.pairs_[0][0], device_buffer(device, c.positions, name + "positions")},
-               {&g.pairs_[0][1], device_buffer(device, c.prev_positions, name + "previous positions")},
-               {&g.pairs_[1][0], device_buffer(device, c.positions, name + "prediction")},
-               {&g.pairs_[1][1], device_buffer(device, c.prev_positions, name + "small step start")},
-               {&g.vertex_data_, device_buffer(device, c.vertices, name + "vertices")},
-               {&g.constraints_, device_buffer(device, c.constraints, name + "constraints")},
-               {&g.adjacency_, device_buffer(device, c.adjacency, name + "adjacency")},
-               {&g.triangles_, device_buffer(device, c.triangles, name + "triangles")},
-               {&g.vertex_triangles_, device_buffer(device, c.vertex_triangles, name + "vertex triangles")},
-               {&g.sdf_grids_, device_buffer(device, grids, name + "sdf grids")},
-               {&g.sdf_fields_, device_buffer(device, fields, name + "sdf fields")},
-               {&g.sdf_offsets_, device_buffer(device, offsets, name + "sdf offsets")},
-               {&g.cluster_rest_, device_buffer(device, c.cluster_rest, name + "cluster rest centroids")},
-               {&g.clusters_, device_buffer(device, c.clusters, name + "clusters")},
-               {&g.render_vertices_, device_buffer(device, c.render_vertices, name + "render vertices")},
+    } ups[] = {{&g.pairs_[0][0], sim_buffers::device_buffer_or_stub(device, c.positions, name + "positions")},
+               {&g.pairs_[0][1], sim_buffers::device_buffer_or_stub(device, c.prev_positions, name + "previous positions")},
+               {&g.pairs_[1][0], sim_buffers::device_buffer_or_stub(device, c.positions, name + "prediction")},
+               {&g.pairs_[1][1], sim_buffers::device_buffer_or_stub(device, c.prev_positions, name + "small step start")},
+               {&g.vertex_data_, sim_buffers::device_buffer_or_stub(device, c.vertices, name + "vertices")},
+               {&g.constraints_, sim_buffers::device_buffer_or_stub(device, c.constraints, name + "constraints")},
+               {&g.adjacency_, sim_buffers::device_buffer_or_stub(device, c.adjacency, name + "adjacency")},
+               {&g.triangles_, sim_buffers::device_buffer_or_stub(device, c.triangles, name + "triangles")},
+               {&g.vertex_triangles_, sim_buffers::device_buffer_or_stub(device, c.vertex_triangles, name + "vertex triangles")},
+               {&g.sdf_grids_, sim_buffers::device_buffer_or_stub(device, grids, name + "sdf grids")},
+               {&g.sdf_fields_, sim_buffers::device_buffer_or_stub(device, fields, name + "sdf fields")},
+               {&g.sdf_offsets_, sim_buffers::device_buffer_or_stub(device, offsets, name + "sdf offsets")},
+               {&g.cluster_rest_, sim_buffers::device_buffer_or_stub(device, c.cluster_rest, name + "cluster rest centroids")},
+               {&g.clusters_, sim_buffers::device_buffer_or_stub(device, c.clusters, name + "clusters")},
+               {&g.render_vertices_, sim_buffers::device_buffer_or_stub(device, c.render_vertices, name + "render vertices")},
                {&g.params_, host_buffer(device, VkDeviceSize(slots) * sizeof(gpu_shared::ClothStepParams), name + "params")},
                {&g.colliders_, host_buffer(device, VkDeviceSize(slots) * g.max_colliders_ * sizeof(gpu_shared::SimCollider), name + "colliders")},
                {&g.sdf_frames_, host_buffer(device, VkDeviceSize(slots) * g.max_sdfs_ * sizeof(gpu_shared::SimSdfFrame), name + "sdf frames")}};

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "shared/embedded_shaders.h"
+#include "sim/gpu/gpu_buffers.h"
 #include "shared/sim_gpu.h"
 #include "shared/sim_volume.h"
 #include "sim/sim_passes.h"
@@ -32,15 +33,8 @@ Result<gpu::Buffer> volume_gradient_buffer(gpu::Device& device, uint32_t nodes, 
     return volume_grid_buffer(device, nodes, name);
 }
 
-template <class T>
-Result<gpu::Buffer> device_buffer(gpu::Device& device, const std::vector<T>& data, const std::string& name) {
-    return device.create_buffer_with(std::span<const T>(data), 0, name);
-}
-
-Result<gpu::Buffer> host_buffer(gpu::Device& device, VkDeviceSize bytes, const std::string& name) {
-    return device.create_buffer({std::max<VkDeviceSize>(bytes, 16), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                 gpu::MemoryIntent::Constants, name});
-}
+using sim_buffers::device_buffer;
+using sim_buffers::host_buffer;
 
 void bind_sets(SimGpuGroup& g) {
     for (uint32_t r = 0; r < 3; ++r) {

@@ -16,7 +16,6 @@ namespace {
 
 using gpu_shared::ClothHinge;
 
-glm::vec3 xyz(const glm::vec4& v) { return glm::vec3(v); }
 
 // A sheet of side `side_m` lying in x-z at height y, cells per side `cells`.
 Mesh flat_sheet(float side_m, uint32_t cells, float y = 0.0f) {
@@ -70,7 +69,7 @@ TEST(ClothFormulas, HingeAngleAndGradientsMatchFiniteDifferences) {
         glm::vec3 p[4] = {{0, 0, 0}, {1, 0, 0}, {0.5f, 1, 0}, {0.5f, -1, 0}};
         for (auto& q : p) q += glm::vec3(u(rng), u(rng), u(rng)) * 0.3f;
         const ClothHinge h = gpu_shared::cloth_hinge(p[0], p[1], p[2], p[3]);
-        const glm::vec3 g[4] = {xyz(h.g0), xyz(h.g1), xyz(h.g2), xyz(h.g3)};
+        const glm::vec3 g[4] = {glm::vec3(h.g0), glm::vec3(h.g1), glm::vec3(h.g2), glm::vec3(h.g3)};
         if (std::abs(h.g0.w) > 2.5f) continue;  // near the wrap at pi the angle is not differentiable
         const double eps = 1e-3;
         for (int v = 0; v < 4; ++v)
@@ -122,7 +121,7 @@ TEST(ClothBuild, WeldsSplitVerticesAndBuildsEdgesHingesAndTethers) {
     }
     // Every input vertex maps to the welded one at its position.
     for (size_t i = 0; i < soup.positions.size(); ++i)
-        EXPECT_EQ(xyz(c.vertices[c.welded_of_source[i]].rest_os), soup.positions[i]);
+        EXPECT_EQ(glm::vec3(c.vertices[c.welded_of_source[i]].rest_os), soup.positions[i]);
 }
 
 TEST(ClothBuild, BadMeshesAndPinSetsAreRefusedWithTheirReason) {
@@ -232,7 +231,7 @@ TEST(ClothSim, DrapedOverASphereRestsOutsideItsMargin) {
     double worst = 1e9, peak_ke = 0.0;
     for (int f = 0; f < 180; ++f) {
         ASSERT_TRUE(run_frames(w, 1).ok());
-        for (const glm::vec4& p : w.cloths[0].positions) worst = std::min(worst, double(glm::length(xyz(p))) - radius);
+        for (const glm::vec4& p : w.cloths[0].positions) worst = std::min(worst, double(glm::length(glm::vec3(p))) - radius);
         peak_ke = std::max(peak_ke, cloth_kinetic_energy(w.cloths[0], w.step_dt_s()));
     }
     const ClothStretch s = measure_cloth_stretch(w.cloths[0]);
@@ -261,10 +260,10 @@ TEST(ClothSim, SheetStartingInsideABallIsPushedOutWithoutLaunch) {
         ASSERT_TRUE(run_frames(w, 1).ok());
         const ClothState& c = w.cloths[0];
         for (size_t v = 0; v < c.positions.size(); ++v)
-            peak_speed = std::max(peak_speed, double(glm::length(xyz(c.positions[v]) - xyz(c.prev_positions[v]))) / w.step_dt_s());
+            peak_speed = std::max(peak_speed, double(glm::length(glm::vec3(c.positions[v]) - glm::vec3(c.prev_positions[v]))) / w.step_dt_s());
     }
     double worst = 1e9;
-    for (const glm::vec4& p : w.cloths[0].positions) worst = std::min(worst, double(glm::length(xyz(p))) - radius);
+    for (const glm::vec4& p : w.cloths[0].positions) worst = std::min(worst, double(glm::length(glm::vec3(p))) - radius);
     std::printf("sheet started through a ball: deepest %.5f m, peak vertex speed %.3f m/s\n", worst, peak_speed);
     EXPECT_GT(worst, -0.0004);
     // Pushed out by 5 cm or more within a step, it would leave at several m/s if the push became velocity.

@@ -15,7 +15,6 @@
 namespace tressel {
 namespace {
 
-glm::vec3 xyz(const glm::vec4& v) { return glm::vec3(v); }
 
 // A closed box of half extents `half` centred at `centre` (12 triangles, outward winding).
 Mesh box_mesh(glm::vec3 centre, glm::vec3 half) {
@@ -80,7 +79,7 @@ SimWorld body_world(ClothState body, const std::vector<SimSdfInputs>& sdfs = {},
 
 glm::vec3 centroid(const ClothState& b) {
     glm::dvec3 s(0.0);
-    for (const glm::vec4& p : b.positions) s += glm::dvec3(xyz(p));
+    for (const glm::vec4& p : b.positions) s += glm::dvec3(glm::vec3(p));
     return glm::vec3(s / double(b.positions.size()));
 }
 
@@ -88,7 +87,7 @@ glm::vec3 centroid(const ClothState& b) {
 double spread(const ClothState& b) {
     const glm::vec3 c = centroid(b);
     double s = 0.0;
-    for (const glm::vec4& p : b.positions) s += glm::length(xyz(p) - c);
+    for (const glm::vec4& p : b.positions) s += glm::length(glm::vec3(p) - c);
     return s / double(b.positions.size());
 }
 
@@ -107,7 +106,7 @@ TEST(SoftBodyBuild, FillsTheMeshWithALatticeOfClustersAndBindsItsVertices) {
     const MeshDistanceOracle inside(ball);
     uint32_t full = 0;
     for (uint32_t v = 0; v < b.vertex_count(); ++v) {
-        EXPECT_LT(inside.signed_distance_m(xyz(b.positions[v])), 0.0f);
+        EXPECT_LT(inside.signed_distance_m(glm::vec3(b.positions[v])), 0.0f);
         const auto& cv = b.vertices[v];
         EXPECT_GE(cv.edges, 1u);
         EXPECT_LE(cv.edges, 27u);
