@@ -107,10 +107,9 @@ std::shared_ptr<const ScalpPaint> BrushTool::finish_paint(PaintStats* stats) {
     if (!paint_stroke_) return nullptr;
     if (stats) *stats = paint_stroke_->stats;
     std::shared_ptr<const ScalpPaint> out;
+    // Only a stroke that changed a vertex is an edit (a first mask stroke off the scalp leaves the region be).
     const std::vector<uint8_t> d = paint_difference(paint_stroke_->start, paint_stroke_->working);
-    const bool layer_new = !content_ || !content_->grooms[size_t(group_)]->paint ||
-                           !content_->grooms[size_t(group_)]->paint->has(paint_stroke_->settings.layer);
-    if (std::find(d.begin(), d.end(), uint8_t(1)) != d.end() || layer_new) out = std::make_shared<const ScalpPaint>(std::move(paint_stroke_->working));
+    if (std::find(d.begin(), d.end(), uint8_t(1)) != d.end()) out = std::make_shared<const ScalpPaint>(std::move(paint_stroke_->working));
     cancel();
     return out;
 }

@@ -797,9 +797,9 @@ void EditorApp::handle_requests() {
                 const bool fractions = k.contains("points");
                 const auto& pts = k[fractions ? "points" : "points_px"];
                 if (k.contains("group")) ctx_.selected_group = k["group"].get<int>();
-                glm::vec2 a(pts[0][0].get<float>(), pts[0][1].get<float>()), b(pts[1][0].get<float>(), pts[1][1].get<float>());
-                if (fractions) a *= size, b *= size;
-                apply_part(a, b);
+                std::vector<glm::vec2> path;
+                for (const auto& q : pts) path.push_back(glm::vec2(q[0].get<float>(), q[1].get<float>()) * (fractions ? size : glm::vec2(1.0f)));
+                apply_part_path(path);
                 break;
             }
             case Action::DismissAdvice:
@@ -1718,7 +1718,7 @@ void EditorApp::draw_brush_toolbar() {
         brush_.paint.reset();
     }
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Part (9): drag a line on the scalp; the selected group's hair is combed away from it on either side, along the scalp (growth.part, comb_space surface; undoable)");
+        ImGui::SetTooltip("Part (9): drag a line on the scalp; the selected group's hair is combed away from it on either side, along the scalp. A straight line is a plane parting (growth.part, comb_space surface), a curved one is painted into the comb map along the curve (undoable)");
     same_line_if_fits(ImGui::CalcTextSize("Paint:").x);
     ImGui::TextDisabled("Paint:");
     for (const PaintButton& b : kPaintButtons) {
@@ -1912,12 +1912,22 @@ void EditorApp::handle_brush_input(ImVec2 pos, ImVec2 size, bool hovered) {
         return;
     }
     if (part_tool_) {
-        if (hovered && !io.KeyAlt && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) part_from_ = mouse;
+        // The mouse's path: nearly straight, a plane parting; curved, a parting along the curve.
+        if (hovered && !io.KeyAlt && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+            part_from_ = mouse;
+            part_path_.assign(1, mouse);
+        }
         if (part_from_) {
-            dl->AddLine(ImVec2(pos.x + part_from_->x, pos.y + part_from_->y), io.MousePos, IM_COL32(255, 230, 120, 230), 2.0f);
+            if (glm::length(mouse - part_path_.back()) > 2.0f) part_path_.push_back(mouse);
+            std::vector<ImVec2> line;
+            for (const glm::vec2& q : part_path_) line.push_back(ImVec2(pos.x + q.x, pos.y + q.y));
+            line.push_back(io.MousePos);
+            dl->AddPolyline(line.data(), int(line.size()), IM_COL32(255, 230, 120, 230), 0, 2.0f);
             if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
-                apply_part(*part_from_, mouse);
+                part_path_.push_back(mouse);
+                apply_part_path(part_path_);
                 part_from_.reset();
+                part_path_.clear();
             }
         }
         return;
@@ -1965,6 +1975,35 @@ BrushView EditorApp::brush_view() const {
     return v;
 }
 
+void EditorApp::apply_part_path(const std::vector<glm::vec2>& path) {
+    if (path.size() < 2) return ctx_.report_error("part: draw a line on the scalp");
+    if (polyline_is_straight(path)) return apply_part(path.front(), path.back());
+    const int g = brush_group(ctx_);
+    const runtime::SceneContent* content = live_->content();
+    if (g < 0 || !content || size_t(g) >= content->grooms.size() || !content->grooms[size_t(g)]) return ctx_.report_error("part: the scene has no hair group");
+    HairGroup& group = ctx_.scene.hair_groups[size_t(g)];
+    if (group.growth.placement == Placement::Edited || group.growth.placement == Placement::File)
+        return ctx_.report_error("part: hair group '" + group.name + "' has guides from a file or edited by hand; a parting shapes grown guides (Release guides first)");
+    const BrushTarget target = runtime::brush_target(live_->scene(), *content, size_t(g));
+    if (!target.scalp) return ctx_.report_error("part: hair group '" + group.name + "' has no scalp mesh");
+    const BrushView view = brush_view();
+    std::vector<glm::vec3> curve;
+    for (const glm::vec2& p : path)
+        if (auto hit = pick_scalp(*target.scalp, view, p)) curve.push_back(hit->point_m);
+    if (curve.size() < 2) return ctx_.report_error("part: draw the line on the scalp (it missed the mesh)");
+    const std::shared_ptr<const GroomResult> groom = content->grooms[size_t(g)];
+    ScalpPaint paint = runtime::paint_to_edit(groom.get(), *target.scalp, PaintLayer::Comb);
+    const float amount = group.growth.comb > 0.0 ? float(group.growth.comb) : 0.5f;
+    if (Status st = paint_part_curve(paint, *target.scalp, curve, amount); !st) return ctx_.report_error(st.error().message);
+    const std::string stem = ctx_.scene_path.empty() ? std::string() : fs::path(ctx_.scene_path).stem().string();
+    runtime::take_paint_into_hand(group, std::make_shared<const ScalpPaint>(std::move(paint)), groom.get(), stem);
+    ctx_.commit();
+    char line[200];
+    std::snprintf(line, sizeof line, "hair group '%s' parted along a curve of %zu points on the scalp (the comb map, combed away from it at amount %.2f)",
+                  group.name.c_str(), curve.size(), double(amount));
+    ctx_.add_log(Severity::Info, "part", line);
+}
+
 void EditorApp::apply_part(glm::vec2 from, glm::vec2 to) {
     const int g = brush_group(ctx_);
     const runtime::SceneContent* content = live_->content();
@@ -1979,6 +2018,14 @@ void EditorApp::apply_part(glm::vec2 from, glm::vec2 to) {
     if (!a || !b) return ctx_.report_error("part: draw the line on the scalp (an end missed the mesh)");
     auto plane = part_plane(*a, *b);
     if (!plane) return ctx_.report_error("part: the line is too short (under a millimetre)");
+    // A comb map painted earlier (a curved parting) would hide the plane's combing: the plane replaces it.
+    const std::shared_ptr<const GroomResult> groom = size_t(g) < content->grooms.size() ? content->grooms[size_t(g)] : nullptr;
+    if (groom && groom->paint && groom->paint->has(PaintLayer::Comb)) {
+        auto without = std::make_shared<ScalpPaint>(*groom->paint);
+        without->comb.clear();
+        const std::string stem = ctx_.scene_path.empty() ? std::string() : fs::path(ctx_.scene_path).stem().string();
+        runtime::take_paint_into_hand(group, std::move(without), groom.get(), stem);
+    }
     group.growth.part = PartMode::Plane;
     group.growth.part_point_m = plane->first;
     group.growth.part_normal = plane->second;

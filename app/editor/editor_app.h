@@ -153,6 +153,10 @@ private:
     // The part tool: a line drawn on the scalp becomes the selected group's parting (growth.part).
     bool part_tool_ = false;
     std::optional<glm::vec2> part_from_;
+    std::vector<glm::vec2> part_path_;
+    // A straight line drawn with the part tool is a plane parting (growth.part); a curved one is painted
+    // into the comb map along the curve (groom/scalp_paint.h paint_part_curve).
+    void apply_part_path(const std::vector<glm::vec2>& path);
     BrushView brush_view() const;
     void apply_part(glm::vec2 from, glm::vec2 to);
     uint32_t sim_frames_this_frame_ = 0;     // exact frames (Step, scripts)

@@ -66,8 +66,8 @@ Result<std::vector<nlohmann::json>> load_script(const std::filesystem::path& fil
         else if (s.contains("release_guides")) ok = s["release_guides"].is_number_integer();
         else if (s.contains("part")) {
             const nlohmann::json& k = s["part"];
-            auto two = [&](const char* key) {
-                return k.contains(key) && k[key].is_array() && k[key].size() == 2 &&
+            auto two = [&](const char* key) {  // two points or more (a curve)
+                return k.contains(key) && k[key].is_array() && k[key].size() >= 2 && k[key].size() <= 10000 &&
                        std::all_of(k[key].begin(), k[key].end(), [](const nlohmann::json& p) {
                            return p.is_array() && p.size() == 2 && p[0].is_number() && p[1].is_number();
                        });

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "core/file_io.h"
 #include "groom/byte_codec.h"
@@ -219,6 +220,65 @@ Result<PaintStats> apply_paint_stroke(ScalpPaint& paint, const Mesh& mesh, const
     }
     st.vertices_changed = size_t(std::count(changed.begin(), changed.end(), uint8_t(1)));
     return st;
+}
+
+Status paint_part_curve(ScalpPaint& paint, const Mesh& mesh, std::span<const glm::vec3> curve_m, float amount) {
+    auto bad = [](const std::string& m) { return make_error(ErrorCode::InvalidArgument, "part: " + m); };
+    if (!(amount >= 0.0f && amount <= 1.0f)) return bad("the comb amount must be in [0, 1]");
+    TRESSEL_TRY(check_paint_mesh(paint, mesh, "part"));
+    // The curve without repeated points.
+    std::vector<glm::vec3> c;
+    float length = 0.0f;
+    for (const glm::vec3& p : curve_m) {
+        if (!(std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z))) return bad("a point of the curve is not finite");
+        if (!c.empty() && glm::length(p - c.back()) < 1e-5f) continue;
+        if (!c.empty()) length += glm::length(p - c.back());
+        c.push_back(p);
+    }
+    if (c.size() < 2 || length < 1e-3f) return bad("the line is too short (under a millimetre)");
+    start_layer(paint, PaintLayer::Comb, nullptr);
+    const std::vector<glm::vec3> normals = vertex_normals(mesh);
+    const size_t last = c.size() - 2;
+    for (size_t v = 0; v < mesh.vertex_count(); ++v) {
+        const glm::vec3 p = mesh.positions[v];
+        // Nearest point over the segments, the first and last extended into rays.
+        float best = std::numeric_limits<float>::max();
+        glm::vec3 q(0.0f), t(1.0f, 0.0f, 0.0f);
+        for (size_t s = 0; s + 1 < c.size(); ++s) {
+            const glm::vec3 a = c[s], e = c[s + 1] - c[s];
+            float u = glm::dot(p - a, e) / glm::dot(e, e);
+            if (s > 0) u = std::max(u, 0.0f);
+            if (s < last) u = std::min(u, 1.0f);
+            const glm::vec3 x = a + e * u;
+            const float d = glm::length(p - x);
+            if (d < best) {
+                best = d;
+                q = x;
+                t = glm::normalize(e);
+            }
+        }
+        const glm::vec3 n = normals[v];
+        glm::vec3 away = glm::cross(t, n);
+        if (!(glm::length(away) > 1e-6f)) continue;  // the curve runs along the normal here: no side
+        away = glm::normalize(away);
+        if (glm::dot(p - q, away) < 0.0f) away = -away;
+        paint.comb[v] = glm::vec4(away * amount, 1.0f);
+    }
+    return {};
+}
+
+bool polyline_is_straight(std::span<const glm::vec2> pts) {
+    if (pts.size() < 3) return true;
+    const glm::vec2 a = pts.front(), b = pts.back();
+    const float chord = glm::length(b - a);
+    if (!(chord > 0.0f)) return false;
+    const glm::vec2 dir = (b - a) / chord;
+    float worst = 0.0f;
+    for (const glm::vec2& p : pts) {
+        const glm::vec2 r = p - a;
+        worst = std::max(worst, std::abs(r.x * dir.y - r.y * dir.x));
+    }
+    return worst <= std::max(4.0f, 0.03f * chord);
 }
 
 std::vector<uint8_t> paint_difference(const ScalpPaint& a, const ScalpPaint& b) {

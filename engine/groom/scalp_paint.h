@@ -105,6 +105,18 @@ struct PaintStats {
 Result<PaintStats> apply_paint_stroke(ScalpPaint& paint, const Mesh& mesh, const BrushView& view, const PaintSettings& settings,
                                       std::span<const glm::vec2> points_px, float symmetry_plane_x);
 
+// A curved parting drawn along the scalp (`curve_m`: at least two points on `mesh`, in order): the comb
+// layer painted over the whole scalp, each vertex combed away from the curve, perpendicular to it in the
+// surface's tangent plane (the side by the curve's direction and the vertex normal), with comb amount
+// `amount` (0 to 1) and full coverage. Beyond its ends the curve goes on along its end directions, so
+// every vertex has a side (a straight line gives the plane parting's combing). Refuses (InvalidArgument)
+// a curve under a millimetre long, non-finite points or an amount outside [0, 1].
+Status paint_part_curve(ScalpPaint& paint, const Mesh& mesh, std::span<const glm::vec3> curve_m, float amount);
+
+// Whether a screen polyline is straight enough to be a plane parting: every point within 3% of the chord's
+// length (and 4 pixels) of the chord.
+bool polyline_is_straight(std::span<const glm::vec2> points_px);
+
 // Which vertices two paints differ at (the same mesh): 1 where any layer differs.
 std::vector<uint8_t> paint_difference(const ScalpPaint& a, const ScalpPaint& b);
 

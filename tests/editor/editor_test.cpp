@@ -208,22 +208,25 @@ TEST(Editor, ScalpPaintRegrowsUndoesSavesAndReopens) {
         {{"frames", 2}},
         {{"export", out("e0")}, {"format", "tfx"}},
     });
-    const nlohmann::json strokes[] = {
-        {{"paint", "mask"}, {"invert", true}, {"strength", 1.0}, {"radius_px", 60}, {"points", {{0.4, 0.45}, {0.6, 0.45}}}},
-        {{"paint", "density"}, {"value", 4.0}, {"strength", 1.0}, {"radius_px", 80}, {"points", {{0.5, 0.6}, {0.55, 0.6}}}},
-        {{"paint", "length"}, {"value", 0.4}, {"strength", 1.0}, {"radius_px", 80}, {"points", {{0.45, 0.55}, {0.5, 0.55}}}},
-        {{"paint", "comb"}, {"value", 1.0}, {"strength", 1.0}, {"radius_px", 80}, {"symmetry_x", true}, {"points", {{0.4, 0.5}, {0.3, 0.5}}}},
+    // Four strokes, one of each layer, then a curved parting (the part tool's path, painted into the comb map).
+    const nlohmann::json edits[] = {
+        {{"stroke", {{"paint", "mask"}, {"invert", true}, {"strength", 1.0}, {"radius_px", 60}, {"points", {{0.4, 0.45}, {0.6, 0.45}}}}}},
+        {{"stroke", {{"paint", "density"}, {"value", 4.0}, {"strength", 1.0}, {"radius_px", 80}, {"points", {{0.5, 0.6}, {0.55, 0.6}}}}}},
+        {{"stroke", {{"paint", "length"}, {"value", 0.4}, {"strength", 1.0}, {"radius_px", 80}, {"points", {{0.45, 0.55}, {0.5, 0.55}}}}}},
+        {{"stroke", {{"paint", "comb"}, {"value", 1.0}, {"strength", 1.0}, {"radius_px", 80}, {"symmetry_x", true}, {"points", {{0.4, 0.5}, {0.3, 0.5}}}}}},
+        {{"part", {{"points", {{0.53, 0.38}, {0.56, 0.45}, {0.55, 0.52}, {0.5, 0.6}}}}}},
     };
-    for (int i = 0; i < 4; ++i) {
-        steps.push_back({{"stroke", strokes[i]}});
+    constexpr int kEdits = 5;
+    for (int i = 0; i < kEdits; ++i) {
+        steps.push_back(edits[i]);
         steps.push_back({{"export", out("e" + std::to_string(i + 1))}, {"format", "tfx"}});
     }
     steps.push_back({{"screenshot", (dir / "painted.png").string()}});
-    for (int i = 4; i > 0; --i) {
+    for (int i = kEdits; i > 0; --i) {
         steps.push_back({{"action", "undo"}});
         steps.push_back({{"export", out("u" + std::to_string(i - 1))}, {"format", "tfx"}});
     }
-    for (int i = 1; i <= 4; ++i) {
+    for (int i = 1; i <= kEdits; ++i) {
         steps.push_back({{"action", "redo"}});
         steps.push_back({{"export", out("r" + std::to_string(i))}, {"format", "tfx"}});
     }
@@ -238,18 +241,20 @@ TEST(Editor, ScalpPaintRegrowsUndoesSavesAndReopens) {
         std::ifstream in(out(n), std::ios::binary);
         return std::string(std::istreambuf_iterator<char>(in), {});
     };
-    const char* layers[] = {"mask", "density", "length", "comb"};
-    for (int i = 1; i <= 4; ++i) {
+    const char* layers[] = {"mask", "density", "length", "comb", "curved part"};
+    for (int i = 1; i <= kEdits; ++i) {
         EXPECT_NE(bytes("e" + std::to_string(i)), bytes("e" + std::to_string(i - 1))) << layers[i - 1] << " changed nothing";
         EXPECT_EQ(bytes("u" + std::to_string(i - 1)), bytes("e" + std::to_string(i - 1))) << "undo of " << layers[i - 1];
         EXPECT_EQ(bytes("r" + std::to_string(i)), bytes("e" + std::to_string(i))) << "redo of " << layers[i - 1];
     }
-    EXPECT_EQ(bytes("reopened"), bytes("e4"));
+    EXPECT_EQ(bytes("reopened"), bytes("e5"));
     // Erasing removed guides, painting density added some; length and comb keep the count (the file's size).
     EXPECT_LT(bytes("e1").size(), bytes("e0").size());
     EXPECT_GT(bytes("e2").size(), bytes("e1").size());
     EXPECT_EQ(bytes("e3").size(), bytes("e2").size());
     EXPECT_EQ(bytes("e4").size(), bytes("e3").size());
+    EXPECT_EQ(bytes("e5").size(), bytes("e4").size());
+    EXPECT_NE(r.err.find("parted along a curve"), std::string::npos) << r.err;
     const Scene saved = load(dir / "painted.json");
     EXPECT_EQ(saved.hair_groups[0].scalp.region.type, RegionType::Paint);
     EXPECT_GT(saved.hair_groups[0].growth.density_per_cm2, 0.0);

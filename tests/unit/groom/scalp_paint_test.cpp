@@ -235,6 +235,75 @@ TEST(ScalpPaint, SymmetryPaintsTheMirrorImage) {
     EXPECT_GT(painted, 20u);
 }
 
+TEST(ScalpPaint, ACurvedPartingCombsEachSideAwayFromTheCurve) {
+    PaintScene s;
+    // An S-shaped parting across the plane.
+    std::vector<glm::vec3> curve;
+    for (int i = 0; i <= 24; ++i) {
+        const float x = 0.2f + 0.6f * float(i) / 24.0f;
+        curve.push_back({x, 0.0f, 0.5f + 0.12f * std::sin(6.2831853f * (x - 0.2f) / 0.6f)});
+    }
+    ScalpPaint p = blank_paint(s.mesh);
+    ASSERT_TRUE(paint_part_curve(p, s.mesh, curve, 1.0f).ok());
+    const GroomResult g = s.grow(p);
+    size_t checked = 0;
+    for (size_t i = 0; i < g.guides.strand_count(); ++i) {
+        const auto q = g.guides.strand(i);
+        const glm::vec3 r = q[0];
+        if (r.x < 0.25f || r.x > 0.75f) continue;  // beside the curve, not past its ends
+        // The nearest point of the curve (densely sampled) and the tip's way across the plane.
+        float best = 1e9f;
+        glm::vec3 near(0.0f);
+        for (int k = 0; k <= 2400; ++k) {
+            const float x = 0.2f + 0.6f * float(k) / 2400.0f;
+            const glm::vec3 c(x, 0.0f, 0.5f + 0.12f * std::sin(6.2831853f * (x - 0.2f) / 0.6f));
+            if (glm::length(c - r) < best) best = glm::length(c - r), near = c;
+        }
+        // Past one triangle from the line (corners 2.5 cm apart: nearer, corners on both sides blend), within
+        // reach of its local direction.
+        if (best < 0.036f || best > 0.06f) continue;
+        const glm::vec3 way = q.back() - r, from = r - near;
+        EXPECT_GT(glm::dot(glm::normalize(glm::vec2(way.x, way.z)), glm::normalize(glm::vec2(from.x, from.z))), 0.9f)
+            << "a guide at " << r.x << ", " << r.z << " is not combed away from the parting";
+        // Amount 1 lays it over; corners combed apart (a triangle across the line) blend to less.
+        EXPECT_LT(std::abs(way.y), 0.05f);
+        ++checked;
+    }
+    EXPECT_GT(checked, 25u);
+    // A straight curve gives the plane parting's combing.
+    s.in.group.growth.comb = 1.0;
+    s.in.group.growth.comb_direction = {0.0, 0.0, 1.0};
+    ScalpPaint line = blank_paint(s.mesh);
+    const std::vector<glm::vec3> straight{{0.2f, 0.0f, 0.5f}, {0.8f, 0.0f, 0.5f}};
+    ASSERT_TRUE(paint_part_curve(line, s.mesh, straight, 1.0f).ok());
+    const GroomResult by_curve = s.grow(line);
+    s.in.group.growth.part = PartMode::Plane;
+    s.in.group.growth.part_point_m = {0.5, 0.0, 0.5};
+    s.in.group.growth.part_normal = {0.0, 0.0, 1.0};
+    const GroomResult by_plane = s.grow(blank_paint(s.mesh));
+    ASSERT_EQ(by_curve.guides.point_count(), by_plane.guides.point_count());
+    // Roots whose triangle lies on one side of the line (the paint is per vertex: on a triangle across it
+    // the corners' directions blend, where the plane decides root by root).
+    float worst = 0.0f;
+    size_t compared = 0;
+    for (size_t i = 0; i < by_curve.guides.strand_count(); ++i) {
+        if (std::abs(by_curve.guides.strand(i)[0].z - 0.5f) < 0.026f) continue;
+        ++compared;
+        for (size_t k = 0; k < by_curve.guides.points_in(i); ++k)
+            worst = std::max(worst, glm::length(by_curve.guides.strand(i)[k] - by_plane.guides.strand(i)[k]));
+    }
+    EXPECT_GT(compared, 1500u);
+    EXPECT_LT(worst, 1e-4f);
+    // Too short, or not finite: refused, nothing painted.
+    ScalpPaint q = blank_paint(s.mesh);
+    EXPECT_FALSE(paint_part_curve(q, s.mesh, std::vector<glm::vec3>{{0.5f, 0.0f, 0.5f}, {0.5f, 0.0f, 0.5004f}}, 1.0f).ok());
+    EXPECT_FALSE(paint_part_curve(q, s.mesh, std::vector<glm::vec3>{{0.5f, 0.0f, 0.5f}, {NAN, 0.0f, 0.5f}}, 1.0f).ok());
+    EXPECT_TRUE(q.comb.empty());
+    // The editor's test of a drawn path.
+    EXPECT_TRUE(polyline_is_straight(std::vector<glm::vec2>{{0, 0}, {50, 1}, {100, 0}}));
+    EXPECT_FALSE(polyline_is_straight(std::vector<glm::vec2>{{0, 0}, {50, 20}, {100, 0}}));
+}
+
 TEST(ScalpPaint, FileRoundTripsAndBadFilesAreClearErrors) {
     PaintScene s;
     ScalpPaint p = blank_paint(s.mesh);
