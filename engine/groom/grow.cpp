@@ -123,6 +123,29 @@ Status guides_from_file(const GroomInputs& in, const RegionInfo& region, GroomRe
 
 // Guides edited by hand: the .tguides file as saved, each root on the triangle it was attached to. The file
 // must hold growth.guides strands (the count the scene was saved with) on a scalp of this triangle count.
+// Whether every guide's widths are one root width tapered as growth tapers it (to 1e-6 relative): then they
+// came from the fibre radius (grown, then brushed: the brushes keep widths, and add tapers from the root
+// width) and follow it when it changes, as grown guides do. Widths read from a file are kept.
+bool widths_are_one_taper(const Strands& s, double tip_width_scale) {
+    if (s.widths_m.size() != s.points_os_m.size() || s.strand_count() == 0) return false;
+    const double w0 = s.widths_m[s.strand_offsets[0]];
+    for (size_t i = 0; i < s.strand_count(); ++i) {
+        const uint32_t a = s.strand_offsets[i], b = s.strand_offsets[i + 1];
+        for (uint32_t k = a; k < b; ++k) {
+            const double t = b - a > 1 ? double(k - a) / double(b - a - 1) : 0.0;
+            const double want = double(taper_width(w0, tip_width_scale, t));
+            if (!(std::abs(double(s.widths_m[k]) - want) <= 1e-6 * std::max(want, 1e-12))) return false;
+        }
+    }
+    return true;
+}
+
+void follow_fiber_radius(const GroomInputs& in, GroomResult& r) {
+    r.widths_fiber_radius_m = in.group.shading.fiber_radius_m;
+    r.widths_from_fiber_radius = widths_are_one_taper(r.guides, in.group.growth.tip_width_scale);
+    restyle_widths(r, in.group.shading.fiber_radius_m, in.group.growth.tip_width_scale);
+}
+
 Status guides_from_edited_file(const GroomInputs& in, GroomResult& r) {
     const Growth& g = in.group.growth;
     if (g.edited) {
@@ -132,8 +155,7 @@ Status guides_from_edited_file(const GroomInputs& in, GroomResult& r) {
                                                               std::to_string(g.edited->scalp_triangles) + " triangles; the scalp mesh now has " +
                                                               std::to_string(in.scalp->triangle_count()));
         r.guides = g.edited->guides;
-        r.widths_from_fiber_radius = false;
-        r.widths_fiber_radius_m = in.group.shading.fiber_radius_m;
+        follow_fiber_radius(in, r);
         return {};
     }
     if (g.guide_file.empty()) return make_error(ErrorCode::InvalidArgument, "growth.guide_file is empty for placement \"edited\"");
@@ -145,8 +167,7 @@ Status guides_from_edited_file(const GroomInputs& in, GroomResult& r) {
                                                           " guides but the scene says growth.guides is " + std::to_string(g.guides) +
                                                           " (the file was changed after the scene was saved, or belongs to another scene)");
     r.guides = std::move(*file);
-    r.widths_from_fiber_radius = false;
-    r.widths_fiber_radius_m = in.group.shading.fiber_radius_m;
+    follow_fiber_radius(in, r);
     return {};
 }
 

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "groom/grow.h"
+#include "groom/guides_file.h"
 #include "groom/placement.h"
 #include "groom/scalp_paint.h"
 #include "test_meshes.h"
@@ -302,6 +303,37 @@ TEST(ScalpPaint, ACurvedPartingCombsEachSideAwayFromTheCurve) {
     // The editor's test of a drawn path.
     EXPECT_TRUE(polyline_is_straight(std::vector<glm::vec2>{{0, 0}, {50, 1}, {100, 0}}));
     EXPECT_FALSE(polyline_is_straight(std::vector<glm::vec2>{{0, 0}, {50, 20}, {100, 0}}));
+}
+
+// Guides taken into hand keep following the fibre radius (a shading edit), as grown guides do, unless
+// their widths are not one tapered root width (read from a file's thickness).
+TEST(EditedGuides, WidthsFollowTheFibreRadiusWhenTheyAreTheGrowthsTaper) {
+    PaintScene s;
+    const GroomResult grown = s.grow(blank_paint(s.mesh));
+    auto edited = std::make_shared<EditedGuides>(EditedGuides{grown.guides, uint32_t(s.mesh.triangle_count())});
+    GroomInputs in = s.in;
+    in.group.scalp.painted.reset();
+    in.group.scalp.paint.clear();
+    in.group.growth.placement = Placement::Edited;
+    in.group.growth.guide_file = "plane.tguides";
+    in.group.growth.guides = int(grown.guides.strand_count());
+    in.group.growth.edited = edited;
+    in.group.shading.fiber_radius_m = 2.5 * s.in.group.shading.fiber_radius_m;
+    auto wider = grow_group(in);
+    ASSERT_TRUE(wider.ok()) << wider.error().describe();
+    EXPECT_TRUE(wider->widths_from_fiber_radius);
+    ASSERT_EQ(wider->guides.widths_m.size(), grown.guides.widths_m.size());
+    for (size_t k = 0; k < grown.guides.widths_m.size(); ++k) ASSERT_NEAR(wider->guides.widths_m[k], 2.5f * grown.guides.widths_m[k], 1e-6f * grown.guides.widths_m[k] * 2.5f + 1e-12f);
+    // Points and roots are the brush work's, untouched.
+    EXPECT_EQ(std::memcmp(wider->guides.points_os_m.data(), grown.guides.points_os_m.data(), grown.guides.points_os_m.size() * 12), 0);
+    // Widths that are no taper (a file's) are kept.
+    Strands own = grown.guides;
+    for (size_t k = 0; k < own.widths_m.size(); ++k) own.widths_m[k] = 0.001f + 0.0001f * float(k % 7);
+    in.group.growth.edited = std::make_shared<EditedGuides>(EditedGuides{own, uint32_t(s.mesh.triangle_count())});
+    auto kept = grow_group(in);
+    ASSERT_TRUE(kept.ok());
+    EXPECT_FALSE(kept->widths_from_fiber_radius);
+    EXPECT_EQ(kept->guides.widths_m, own.widths_m);
 }
 
 TEST(ScalpPaint, FileRoundTripsAndBadFilesAreClearErrors) {
