@@ -49,7 +49,7 @@ std::vector<glm::vec3> vertex_normals(const Mesh& mesh) {
 //   magic[8] u32 version u32 vertices u32 triangles u32 layers (bit 0 mask, 1 density, 2 length, 3 comb)
 //   [f32 mask[vertices]] [f32 density[vertices]] [f32 length[vertices]] [f32 comb[4 * vertices]]
 //   u64 checksum (FNV-1a 64 of every byte before it)
-constexpr size_t kHeaderBytes = 8 + 4 * 4;
+constexpr size_t kPaintHeaderBytes = 8 + 4 * 4;
 
 }  // namespace
 
@@ -322,7 +322,7 @@ std::vector<uint8_t> encode_paint(const ScalpPaint& p) {
 
 Result<ScalpPaint> decode_paint(const std::vector<uint8_t>& b, const std::string& name) {
     auto parse = [&](const std::string& what) { return make_error(ErrorCode::Parse, name + ": " + what); };
-    if (b.size() < kHeaderBytes + 8 || std::memcmp(b.data(), kPaintFileMagic, 8) != 0) return parse("not a Tressel scalp paint file (no TRSLPNT header)");
+    if (b.size() < kPaintHeaderBytes + 8 || std::memcmp(b.data(), kPaintFileMagic, 8) != 0) return parse("not a Tressel scalp paint file (no TRSLPNT header)");
     bytes::Reader r{b, 8};
     uint32_t version = 0, layers = 0;
     ScalpPaint p;
@@ -337,7 +337,7 @@ Result<ScalpPaint> decode_paint(const std::vector<uint8_t>& b, const std::string
     uint64_t floats_per_vertex = 0;
     for (PaintLayer l : kAllPaintLayers)
         if (layers & (1u << uint32_t(l))) floats_per_vertex += l == PaintLayer::Comb ? 4 : 1;
-    const uint64_t expected = kHeaderBytes + 4ull * floats_per_vertex * p.vertex_count + 8;
+    const uint64_t expected = kPaintHeaderBytes + 4ull * floats_per_vertex * p.vertex_count + 8;
     if (expected != b.size())
         return parse("truncated or corrupt: the header promises " + std::to_string(p.vertex_count) + " vertices (" + std::to_string(expected) +
                      " bytes), the file has " + std::to_string(b.size()) + " bytes");
