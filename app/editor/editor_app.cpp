@@ -1388,26 +1388,12 @@ void EditorApp::handle_shortcuts() {
         // 1 to 8 the guide brushes, Shift + 1 to 4 the scalp paint layers.
         for (int i = 0; i < 8; ++i)
             if (ImGui::IsKeyPressed(GLFW_KEY_1 + i, false)) {
-                if (io.KeyShift && i < 4) {
-                    brush_.paint = kAllPaintLayers[i];
-                    brush_.tool.reset();
-                } else if (!io.KeyShift) {
-                    brush_.tool = kBrushButtons[i].type;
-                    brush_.paint.reset();
-                }
-                part_tool_ = false;
+                if (io.KeyShift && i < 4) choose_tool({}, kAllPaintLayers[i], false);
+                else if (!io.KeyShift) choose_tool(kBrushButtons[i].type, {}, false);
             }
-        if (ImGui::IsKeyPressed(GLFW_KEY_9, false)) {
-            part_tool_ = true;
-            brush_.tool.reset();
-            brush_.paint.reset();
-        }
+        if (ImGui::IsKeyPressed(GLFW_KEY_9, false)) choose_tool({}, {}, true);
         if (brush_.active() && ImGui::IsKeyPressed(GLFW_KEY_X, false)) brush_.settings.symmetry_x = !brush_.settings.symmetry_x;
-        if (brush_adjust_ == BrushAdjust::None && ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) {
-            brush_.tool.reset();
-            brush_.paint.reset();
-            part_tool_ = false;
-        }
+        if (brush_adjust_ == BrushAdjust::None && ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) choose_tool({}, {}, false);
     }
     if (!ctrl && !io.WantCaptureKeyboard && (ImGui::IsKeyPressed(GLFW_KEY_A, false) || ImGui::IsKeyPressed(GLFW_KEY_HOME, false)))
         ctx_.request(Action::FrameAll);
@@ -1693,41 +1679,31 @@ static void same_line_if_fits(float width) {
     if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
 }
 
+void EditorApp::choose_tool(std::optional<BrushType> brush, std::optional<PaintLayer> paint, bool part) {
+    brush_.tool = brush;
+    brush_.paint = paint;
+    part_tool_ = part;
+}
+
 void EditorApp::draw_brush_toolbar() {
     ImGui::TextUnformatted("Groom:");
     ImGui::SameLine();
-    if (ImGui::Selectable("Camera", !brush_.active() && !part_tool_, 0, ImGui::CalcTextSize("Camera"))) {
-        brush_.tool.reset();
-        brush_.paint.reset();
-        part_tool_ = false;
-    }
+    if (ImGui::Selectable("Camera", !brush_.active() && !part_tool_, 0, ImGui::CalcTextSize("Camera"))) choose_tool({}, {}, false);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("the camera tools: left drag orbits (Esc)");
     for (const BrushButton& b : kBrushButtons) {
         same_line_if_fits(ImGui::CalcTextSize(b.label).x);
-        if (ImGui::Selectable(b.label, brush_.tool == b.type, 0, ImGui::CalcTextSize(b.label))) {
-            brush_.tool = b.type;
-            brush_.paint.reset();
-            part_tool_ = false;
-        }
+        if (ImGui::Selectable(b.label, brush_.tool == b.type, 0, ImGui::CalcTextSize(b.label))) choose_tool(b.type, {}, false);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s brush (%s): %s. Left drag strokes, Alt + left drag orbits, Ctrl inverts", b.label, b.key, b.meaning);
     }
     same_line_if_fits(ImGui::CalcTextSize("Part").x);
-    if (ImGui::Selectable("Part", part_tool_, 0, ImGui::CalcTextSize("Part"))) {
-        part_tool_ = true;
-        brush_.tool.reset();
-        brush_.paint.reset();
-    }
+    if (ImGui::Selectable("Part", part_tool_, 0, ImGui::CalcTextSize("Part"))) choose_tool({}, {}, true);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Part (9): drag a line on the scalp; the selected group's hair is combed away from it on either side, along the scalp. A straight line is a plane parting (growth.part, comb_space surface), a curved one is painted into the comb map along the curve (undoable)");
     same_line_if_fits(ImGui::CalcTextSize("Paint:").x);
     ImGui::TextDisabled("Paint:");
     for (const PaintButton& b : kPaintButtons) {
         same_line_if_fits(ImGui::CalcTextSize(b.label).x);
-        if (ImGui::Selectable(b.label, brush_.paint == b.layer, 0, ImGui::CalcTextSize(b.label))) {
-            brush_.paint = b.layer;
-            brush_.tool.reset();
-            part_tool_ = false;
-        }
+        if (ImGui::Selectable(b.label, brush_.paint == b.layer, 0, ImGui::CalcTextSize(b.label))) choose_tool({}, b.layer, false);
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("Paint the scalp's %s (%s): %s. The group regrows after each stroke; Ctrl erases. Saved beside the scene (scalp.paint)", b.label, b.key, b.meaning);
     }
@@ -1854,8 +1830,7 @@ void EditorApp::start_scripted_stroke(const std::string& spec) {
     st.symmetry_x = k.value("symmetry_x", st.symmetry_x);
     st.front_faces_only = k.value("front_faces_only", st.front_faces_only);
     if (k.contains("group")) ctx_.selected_group = k["group"].get<int>();
-    brush_.tool = type;
-    brush_.paint = layer;
+    choose_tool(type, layer, false);
     const glm::vec2 size(viewport_max_.x - viewport_min_.x, viewport_max_.y - viewport_min_.y);
     ScriptedStroke s;
     const bool fractions = k.contains("points");

@@ -145,6 +145,8 @@ private:
     ImVec2 adjust_anchor_{0, 0};
     float adjust_before_ = 0.0f;
     void draw_brush_toolbar();
+    // One tool at a time: a guide brush, a paint layer, the part tool, or none of them (the camera).
+    void choose_tool(std::optional<BrushType> brush, std::optional<PaintLayer> paint, bool part);
     void handle_brush_input(ImVec2 pos, ImVec2 size, bool hovered);
     Status begin_stroke(glm::vec2 at, bool invert);
     void finish_stroke();

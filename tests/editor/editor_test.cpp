@@ -9,6 +9,7 @@
 #include <cstring>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <thread>
 
@@ -126,6 +127,35 @@ TEST(Editor, EditPlayScreenshotUndoSave) {
 // back the guides before it bit for bit, redoing gives the brushed ones, and the brushed guides saved with
 // the scene (placement "edited", a .tguides file beside it) reopen bit-identically. The guides are compared
 // through the TressFX export (float32 positions as held).
+// After `n` edits exported as <prefix>1 .. <prefix>n: undo each (exporting u<n-1> .. u0), redo each (r1 ..
+// rn), save as `saved`, reopen, export "reopened", quit.
+void push_undo_redo_reopen(nlohmann::json& steps, int n, const std::function<std::string(const std::string&)>& out, const fs::path& saved) {
+    for (int i = n; i > 0; --i) {
+        steps.push_back({{"action", "undo"}});
+        steps.push_back({{"export", out("u" + std::to_string(i - 1))}, {"format", "tfx"}});
+    }
+    for (int i = 1; i <= n; ++i) {
+        steps.push_back({{"action", "redo"}});
+        steps.push_back({{"export", out("r" + std::to_string(i))}, {"format", "tfx"}});
+    }
+    steps.push_back({{"save", saved.string()}});
+    steps.push_back({{"open", saved.string()}});
+    steps.push_back({{"export", out("reopened")}, {"format", "tfx"}});
+    steps.push_back({{"quit", true}});
+}
+
+// Each edit changed the export, its undo gave back the one before and its redo its own, bit for bit, and
+// the reopened scene the last.
+void expect_undo_redo_reopen(int n, const std::string& prefix, const std::function<std::string(const std::string&)>& bytes, const char* const* names) {
+    for (int i = 1; i <= n; ++i) {
+        const std::string now = prefix + std::to_string(i), before = prefix + std::to_string(i - 1);
+        EXPECT_NE(bytes(now), bytes(before)) << names[i - 1] << " changed nothing";
+        EXPECT_EQ(bytes("u" + std::to_string(i - 1)), bytes(before)) << "undo of " << names[i - 1];
+        EXPECT_EQ(bytes("r" + std::to_string(i)), bytes(now)) << "redo of " << names[i - 1];
+    }
+    EXPECT_EQ(bytes("reopened"), bytes(prefix + std::to_string(n)));
+}
+
 TEST(Editor, BrushStrokesUndoRedoSaveAndReopenBitIdentically) {
     if (!have_display()) GTEST_SKIP() << "needs an X server (the test command runs under xvfb-run)";
     fs::path dir = scratch_dir("editor_brush");
@@ -156,18 +186,7 @@ TEST(Editor, BrushStrokesUndoRedoSaveAndReopenBitIdentically) {
         steps.push_back({{"export", out("s" + std::to_string(i + 1))}, {"format", "tfx"}});
     }
     steps.push_back({{"screenshot", (dir / "brushed.png").string()}});
-    for (int i = 8; i > 0; --i) {
-        steps.push_back({{"action", "undo"}});
-        steps.push_back({{"export", out("u" + std::to_string(i - 1))}, {"format", "tfx"}});
-    }
-    for (int i = 1; i <= 8; ++i) {
-        steps.push_back({{"action", "redo"}});
-        steps.push_back({{"export", out("r" + std::to_string(i))}, {"format", "tfx"}});
-    }
-    steps.push_back({{"save", (dir / "brushed.json").string()}});
-    steps.push_back({{"open", (dir / "brushed.json").string()}});
-    steps.push_back({{"export", out("reopened")}, {"format", "tfx"}});
-    steps.push_back({{"quit", true}});
+    push_undo_redo_reopen(steps, 8, out, dir / "brushed.json");
     auto r = run_script(dir, "s.json", steps);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.err.find("0 validation errors"), std::string::npos) << r.err;
@@ -175,12 +194,7 @@ TEST(Editor, BrushStrokesUndoRedoSaveAndReopenBitIdentically) {
         std::ifstream in(out(n), std::ios::binary);
         return std::string(std::istreambuf_iterator<char>(in), {});
     };
-    for (int i = 1; i <= 8; ++i) {
-        EXPECT_NE(bytes("s" + std::to_string(i)), bytes("s" + std::to_string(i - 1))) << brushes[i - 1] << " changed nothing";
-        EXPECT_EQ(bytes("u" + std::to_string(i - 1)), bytes("s" + std::to_string(i - 1))) << "undo of " << brushes[i - 1];
-        EXPECT_EQ(bytes("r" + std::to_string(i)), bytes("s" + std::to_string(i))) << "redo of " << brushes[i - 1];
-    }
-    EXPECT_EQ(bytes("reopened"), bytes("s8"));
+    expect_undo_redo_reopen(8, "s", bytes, brushes);
     // The parting: the scene holds it (a plane across x, hair combed along the scalp), the groom changed,
     // and undo took it back.
     const Scene parted = load(dir / "parted.json");
@@ -222,18 +236,7 @@ TEST(Editor, ScalpPaintRegrowsUndoesSavesAndReopens) {
         steps.push_back({{"export", out("e" + std::to_string(i + 1))}, {"format", "tfx"}});
     }
     steps.push_back({{"screenshot", (dir / "painted.png").string()}});
-    for (int i = kEdits; i > 0; --i) {
-        steps.push_back({{"action", "undo"}});
-        steps.push_back({{"export", out("u" + std::to_string(i - 1))}, {"format", "tfx"}});
-    }
-    for (int i = 1; i <= kEdits; ++i) {
-        steps.push_back({{"action", "redo"}});
-        steps.push_back({{"export", out("r" + std::to_string(i))}, {"format", "tfx"}});
-    }
-    steps.push_back({{"save", (dir / "painted.json").string()}});
-    steps.push_back({{"open", (dir / "painted.json").string()}});
-    steps.push_back({{"export", out("reopened")}, {"format", "tfx"}});
-    steps.push_back({{"quit", true}});
+    push_undo_redo_reopen(steps, kEdits, out, dir / "painted.json");
     auto r = run_script(dir, "s.json", steps);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.err.find("0 validation errors"), std::string::npos) << r.err;
@@ -242,12 +245,7 @@ TEST(Editor, ScalpPaintRegrowsUndoesSavesAndReopens) {
         return std::string(std::istreambuf_iterator<char>(in), {});
     };
     const char* layers[] = {"mask", "density", "length", "comb", "curved part"};
-    for (int i = 1; i <= kEdits; ++i) {
-        EXPECT_NE(bytes("e" + std::to_string(i)), bytes("e" + std::to_string(i - 1))) << layers[i - 1] << " changed nothing";
-        EXPECT_EQ(bytes("u" + std::to_string(i - 1)), bytes("e" + std::to_string(i - 1))) << "undo of " << layers[i - 1];
-        EXPECT_EQ(bytes("r" + std::to_string(i)), bytes("e" + std::to_string(i))) << "redo of " << layers[i - 1];
-    }
-    EXPECT_EQ(bytes("reopened"), bytes("e5"));
+    expect_undo_redo_reopen(kEdits, "e", bytes, layers);
     // Erasing removed guides, painting density added some; length and comb keep the count (the file's size).
     EXPECT_LT(bytes("e1").size(), bytes("e0").size());
     EXPECT_GT(bytes("e2").size(), bytes("e1").size());
