@@ -1953,14 +1953,12 @@ BrushView EditorApp::brush_view() const {
 void EditorApp::apply_part_path(const std::vector<glm::vec2>& path) {
     if (path.size() < 2) return ctx_.report_error("part: draw a line on the scalp");
     if (polyline_is_straight(path)) return apply_part(path.front(), path.back());
-    const int g = brush_group(ctx_);
-    const runtime::SceneContent* content = live_->content();
-    if (g < 0 || !content || size_t(g) >= content->grooms.size() || !content->grooms[size_t(g)]) return ctx_.report_error("part: the scene has no hair group");
+    auto at = part_target();
+    if (!at) return ctx_.report_error(at.error().message);
+    const int g = at->group;
+    const runtime::SceneContent* content = at->content;
+    const BrushTarget& target = at->target;
     HairGroup& group = ctx_.scene.hair_groups[size_t(g)];
-    if (group.growth.placement == Placement::Edited || group.growth.placement == Placement::File)
-        return ctx_.report_error("part: hair group '" + group.name + "' has guides from a file or edited by hand; a parting shapes grown guides (Release guides first)");
-    const BrushTarget target = runtime::brush_target(live_->scene(), *content, size_t(g));
-    if (!target.scalp) return ctx_.report_error("part: hair group '" + group.name + "' has no scalp mesh");
     const BrushView view = brush_view();
     std::vector<glm::vec3> curve;
     for (const glm::vec2& p : path)
@@ -1979,15 +1977,28 @@ void EditorApp::apply_part_path(const std::vector<glm::vec2>& path) {
     ctx_.add_log(Severity::Info, "part", line);
 }
 
-void EditorApp::apply_part(glm::vec2 from, glm::vec2 to) {
-    const int g = brush_group(ctx_);
-    const runtime::SceneContent* content = live_->content();
-    if (g < 0 || !content) return ctx_.report_error("part: the scene has no hair group");
-    HairGroup& group = ctx_.scene.hair_groups[size_t(g)];
+Result<EditorApp::PartTarget> EditorApp::part_target() const {
+    PartTarget t;
+    t.group = brush_group(ctx_);
+    t.content = live_->content();
+    if (t.group < 0 || !t.content || size_t(t.group) >= t.content->grooms.size() || !t.content->grooms[size_t(t.group)])
+        return make_error(ErrorCode::InvalidArgument, "part: the scene has no hair group");
+    const HairGroup& group = ctx_.scene.hair_groups[size_t(t.group)];
     if (group.growth.placement == Placement::Edited || group.growth.placement == Placement::File)
-        return ctx_.report_error("part: hair group '" + group.name + "' has guides from a file or edited by hand; a parting shapes grown guides (Release guides first)");
-    const BrushTarget target = runtime::brush_target(live_->scene(), *content, size_t(g));
-    if (!target.scalp) return ctx_.report_error("part: hair group '" + group.name + "' has no scalp mesh");
+        return make_error(ErrorCode::InvalidArgument, "part: hair group '" + group.name +
+                                                          "' has guides from a file or edited by hand; a parting shapes grown guides (Release guides first)");
+    t.target = runtime::brush_target(live_->scene(), *t.content, size_t(t.group));
+    if (!t.target.scalp) return make_error(ErrorCode::NotFound, "part: hair group '" + group.name + "' has no scalp mesh");
+    return t;
+}
+
+void EditorApp::apply_part(glm::vec2 from, glm::vec2 to) {
+    auto at = part_target();
+    if (!at) return ctx_.report_error(at.error().message);
+    const int g = at->group;
+    const runtime::SceneContent* content = at->content;
+    const BrushTarget& target = at->target;
+    HairGroup& group = ctx_.scene.hair_groups[size_t(g)];
     const BrushView view = brush_view();
     auto a = pick_scalp(*target.scalp, view, from), b = pick_scalp(*target.scalp, view, to);
     if (!a || !b) return ctx_.report_error("part: draw the line on the scalp (an end missed the mesh)");

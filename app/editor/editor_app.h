@@ -159,6 +159,14 @@ private:
     // A straight line drawn with the part tool is a plane parting (growth.part); a curved one is painted
     // into the comb map along the curve (groom/scalp_paint.h paint_part_curve).
     void apply_part_path(const std::vector<glm::vec2>& path);
+    // The group the part tool acts on, its content and its scalp, or why there is none (no group, guides
+    // from a file or edited by hand, no scalp mesh).
+    struct PartTarget {
+        int group = -1;
+        const runtime::SceneContent* content = nullptr;
+        BrushTarget target;
+    };
+    Result<PartTarget> part_target() const;
     BrushView brush_view() const;
     void apply_part(glm::vec2 from, glm::vec2 to);
     uint32_t sim_frames_this_frame_ = 0;     // exact frames (Step, scripts)

@@ -156,17 +156,34 @@ void expect_undo_redo_reopen(int n, const std::string& prefix, const std::functi
     EXPECT_EQ(bytes("reopened"), bytes(prefix + std::to_string(n)));
 }
 
-TEST(Editor, BrushStrokesUndoRedoSaveAndReopenBitIdentically) {
-    if (!have_display()) GTEST_SKIP() << "needs an X server (the test command runs under xvfb-run)";
-    fs::path dir = scratch_dir("editor_brush");
-    const fs::path scene = light_scene(dir);
-    auto out = [&](const std::string& n) { return (dir / (n + ".tfx")).string(); };
-    nlohmann::json steps = nlohmann::json::array({
-        {{"open", scene.string()}},
-        // The part tool first (it shapes grown guides): a line down the middle of the scalp seen from above.
+// A scripted session on the light scene seen from above: its scratch folder, where its exports go (<name>.tfx
+// there), and its first steps (open, the top view, two frames, export `first`).
+struct TopViewSession {
+    fs::path dir;
+    std::function<std::string(const std::string&)> out;
+    nlohmann::json steps;
+};
+TopViewSession top_view_session(const std::string& scratch, const std::string& first) {
+    TopViewSession s;
+    s.dir = scratch_dir(scratch);
+    s.out = [dir = s.dir](const std::string& n) { return (dir / (n + ".tfx")).string(); };
+    s.steps = nlohmann::json::array({
+        {{"open", light_scene(s.dir).string()}},
         {{"action", "view_top"}},
         {{"frames", 2}},
-        {{"export", out("p0")}, {"format", "tfx"}},
+        {{"export", s.out(first)}, {"format", "tfx"}},
+    });
+    return s;
+}
+
+TEST(Editor, BrushStrokesUndoRedoSaveAndReopenBitIdentically) {
+    if (!have_display()) GTEST_SKIP() << "needs an X server (the test command runs under xvfb-run)";
+    // The part tool first (it shapes grown guides): a line down the middle of the scalp seen from above.
+    TopViewSession session = top_view_session("editor_brush", "p0");
+    const fs::path& dir = session.dir;
+    const auto& out = session.out;
+    nlohmann::json& steps = session.steps;
+    for (nlohmann::json step : nlohmann::json::array({
         {{"part", {{"points", {{0.53, 0.42}, {0.53, 0.58}}}}}},
         {{"export", out("p1")}, {"format", "tfx"}},
         {{"save", (dir / "parted.json").string()}},
@@ -176,7 +193,8 @@ TEST(Editor, BrushStrokesUndoRedoSaveAndReopenBitIdentically) {
         {{"set", "view.pitch_deg"}, {"value", 25}},
         {{"frames", 2}},
         {{"export", out("s0")}, {"format", "tfx"}},
-    });
+     }))
+        steps.push_back(step);
     const char* brushes[] = {"comb", "smooth", "grow", "cut", "puff", "clump", "add", "delete"};
     for (int i = 0; i < 8; ++i) {
         const double y = 0.3 + 0.05 * i;
@@ -213,15 +231,10 @@ TEST(Editor, BrushStrokesUndoRedoSaveAndReopenBitIdentically) {
 // the paint saved beside the scene reopens to the same hair bit for bit.
 TEST(Editor, ScalpPaintRegrowsUndoesSavesAndReopens) {
     if (!have_display()) GTEST_SKIP() << "needs an X server (the test command runs under xvfb-run)";
-    fs::path dir = scratch_dir("editor_paint");
-    const fs::path scene = light_scene(dir);
-    auto out = [&](const std::string& n) { return (dir / (n + ".tfx")).string(); };
-    nlohmann::json steps = nlohmann::json::array({
-        {{"open", scene.string()}},
-        {{"action", "view_top"}},
-        {{"frames", 2}},
-        {{"export", out("e0")}, {"format", "tfx"}},
-    });
+    TopViewSession session = top_view_session("editor_paint", "e0");
+    const fs::path& dir = session.dir;
+    const auto& out = session.out;
+    nlohmann::json& steps = session.steps;
     // Four strokes, one of each layer, then a curved parting (the part tool's path, painted into the comb map).
     const nlohmann::json edits[] = {
         {{"stroke", {{"paint", "mask"}, {"invert", true}, {"strength", 1.0}, {"radius_px", 60}, {"points", {{0.4, 0.45}, {0.6, 0.45}}}}}},

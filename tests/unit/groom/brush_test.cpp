@@ -17,6 +17,7 @@
 #include "groom/rng.h"
 #include "groom/spatial.h"
 #include "sdf/sdf.h"
+#include "damaged_files.h"
 #include "test_fields.h"
 #include "test_meshes.h"
 #include "test_paths.h"
@@ -689,20 +690,8 @@ TEST(GuidesFile, MissingTruncatedCorruptOrForeignFilesAreClearErrors) {
     EXPECT_NE(missing.error().message.find("nowhere.tguides"), std::string::npos) << missing.error().message;
 
     const std::vector<uint8_t> bytes = encode_guides(g, 200);
-    auto expect_error = [&](const std::vector<uint8_t>& b, const char* word) {
-        auto r = decode_guides(b, 200, "crown.tguides");
-        ASSERT_FALSE(r.ok()) << word;
-        EXPECT_NE(r.error().message.find("crown.tguides"), std::string::npos) << r.error().message;
-        EXPECT_NE(r.error().message.find(word), std::string::npos) << r.error().message;
-    };
-    expect_error(std::vector<uint8_t>(bytes.begin(), bytes.begin() + bytes.size() / 2), "truncated");
-    expect_error(std::vector<uint8_t>(bytes.begin(), bytes.begin() + 10), "not a Tressel guides file");
-    std::vector<uint8_t> flipped = bytes;
-    flipped[bytes.size() / 2] ^= 0x10;
-    expect_error(flipped, "checksum");
-    std::vector<uint8_t> huge = bytes;
-    huge[12] = 0xff, huge[13] = 0xff, huge[14] = 0xff, huge[15] = 0x7f;  // strand count
-    expect_error(huge, "truncated");
+    test::expect_damaged_files_refused(bytes, "crown.tguides", "not a Tressel guides file", 12 /* strand count */,
+                                       [](const std::vector<uint8_t>& b) { return decode_guides(b, 200, "crown.tguides"); });
     auto other = decode_guides(bytes, 150, "crown.tguides");
     ASSERT_FALSE(other.ok());
     EXPECT_NE(other.error().message.find("150"), std::string::npos) << other.error().message;

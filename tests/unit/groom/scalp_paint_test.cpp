@@ -12,6 +12,7 @@
 #include "groom/guides_file.h"
 #include "groom/placement.h"
 #include "groom/scalp_paint.h"
+#include "damaged_files.h"
 #include "test_meshes.h"
 #include "test_paths.h"
 
@@ -40,6 +41,16 @@ struct PaintScene {
     }
     // Pixels per metre on the plane.
     float scale() const { return glm::length(px({0.6f, 0.0f, 0.5f}) - px({0.5f, 0.0f, 0.5f})) / 0.1f; }
+    // Full-strength settings painting `value` into `layer` with a radius of `radius_m` on the plane.
+    PaintSettings brush(PaintLayer layer, float value, float radius_m, BrushFalloff falloff = BrushFalloff::Constant) const {
+        PaintSettings b;
+        b.layer = layer;
+        b.value = value;
+        b.strength = 1.0f;
+        b.falloff = falloff;
+        b.radius_px = radius_m * scale();
+        return b;
+    }
     GroomResult grow(const ScalpPaint& p) {
         in.group.scalp.painted = std::make_shared<const ScalpPaint>(p);
         in.group.scalp.paint = "plane.tpaint";
@@ -143,12 +154,7 @@ TEST(ScalpPaint, TheGuideCountFollowsThePaintedDensityWithinTenPercent) {
     const GroomResult g0 = s.grow(p0);
     for (float value : {3.0f, 0.5f, 0.0f}) {
         SCOPED_TRACE(value);
-        PaintSettings dens;
-        dens.layer = PaintLayer::Density;
-        dens.value = value;
-        dens.strength = 1.0f;
-        dens.falloff = BrushFalloff::Constant;
-        dens.radius_px = 0.3f * s.scale();
+        const PaintSettings dens = s.brush(PaintLayer::Density, value, 0.3f);
         ScalpPaint p1 = p0;
         ASSERT_TRUE(apply_paint_stroke(p1, s.mesh, s.view, dens, std::vector<glm::vec2>{s.px({0.5f, 0.0f, 0.5f})}, 0.5f).ok());
         const GroomResult g1 = s.grow(p1);
@@ -168,20 +174,10 @@ TEST(ScalpPaint, TheGuideCountFollowsThePaintedDensityWithinTenPercent) {
 TEST(ScalpPaint, LengthAndCombMapsShapeTheGuidesWherePainted) {
     PaintScene s;
     ScalpPaint p = blank_paint(s.mesh);
-    PaintSettings len;
-    len.layer = PaintLayer::Length;
-    len.value = 0.5f;
-    len.strength = 1.0f;
-    len.falloff = BrushFalloff::Constant;
-    len.radius_px = 0.15f * s.scale();
+    const PaintSettings len = s.brush(PaintLayer::Length, 0.5f, 0.15f);
     ASSERT_TRUE(apply_paint_stroke(p, s.mesh, s.view, len, std::vector<glm::vec2>{s.px({0.3f, 0.0f, 0.5f})}, 0.5f).ok());
     // Comb toward +x over the right half.
-    PaintSettings comb;
-    comb.layer = PaintLayer::Comb;
-    comb.value = 1.0f;
-    comb.strength = 1.0f;
-    comb.falloff = BrushFalloff::Constant;
-    comb.radius_px = 0.15f * s.scale();
+    const PaintSettings comb = s.brush(PaintLayer::Comb, 1.0f, 0.15f);
     ASSERT_TRUE(apply_paint_stroke(p, s.mesh, s.view, comb, std::vector<glm::vec2>{s.px({0.6f, 0.0f, 0.7f}), s.px({0.8f, 0.0f, 0.7f})}, 0.5f).ok());
     const GroomResult g = s.grow(p);
     size_t short_n = 0, combed_n = 0, plain_n = 0;
@@ -216,11 +212,9 @@ TEST(ScalpPaint, LengthAndCombMapsShapeTheGuidesWherePainted) {
 TEST(ScalpPaint, SymmetryPaintsTheMirrorImage) {
     PaintScene s;
     ScalpPaint p = blank_paint(s.mesh);
-    PaintSettings dens;
-    dens.layer = PaintLayer::Density;
-    dens.value = 4.0f;
+    PaintSettings dens = s.brush(PaintLayer::Density, 4.0f, 0.1f, BrushFalloff::Smooth);
+    dens.strength = 0.5f;
     dens.symmetry_x = true;
-    dens.radius_px = 0.1f * s.scale();
     ASSERT_TRUE(apply_paint_stroke(p, s.mesh, s.view, dens, std::vector<glm::vec2>{s.px({0.2f, 0.0f, 0.3f}), s.px({0.3f, 0.0f, 0.4f})}, 0.5f).ok());
     // Vertex at x and at 1 - x (the plane's columns are symmetric about 0.5) carry the same density.
     std::map<std::pair<int, int>, float> at;
@@ -358,20 +352,8 @@ TEST(ScalpPaint, FileRoundTripsAndBadFilesAreClearErrors) {
     ASSERT_FALSE(missing.ok());
     EXPECT_NE(missing.error().message.find("nowhere.tpaint"), std::string::npos) << missing.error().message;
     const std::vector<uint8_t> bytes = encode_paint(p);
-    auto expect_error = [&](const std::vector<uint8_t>& b, const char* word) {
-        auto r = decode_paint(b, "crown.tpaint");
-        ASSERT_FALSE(r.ok()) << word;
-        EXPECT_NE(r.error().message.find("crown.tpaint"), std::string::npos) << r.error().message;
-        EXPECT_NE(r.error().message.find(word), std::string::npos) << r.error().message;
-    };
-    expect_error(std::vector<uint8_t>(bytes.begin(), bytes.begin() + bytes.size() / 2), "truncated");
-    expect_error(std::vector<uint8_t>(bytes.begin(), bytes.begin() + 12), "not a Tressel scalp paint file");
-    std::vector<uint8_t> flipped = bytes;
-    flipped[bytes.size() / 2] ^= 0x10;
-    expect_error(flipped, "checksum");
-    std::vector<uint8_t> huge = bytes;
-    huge[12] = 0xff, huge[13] = 0xff, huge[14] = 0xff, huge[15] = 0xff;  // vertex count
-    expect_error(huge, "truncated");
+    test::expect_damaged_files_refused(bytes, "crown.tpaint", "not a Tressel scalp paint file", 12 /* vertex count */,
+                                       [](const std::vector<uint8_t>& b) { return decode_paint(b, "crown.tpaint"); });
     // Painted on another mesh.
     const Mesh other = test::make_plane(20, 20, 1.0f);
     auto foreign = load_paint_file(path, &other);
