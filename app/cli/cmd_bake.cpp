@@ -48,7 +48,10 @@ const char* const kBakeUsage =
     "frame's style error and the deepest follow vertex. --still drops the scene's motion (a still head).\n"
     "Per measured frame and in the summary, per accessory: the largest and mean edge strain (a soft body's\n"
     "lattice links), the free vertices inside the collision meshes it collides with and the deepest (exact\n"
-    "distance; a soft body's drawn surface, but where a pinned particle carries it), kinetic energy.\n"
+    "distance; a soft body's drawn surface, but where a pinned particle carries it), kinetic energy; for a\n"
+    "cloth the hair collides with, on the frames penetration is measured: the guide and follow vertices within\n"
+    "2 cm of it (beside its rim left out), those over its surface by more than the hair's particle radius\n"
+    "(the wrong side) and the highest (exact closest point on its triangles).\n"
     "Hair density per measured frame (hairs per cm^2 on each group's volume grid: densest node, the\n"
     "density the average hair sits in, the fraction above volume_density), whether or not volume is on.\n"
     "The report's `sag_free` gives the sag-free rest state's solve (groups with sag_free on): corrections,\n"
@@ -339,10 +342,28 @@ int run_bake(const std::vector<std::string>& argv) {
                 }
             }
             const double ke = cloth_kinetic_energy(c, world.step_dt_s());
-            accessories.push_back({{"name", c.name}, {"type", c.soft_body ? "soft_body" : "cloth"}, {"max_strain", st.max_strain}, {"mean_strain", st.mean_strain},
-                                   {"penetrating_vertices", inside}, {"max_penetration_m", deepest}, {"kinetic_energy", ke}});
+            json entry = {{"name", c.name}, {"type", c.soft_body ? "soft_body" : "cloth"}, {"max_strain", st.max_strain}, {"mean_strain", st.mean_strain},
+                          {"penetrating_vertices", inside}, {"max_penetration_m", deepest}, {"kinetic_energy", ke}};
             json& w = worst_accessories[c.name];
             if (!w.is_object()) w = json::object();
+            // Hair against the cloth (measured with the follows, on the frames that compute them): the hair
+            // within 2 cm of it, how much of it lies over its surface by more than the hair's particle radius,
+            // and the highest.
+            for (const SimAccessoryField& af : world.accessory_fields) {
+                if (&world.cloths[af.cloth] != &c || !penetration) continue;
+                double limit = 0.0;
+                for (const SimGroupState& g : world.groups) limit = std::max(limit, g.params.particle_radius_m);
+                const HairUnderClothStats hs = measure_hair_under_cloth(world, af, limit, 0.02);
+                entry["hair_near"] = hs.near;
+                entry["hair_wrong_side"] = hs.wrong_side;
+                entry["hair_wrong_side_guides"] = hs.wrong_side_guides;
+                entry["hair_max_height_guides_m"] = hs.near ? hs.max_height_guides_m : 0.0;
+                entry["hair_max_height_m"] = hs.near ? hs.max_height_m : 0.0;
+                entry["hair_limit_m"] = limit;
+                w["hair_wrong_side"] = std::max<uint64_t>(w.value("hair_wrong_side", uint64_t(0)), hs.wrong_side);
+                if (hs.near) w["hair_max_height_m"] = std::max(w.value("hair_max_height_m", -1.0), hs.max_height_m);
+            }
+            accessories.push_back(entry);
             w["max_strain"] = std::max(w.value("max_strain", 0.0), st.max_strain);
             w["mean_strain"] = std::max(w.value("mean_strain", 0.0), st.mean_strain);
             w["max_penetration_m"] = std::max(w.value("max_penetration_m", 0.0), deepest);

@@ -291,6 +291,36 @@ Status SceneRuntime::build_cloths(const Scene& scene) {
         world_->cloths.push_back(std::move(*cloth));
     }
     reset_to_rest(*world_);
+    // Hair against the cloths that ask for it: each one's shell field on a grid covering where its rest
+    // shape goes under the motion (64 times over 4 s) with room to drape and swing: half its largest
+    // extent around (a flat sheet has no height at rest; a cloth hangs from its pins).
+    for (size_t ai = 0; ai < scene.accessories.size(); ++ai) {
+        const Accessory& a = scene.accessories[ai];
+        if (cloth_of_accessory_[ai] < 0 || a.type != AccessoryType::Cloth || !a.cloth.hair_collision || world_->groups.empty()) continue;
+        const ClothState& cloth = world_->cloths[size_t(cloth_of_accessory_[ai])];
+        const SceneMesh* attach = a.attach.empty() ? nullptr : content_->find_mesh(a.attach);
+        const SceneMesh* under = attach ? attach : content_->find_mesh(world_->groups.front().scalp_mesh);
+        if (!under) continue;
+        glm::vec3 umin(std::numeric_limits<float>::infinity()), umax(-std::numeric_limits<float>::infinity());
+        for (glm::vec3 q : under->mesh.positions) umin = glm::min(umin, q), umax = glm::max(umax, q);
+        glm::vec3 rmin(std::numeric_limits<float>::infinity()), rmax(-std::numeric_limits<float>::infinity());
+        for (const glm::vec4& q : cloth.positions) rmin = glm::min(rmin, glm::vec3(q)), rmax = glm::max(rmax, glm::vec3(q));
+        const bool moves = motion_moves_mesh(world_->motion, cloth.attach_mesh);
+        glm::vec3 bmin = rmin, bmax = rmax;
+        for (int i = 1; moves && i <= 64; ++i) {
+            const glm::mat4 m(motion_transform(world_->motion, 4.0 * double(i) / 64.0));
+            for (int k = 0; k < 8; ++k) {
+                const glm::vec3 corner((k & 1) ? rmax.x : rmin.x, (k & 2) ? rmax.y : rmin.y, (k & 4) ? rmax.z : rmin.z);
+                const glm::vec3 q(m * glm::vec4(corner, 1.0f));
+                bmin = glm::min(bmin, q), bmax = glm::max(bmax, q);
+            }
+        }
+        const glm::vec3 rsize = rmax - rmin;
+        const glm::vec3 room(0.5f * std::max(rsize.x, std::max(rsize.y, rsize.z)));
+        auto field = add_accessory_field(*world_, size_t(cloth_of_accessory_[ai]), bmin - room, bmax + room, kAccessoryFieldCellM,
+                                         0.5f * (umin + umax));
+        if (!field) return make_error(field.error().code, "accessories['" + a.name + "'].cloth.hair_collision: " + field.error().message);
+    }
     return {};
 }
 

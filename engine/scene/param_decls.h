@@ -306,6 +306,8 @@ inline constexpr std::array kCloth{
     num("thickness", "m", 0.0, 0.05, "collision radius around each cloth vertex, added to the collision margin").as("Thickness", "Contact"),
     num("wind_scale", "1", 0.0, 10.0, "how strongly the cloth feels the wind (air across the cloth's surface)").as("Wind response", "Material"),
     num("tether_slack", "1", -1.0, 1.0, "long-range attachments: a vertex may go this fraction beyond its rest distance (along the cloth) from its nearest pin; 0 keeps hanging cloth from stretching, below 0 turns them off").as("Tether slack", "Solver"),
+    boolean("hair_collision", "the hair collides with the cloth and stays on the side facing the attach mesh (a scarf holds the hair under it down); off: hair passes through").as("Hair collides", "Contact"),
+    num("hair_clearance", "m", 0.0, 0.1, "extra distance the cloth keeps from the collision meshes: the room the hair under it has (the hair does not push the cloth)").as("Room for hair", "Contact"),
 };
 
 inline constexpr std::array kSoftBody{

@@ -210,6 +210,8 @@ void describe(V& v, S& s) {
     v.field("thickness", s.thickness_m);
     v.field("wind_scale", s.wind_scale);
     v.field("tether_slack", s.tether_slack);
+    v.field("hair_collision", s.hair_collision);
+    v.field("hair_clearance", s.hair_clearance_m);
 }
 
 template <class V, class S> requires Is<S, SoftBodyParams>

@@ -233,6 +233,8 @@ struct ClothParams {
     double thickness_m = 0.003;               // collision radius around each cloth vertex
     double wind_scale = 1.0;                  // how strongly the cloth feels the wind
     double tether_slack = 0.0;                // long-range attachments let a vertex go this fraction beyond its rest distance to its pin; < 0 = off
+    bool hair_collision = true;               // the hair collides with the cloth (kept under it: a scarf holds the hair down)
+    double hair_clearance_m = 0.0;            // extra distance the cloth keeps from collision meshes: room for the hair under it
     bool operator==(const ClothParams&) const = default;
 };
 

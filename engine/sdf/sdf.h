@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -69,6 +70,11 @@ struct SdfBuildDesc {
     // is not pushed, as in TressFX's own per-frame fields. Ignored (a full build) for the winding and
     // face-normal signs.
     bool band_only = false;
+    // The one-sided shell field of an open sheet instead of a signed distance (a cloth accessory hair lies
+    // under, shared/sdf.h sdf_shell_distance_m): band only, the obstacle on the side the face normals point
+    // to times shell_side (+1 or -1); beyond the band the band's width (free).
+    bool shell = false;
+    float shell_side = 1.0f;
 };
 
 // The build a scene asks for of its collision mesh `cm` over `mesh`: cell count, padding and sign; the
@@ -134,7 +140,7 @@ struct SdfBuildPlan {
     std::string mesh_name;
     uint64_t memory_bytes = 0;
     uint64_t winding_budget = kSdfDefaultWindingBudget;
-    bool band_only = false;   // SdfBuildDesc::band_only, where the sign allows it
+    bool band_only = false;   // SdfBuildDesc::band_only, where the sign allows it (always for a shell)
 };
 
 // Validation, grid sizing, memory cap and sign choice (the errors of build_sdf_cpu).
@@ -159,6 +165,13 @@ void fill_sdf_stats(const SdfBuildPlan& plan, const WindingPlan& winding, SdfGri
 // cap, message gives the size needed), Cancelled. Warnings (x extent degenerate, triangles dropped,
 // winding evaluated on a coarse grid) go to `diag`.
 Result<SdfGrid> build_sdf_cpu(const SdfBuildDesc& desc, Diagnostics& diag);
+
+// A band-only field (a shell, or a parity-signed band) rebuilt after its mesh moved, as the GPU's refit and
+// build do: `plan` from plan_sdf_build on the mesh's topology (its grid fixed), refitted to `source` (one
+// position per vertex of the mesh it was planned from; sdf_passes::refit_mesh), then the band passes and
+// the finalize into `out` (resized to the grid). InvalidArgument when the plan is not band-only or the
+// source holds fewer vertices than the plan's mesh came from.
+Status rebuild_band_field_cpu(SdfBuildPlan& plan, std::span<const glm::vec4> source, SdfGrid& out);
 
 // "auto", "parity", "winding", "face_normal".
 const char* sign_method_name(SignMethod m);

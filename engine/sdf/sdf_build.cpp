@@ -154,6 +154,23 @@ Result<SdfBuildPlan> plan_sdf_build(const SdfBuildDesc& desc, Diagnostics& diag)
     if (m.triangle_count() == 0)
         return make_error(ErrorCode::InvalidArgument, name + " has only degenerate triangles: nothing to build an SDF from.");
 
+    if (desc.shell) {
+        if (desc.shell_side != 1.0f && desc.shell_side != -1.0f)
+            return make_error(ErrorCode::InvalidArgument, "shell_side must be +1 or -1 for " + name + ".");
+        SdfBuildPlan plan;
+        plan.grid = gd;
+        plan.band_cells = desc.band_cells;
+        plan.sign_used = SignMethod::FaceNormal;  // the side comes from the nearest feature's normal
+        plan.requested_sign = desc.sign;
+        plan.cell_sign = sp::CellSign::Shell;
+        m.orientation = desc.shell_side;
+        plan.mesh = std::move(m);
+        plan.mesh_name = mesh->name;
+        plan.memory_bytes = need;
+        plan.winding_budget = desc.winding_budget;
+        plan.band_only = true;
+        return plan;
+    }
     SignMethod method = desc.sign;
     if (method == SignMethod::Auto) method = m.closed_manifold() ? SignMethod::Parity : SignMethod::Winding;
     sp::CellSign cell_sign = sp::CellSign::Parity;
@@ -186,10 +203,78 @@ Result<SdfBuildPlan> plan_sdf_build(const SdfBuildDesc& desc, Diagnostics& diag)
 }
 
 
+// A band-only build's passes over a planned (or refitted) mesh: init, band distance and nearest triangle,
+// flags, ray parity unless a shell, finalize of the band cells, the band's width beyond it.
+static void run_band_only(const SdfBuildPlan& plan, SdfGrid& out) {
+    const sp::MeshData& m = plan.mesh;
+    const gpu_shared::SdfGridParams g = plan.grid.gpu_params(plan.band_cells);
+    const uint32_t cells = uint32_t(plan.grid.cell_count());
+    const uint32_t tris = uint32_t(m.triangle_count());
+    const bool shell = plan.cell_sign == sp::CellSign::Shell;
+    out.grid = plan.grid;
+    out.band_cells = plan.band_cells;
+    out.sign_used = plan.sign_used;
+    std::vector<uint32_t> dist_ordered(cells), nearest(cells);
+    std::vector<uint32_t> parity_toggles(shell ? 0u : gpu_shared::sdf_parity_word_count(g), 0u), parity(parity_toggles.size(), 0u);
+    out.flags.assign(cells, 0);
+    out.distance_m.assign(cells, 0.0f);
+    for (uint32_t c = 0; c < cells; ++c) sp::init_cell(c, dist_ordered, nearest);
+    for (uint32_t t = 0; t < tris; ++t) sp::band_distance_triangle(t, g, m, dist_ordered);
+    for (uint32_t t = 0; t < tris; ++t) sp::band_nearest_triangle(t, g, m, dist_ordered, nearest);
+    for (uint32_t c = 0; c < cells; ++c) {
+        sp::band_flags_cell(c, g, dist_ordered, out.flags);
+        if (!(out.flags[c] & gpu_shared::kSdfFlagBand)) nearest[c] = gpu_shared::kSdfNoTriangle;
+    }
+    if (!shell) {
+        for (int axis = 0; axis < 3; ++axis)
+            for (uint32_t t = 0; t < tris; ++t) sp::parity_triangle(t, axis, g, m, parity_toggles);
+        const uint32_t lines = sp::parity_line_count(g);
+        for (uint32_t line = 0; line < lines; ++line) sp::parity_prefix_line(line, g, parity_toggles, parity);
+    }
+    sp::FinalizeInputs fin;
+    fin.grid = &g;
+    fin.mesh = &m;
+    fin.sign = plan.cell_sign;
+    fin.nearest = nearest;
+    fin.parity = parity;
+    for (uint32_t c = 0; c < cells; ++c) {
+        if (out.flags[c] & gpu_shared::kSdfFlagBand) {
+            sp::finalize_cell(c, fin, out.distance_m, out.flags);
+        } else {  // beyond the band: its width, signed by the parity vote (shared/sdf.h); a shell's is free
+            const bool inside = !shell && gpu_shared::sdf_parity_inside(sp::parity_bits(c, g, parity));
+            out.distance_m[c] = gpu_shared::sdf_beyond_band_m(g, inside);
+            out.flags[c] = uint8_t(inside ? gpu_shared::kSdfFlagInside : 0u);
+        }
+    }
+}
+
+Status rebuild_band_field_cpu(SdfBuildPlan& plan, std::span<const glm::vec4> source, SdfGrid& out) {
+    if (!plan.band_only) return make_error(ErrorCode::InvalidArgument, "rebuild_band_field_cpu: the field of '" + plan.mesh_name + "' is not band-only");
+    size_t need = 0;
+    for (uint32_t s : plan.mesh.weld_source) need = std::max<size_t>(need, size_t(s) + 1);
+    if (source.size() < need)
+        return make_error(ErrorCode::InvalidArgument, "rebuild_band_field_cpu: " + std::to_string(source.size()) + " positions for the field of '" +
+                                                          plan.mesh_name + "', which needs " + std::to_string(need));
+    sp::refit_mesh(plan.mesh, source);
+    run_band_only(plan, out);
+    fill_sdf_stats(plan, WindingPlan{}, out);
+    return {};
+}
+
 Result<SdfGrid> build_sdf_cpu(const SdfBuildDesc& desc, Diagnostics& diag) {
     auto plan_r = plan_sdf_build(desc, diag);
     if (!plan_r.ok()) return plan_r.error();
     const SdfBuildPlan& plan = *plan_r;
+    if (plan.band_only) {
+        TRESSEL_TRY(check_cancel(desc.progress, 0.05f, "narrow band"));
+        SdfGrid out;
+        run_band_only(plan, out);
+        fill_sdf_stats(plan, WindingPlan{}, out);
+        if (out.stats.unwritten_cells)
+            diag.error(plan.mesh_name, std::to_string(out.stats.unwritten_cells) + " SDF cells were left without a distance.");
+        if (desc.progress) desc.progress->set(1.0f, "done");
+        return out;
+    }
     const SdfGridDesc& gd = plan.grid;
     const sp::MeshData& m = plan.mesh;
     const sp::CellSign cell_sign = plan.cell_sign;
@@ -216,10 +301,10 @@ Result<SdfGrid> build_sdf_cpu(const SdfBuildDesc& desc, Diagnostics& diag) {
     for (uint32_t c = 0; c < cells; ++c) sp::band_flags_cell(c, g, dist_ordered, out.flags);
     // 5. far field, coarse to fine: seed the coarse grid from the band, jump-flood it, then every fine
     // cell outside the band takes the best triangle of the coarse cells around it
-    const uint32_t coarse_cells = plan.band_only ? 0u : sp::coarse_cell_count(g);
+    const uint32_t coarse_cells = sp::coarse_cell_count(g);
     std::vector<uint32_t> coarse_nearest(coarse_cells), coarse_next(coarse_cells);
     for (uint32_t c = 0; c < coarse_cells; ++c) sp::coarse_seed_cell(c, g, m, dist_ordered, nearest, coarse_nearest);
-    std::vector<int> steps = plan.band_only ? std::vector<int>{} : sp::jfa_steps(sp::coarse_dims(g));
+    std::vector<int> steps = sp::jfa_steps(sp::coarse_dims(g));
     for (size_t s = 0; s < steps.size(); ++s) {
         TRESSEL_TRY(check_cancel(desc.progress, 0.15f + 0.35f * float(s) / float(steps.size()), "propagating distances"));
         for (uint32_t c = 0; c < coarse_cells; ++c) sp::coarse_jfa_cell(c, steps[s], g, m, coarse_nearest, coarse_next);
@@ -228,14 +313,13 @@ Result<SdfGrid> build_sdf_cpu(const SdfBuildDesc& desc, Diagnostics& diag) {
     TRESSEL_TRY(check_cancel(desc.progress, 0.5f, "propagating distances"));
     std::vector<uint32_t> nearest_first(cells);
     std::vector<float> first_d(cells, std::numeric_limits<float>::infinity());
-    for (uint32_t c = 0; c < cells && !plan.band_only; ++c) {
+    for (uint32_t c = 0; c < cells; ++c) {
         nearest_first[c] = sp::fine_nearest_cell(c, g, m, dist_ordered, nearest, coarse_nearest);
         if (nearest_first[c] != gpu_shared::kSdfNoTriangle)
             first_d[c] = sp::triangle_distance_m(m, nearest_first[c], gpu_shared::sdf_cell_centre_m(g, gpu_shared::sdf_cell_coords(g, c)));
     }
     for (uint32_t c = 0; c < cells; ++c)
-        nearest_final[c] = plan.band_only ? ((out.flags[c] & gpu_shared::kSdfFlagBand) ? nearest[c] : gpu_shared::kSdfNoTriangle)
-                                          : sp::block_consensus_cell(c, g, m, dist_ordered, nearest_first, first_d);
+        nearest_final[c] = sp::block_consensus_cell(c, g, m, dist_ordered, nearest_first, first_d);
     // 6. ray parity along x, y, z
     if (cell_sign == sp::CellSign::Parity || cell_sign == sp::CellSign::PseudonormalBandParityElsewhere) {
         TRESSEL_TRY(check_cancel(desc.progress, 0.7f, "ray parity"));
@@ -293,14 +377,6 @@ Result<SdfGrid> build_sdf_cpu(const SdfBuildDesc& desc, Diagnostics& diag) {
     fin.parity = parity;
     fin.winding = winding;
     for (uint32_t c = 0; c < cells; ++c) sp::finalize_cell(c, fin, out.distance_m, out.flags);
-    if (plan.band_only)  // beyond the band: its width, signed by the parity vote (shared/sdf.h)
-        for (uint32_t c = 0; c < cells; ++c)
-            if (!(out.flags[c] & gpu_shared::kSdfFlagBand)) {
-                const bool inside = gpu_shared::sdf_parity_inside(sp::parity_bits(c, g, parity));
-                out.distance_m[c] = gpu_shared::sdf_beyond_band_m(g, inside);
-                out.flags[c] = uint8_t(inside ? gpu_shared::kSdfFlagInside : 0u);
-            }
-
     fill_sdf_stats(plan, winding_plan, out);
     if (out.stats.unwritten_cells)
         diag.error(plan.mesh_name, std::to_string(out.stats.unwritten_cells) + " SDF cells were left without a distance.");

@@ -601,6 +601,7 @@ float CoarseWinding::at_cell(glm::ivec3 cell) const {
 
 static_assert(uint32_t(CellSign::Winding) == gpu_shared::kSdfSignWinding &&
                   uint32_t(CellSign::FaceNormal) == gpu_shared::kSdfSignFaceNormal &&
+                  uint32_t(CellSign::Shell) == gpu_shared::kSdfSignShell &&
                   uint32_t(CellSign::PseudonormalBandParityElsewhere) == gpu_shared::kSdfSignPseudonormalBandParityElsewhere,
               "CellSign must match the kSdfSign* constants");
 
@@ -622,6 +623,13 @@ void finalize_cell(uint32_t cell, const FinalizeInputs& in, std::span<float> dis
     if (q.feature == gpu_shared::kSdfFeatureFace) n = m.face_normals[tri];
     else if (q.feature <= gpu_shared::kSdfFeatureVertex2) n = m.vertex_pseudonormals[m.indices[3 * tri + q.feature]];
     else n = m.edge_pseudonormals[m.tri_edges[3 * tri + (q.feature - gpu_shared::kSdfFeatureEdge01)]];
+    if (in.sign == CellSign::Shell) {
+        const float v = gpu_shared::sdf_shell_distance_m(off, xyz(n) * m.orientation, feature_on_rim(m, tri, q.feature),
+                                                         gpu_shared::sdf_band_limit_m(g));
+        distance_m[cell] = v;
+        flags[cell] = uint8_t(flags[cell] | (v < 0.0f ? gpu_shared::kSdfFlagInside : 0u));
+        return;
+    }
     const bool pn_inside = glm::dot(off, xyz(n)) * m.orientation < 0.0f;
     const bool face_inside = glm::dot(off, xyz(m.face_normals[tri])) * m.orientation < 0.0f;
     const float w = in.sign == CellSign::Winding ? in.winding[cell] : 0.0f;
@@ -631,6 +639,21 @@ void finalize_cell(uint32_t cell, const FinalizeInputs& in, std::span<float> dis
                                                     face_inside);
     distance_m[cell] = inside ? -d : d;
     flags[cell] = uint8_t(flags[cell] | (inside ? gpu_shared::kSdfFlagInside : 0u));
+}
+
+bool feature_on_rim(const MeshData& m, uint32_t tri, uint32_t feature) {
+    if (feature == gpu_shared::kSdfFeatureFace) return false;
+    if (feature >= gpu_shared::kSdfFeatureEdge01) return m.tri_neighbours[3 * tri + (feature - gpu_shared::kSdfFeatureEdge01)] == kSdfNoTriangle;
+    // A vertex: on the rim when an edge of one of its triangles that meets it has no neighbour.
+    const uint32_t v = m.indices[3 * tri + feature];
+    for (uint32_t i = m.vertex_tri_offsets[v]; i < m.vertex_tri_offsets[v + 1]; ++i) {
+        const uint32_t t = m.vertex_tris[i];
+        for (uint32_t k = 0; k < 3; ++k)
+            if (m.indices[3 * t + k] == v &&
+                (m.tri_neighbours[3 * t + k] == kSdfNoTriangle || m.tri_neighbours[3 * t + (k + 2) % 3] == kSdfNoTriangle))
+                return true;
+    }
+    return false;
 }
 
 }  // namespace tressel::sdf_passes

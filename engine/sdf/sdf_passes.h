@@ -195,7 +195,9 @@ struct CoarseWinding {
 // triangles (bob.obj) is still a closed manifold yet gives the wrong sign up to 1.7 cells away, where all
 // three parity rays agree and are right.
 // Values equal the kSdfSign* constants of shared/sdf.h (static_assert in sdf_passes.cpp).
-enum class CellSign : uint32_t { Pseudonormal, Parity, PseudonormalBandParityElsewhere, Winding, FaceNormal };
+// Shell: not a sign but the one-sided shell field of an open sheet (gpu_shared::sdf_shell_distance_m; band
+// cells only, the mesh's orientation giving the obstacle's side).
+enum class CellSign : uint32_t { Pseudonormal, Parity, PseudonormalBandParityElsewhere, Winding, FaceNormal, Shell };
 struct FinalizeInputs {
     const SdfGridParams* grid = nullptr;
     const MeshData* mesh = nullptr;
@@ -205,5 +207,9 @@ struct FinalizeInputs {
     std::span<const float> winding;        // per cell (winding sign only)
 };
 void finalize_cell(uint32_t cell, const FinalizeInputs& in, std::span<float> distance_m, std::span<uint8_t> flags);
+
+// Whether closest-point feature `feature` (kSdfFeature*) of triangle `tri` lies on the mesh's rim: an edge
+// no other triangle shares, or a vertex on one (the shell field's test; sdf/finalize_band.comp's too).
+bool feature_on_rim(const MeshData& m, uint32_t tri, uint32_t feature);
 
 }  // namespace tressel::sdf_passes

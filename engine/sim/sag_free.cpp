@@ -143,6 +143,10 @@ Result<SagFreeReport> solve_sag_free(SimWorld& world, const SagFreeOptions& opti
     // CPU or the GPU), back as they were after it.
     std::vector<ClothState> saved_cloths = std::move(world.cloths);
     world.cloths.clear();
+    // Nor do the hair's fields of the cloths (appended last to every group's fields) take part: the solve is
+    // the groom's under gravity and the collision meshes alone. The groups come back with them.
+    for (SimGroupState& g : world.groups)
+        for (const SimAccessoryField& a : world.accessory_fields) std::erase(g.sdf_indices, a.sdf);
     auto restore = [&]() -> Status {
         world.cloths = std::move(saved_cloths);
         for (size_t gi : solved) {

@@ -396,14 +396,80 @@ StepFrame begin_step(SimWorld& world) {
                                 : make_cloth_params(c.params, world.environment, dt, t_now, before, now, nc, ns, uint32_t(c.vertex_count()));
         const double friction = c.soft_body ? c.soft.friction : c.params.friction;
         for (uint32_t k : c.collider_indices) fc.colliders.push_back(world.colliders[k].gpu);
-        for (uint32_t si : c.sdf_indices) fc.sdf_frames.push_back(sdf_frame_now(world.sdfs[si], friction));
+        for (uint32_t si : c.sdf_indices) {
+            gpu_shared::SimSdfFrame f = sdf_frame_now(world.sdfs[si], friction);
+            if (!c.soft_body) f.params.x += float(c.params.hair_clearance_m);  // room for the hair under the cloth
+            fc.sdf_frames.push_back(f);
+        }
     }
     return frame;
 }
 
+Result<uint32_t> add_accessory_field(SimWorld& world, size_t cloth, glm::vec3 bmin, glm::vec3 bmax, double cell_m, glm::vec3 under_m) {
+    if (cloth >= world.cloths.size()) return make_error(ErrorCode::InvalidArgument, "add_accessory_field: no cloth " + std::to_string(cloth));
+    const ClothState& c = world.cloths[cloth];
+    const std::string who = "cloth '" + c.name + "'";
+    if (c.soft_body) return make_error(ErrorCode::InvalidArgument, who + " is a soft body: hair collides with cloths only");
+    if (!all_finite(c.positions) || !glm::all(glm::lessThan(bmin, bmax)) || !std::isfinite(bmin.x + bmin.y + bmin.z + bmax.x + bmax.y + bmax.z) ||
+        !(cell_m > 0.0) || !std::isfinite(cell_m))
+        return make_error(ErrorCode::InvalidArgument, who + ": the hair's field around it has no finite bounds or cell size");
+    SimAccessoryField a;
+    a.cloth = uint32_t(cloth);
+    a.mesh = cloth_mesh(c);
+    a.mesh.name = "accessory '" + c.name + "'";
+    // The side the obstacle lies on: where the area-weighted normals point away from `under_m`, theirs.
+    double away = 0.0;
+    for (size_t t = 0; t + 2 < a.mesh.indices.size(); t += 3) {
+        const glm::vec3 p0 = a.mesh.positions[a.mesh.indices[t]], p1 = a.mesh.positions[a.mesh.indices[t + 1]], p2 = a.mesh.positions[a.mesh.indices[t + 2]];
+        away += double(glm::dot(glm::cross(p1 - p0, p2 - p0), (p0 + p1 + p2) / 3.0f - under_m));
+    }
+    const glm::vec3 size = bmax - bmin;
+    const double extent = double(std::max(size.x, std::max(size.y, size.z)));
+    const double cell = std::max(cell_m, extent / double(kAccessoryFieldMaxCells - 1 - 2 * kAccessoryFieldBandCells));
+    SdfGridDesc grid;
+    grid.cell_size_m = cell;
+    grid.padding_cells = kAccessoryFieldBandCells;
+    grid.origin_m = glm::dvec3(bmin) - double(kAccessoryFieldBandCells) * cell;
+    grid.dims = glm::ivec3(glm::ceil(glm::dvec3(bmax - bmin) / cell)) + 1 + 2 * kAccessoryFieldBandCells;
+    a.desc.shell = true;
+    a.desc.shell_side = away >= 0.0 ? 1.0f : -1.0f;
+    a.desc.band_cells = kAccessoryFieldBandCells;
+    a.desc.fixed_grid = grid;
+    a.desc.band_only = true;
+    a.desc.mesh = &a.mesh;
+    Diagnostics diag;
+    auto plan = plan_sdf_build(a.desc, diag);
+    a.desc.mesh = nullptr;
+    if (!plan) return make_error(plan.error().code, who + ": the hair's field: " + plan.error().message);
+    a.plan = std::move(*plan);
+    a.grid = std::make_shared<SdfGrid>();
+    TRESSEL_TRY(rebuild_band_field_cpu(a.plan, c.positions, *a.grid));
+    SimSdfState st;
+    st.mesh = a.mesh.name;
+    st.grid = a.grid.get();
+    st.grid_params = a.grid->gpu_params();
+    st.margin_m = c.params.thickness_m;
+    st.moves = false;
+    a.sdf = uint32_t(world.sdfs.size());
+    world.sdfs.push_back(st);
+    for (SimGroupState& g : world.groups) g.sdf_indices.push_back(a.sdf);
+    world.accessory_fields.push_back(std::move(a));
+    return world.accessory_fields.back().sdf;
+}
+
+Status rebuild_accessory_fields(SimWorld& world) {
+    for (SimAccessoryField& a : world.accessory_fields) {
+        if (a.cloth >= world.cloths.size()) continue;  // out of the world for now (a sag-free solve): the field stays
+        if (a.grid.use_count() > 1) a.grid = std::make_shared<SdfGrid>(*a.grid);  // a copied world: its own field from now on
+        TRESSEL_TRY(rebuild_band_field_cpu(a.plan, world.cloths[a.cloth].positions, *a.grid));
+        world.sdfs[a.sdf].grid = a.grid.get();
+    }
+    return {};
+}
+
 Status step_once(SimWorld& world) {
     const StepFrame frame = begin_step(world);
-    Status result;
+    Status result = rebuild_accessory_fields(world);
     for (size_t gi = 0; gi < world.groups.size(); ++gi) {
         SimGroupState& g = world.groups[gi];
         if (!g.params.enabled) continue;

@@ -2,8 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "sim/sim_passes.h"
+#include "sdf/sdf_passes.h"
+#include "shared/sdf.h"
+
+#include <unordered_map>
 
 namespace tressel {
 namespace {
@@ -140,6 +145,55 @@ SimFrameMetrics measure_frame(const SimWorld& world, std::span<const SimSdfOracl
     m.rms_speed_m_s = free_vertices ? std::sqrt(speed2_sum / double(free_vertices)) : 0.0;
     m.style_error_mean_m = free_vertices ? style_sum / double(free_vertices) : 0.0;
     return m;
+}
+
+HairUnderClothStats measure_hair_under_cloth(const SimWorld& world, const SimAccessoryField& field, double limit_m, double near_m) {
+    HairUnderClothStats st;
+    if (field.cloth >= world.cloths.size() || !(near_m > 0.0)) return st;
+    const sdf_passes::MeshData m = sdf_passes::prepare_mesh(cloth_mesh(world.cloths[field.cloth]));
+    const float side = field.desc.shell_side;
+    // Triangles bucketed by their bounds grown by near_m, in cells of near_m.
+    const float cell = float(near_m);
+    auto key = [](glm::ivec3 c) { return (uint64_t(uint32_t(c.x) & 0x1FFFFF) << 42) | (uint64_t(uint32_t(c.y) & 0x1FFFFF) << 21) | uint64_t(uint32_t(c.z) & 0x1FFFFF); };
+    std::unordered_map<uint64_t, std::vector<uint32_t>> buckets;
+    auto vtx = [&](uint32_t t, int k) { return glm::vec3(m.positions_m[m.indices[3 * t + uint32_t(k)]]); };
+    for (uint32_t t = 0; t < m.triangle_count(); ++t) {
+        const glm::vec3 lo = glm::min(vtx(t, 0), glm::min(vtx(t, 1), vtx(t, 2))) - cell, hi = glm::max(vtx(t, 0), glm::max(vtx(t, 1), vtx(t, 2))) + cell;
+        const glm::ivec3 a(glm::floor(lo / cell)), b(glm::floor(hi / cell));
+        for (int z = a.z; z <= b.z; ++z)
+            for (int y = a.y; y <= b.y; ++y)
+                for (int x = a.x; x <= b.x; ++x) buckets[key({x, y, z})].push_back(t);
+    }
+    auto measure = [&](const glm::vec4& q, bool guide) {
+        const glm::vec3 p(q);
+        auto it = buckets.find(key(glm::ivec3(glm::floor(p / cell))));
+        if (it == buckets.end()) return;
+        float best = std::numeric_limits<float>::infinity();
+        uint32_t best_t = 0;
+        gpu_shared::SdfClosest best_q{};
+        for (uint32_t t : it->second) {
+            const gpu_shared::SdfClosest c = gpu_shared::sdf_closest_on_triangle(p, vtx(t, 0), vtx(t, 1), vtx(t, 2));
+            const float d = glm::length(p - c.point_m);
+            if (d < best) best = d, best_t = t, best_q = c;
+        }
+        if (!(best <= float(near_m)) || sdf_passes::feature_on_rim(m, best_t, best_q.feature)) return;
+        glm::vec4 n;
+        if (best_q.feature == gpu_shared::kSdfFeatureFace) n = m.face_normals[best_t];
+        else if (best_q.feature <= gpu_shared::kSdfFeatureVertex2) n = m.vertex_pseudonormals[m.indices[3 * best_t + best_q.feature]];
+        else n = m.edge_pseudonormals[m.tri_edges[3 * best_t + (best_q.feature - gpu_shared::kSdfFeatureEdge01)]];
+        const glm::vec3 off = p - best_q.point_m;
+        const double h = glm::dot(off, glm::vec3(n) * side) >= 0.0f ? double(best) : -double(best);
+        ++st.near;
+        st.max_height_m = std::max(st.max_height_m, h);
+        if (guide) st.max_height_guides_m = std::max(st.max_height_guides_m, h);
+        if (h > limit_m) ++st.wrong_side, st.wrong_side_guides += guide ? 1 : 0;
+    };
+    for (const SimGroupState& g : world.groups) {
+        if (!g.params.enabled) continue;
+        for (const glm::vec4& q : g.positions) measure(q, true);
+        for (const glm::vec4& q : g.follow_positions) measure(q, false);
+    }
+    return st;
 }
 
 }  // namespace tressel

@@ -74,4 +74,20 @@ SimMotionReference capture_motion_reference(const SimWorld& world);
 SimFrameMetrics measure_frame(const SimWorld& world, std::span<const SimSdfOracle> oracles,
                               const SimMotionReference* reference = nullptr);
 
+// Hair against a cloth accessory (SimAccessoryField), measured against the cloth's triangles, not its
+// field: for every guide and follow vertex within near_m of the cloth (exact closest point over the
+// triangles a bucket grid of near_m cells offers), its height over the cloth's surface toward the outside
+// (the obstacle's side: the closest feature's normal, face or pseudonormal, times the field's side); a
+// vertex whose closest point is on the cloth's rim lies beside the cloth, not over it, and is left out.
+// A vertex on the wrong side lies over the surface by more than `limit_m`. The follows are as the world
+// holds them (the bake computes them on the frames it measures penetration on).
+struct HairUnderClothStats {
+    uint64_t near = 0;            // vertices within near_m of the cloth, beside the rim excluded
+    uint64_t wrong_side = 0;      // of those, over the surface by more than limit_m
+    uint64_t wrong_side_guides = 0;  // the guide vertices among them
+    double max_height_m = -1e9;   // the highest over the surface (negative: every one is under it)
+    double max_height_guides_m = -1e9;  // the highest guide vertex
+};
+HairUnderClothStats measure_hair_under_cloth(const SimWorld& world, const SimAccessoryField& field, double limit_m, double near_m);
+
 }  // namespace tressel

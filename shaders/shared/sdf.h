@@ -443,6 +443,27 @@ TRESSEL_CONST(uint, kSdfSignParity, 1u);
 TRESSEL_CONST(uint, kSdfSignPseudonormalBandParityElsewhere, 2u);
 TRESSEL_CONST(uint, kSdfSignWinding, 3u);
 TRESSEL_CONST(uint, kSdfSignFaceNormal, 4u);
+// Not a sign but a field of its own: a one-sided thick shell over an open sheet (a cloth accessory that
+// hair lies under; sdf_shell_distance_m). Band-only, no parity.
+TRESSEL_CONST(uint, kSdfSignShell, 5u);
+
+// The shell field of a sheet at a cell whose nearest point on the sheet is `off` away (cell - closest
+// point), `n` the unit normal there (face normal or pseudonormal of the nearest feature), times the side:
+// +n points into the obstacle. The obstacle is the slab from the sheet to depth_m on the +n side, over
+// the sheet's footprint: on the -n side the value is the distance to the sheet (positive, free space),
+// within the slab negative (deepest, -depth_m / 2, half way up), beyond it positive again. `rim`: the
+// nearest feature is an open edge or a vertex on one, so the cell lies beside the sheet, not over it:
+// the slab is cut there by the distance past the rim (off's part along the sheet), so a strand that hangs
+// past the sheet's edge is free, and the value is continuous across the rim's plane.
+SDF_FN float sdf_shell_distance_m(vec3 off, vec3 n, bool rim, float depth_m) {
+    float h = dot(off, n);
+    if (!rim) {
+        float s = h >= 0.0f ? length(off) : -length(off);
+        return max(-s, s - depth_m);
+    }
+    vec3 lateral = off - h * n;
+    return max(max(-h, h - depth_m), length(lateral));
+}
 
 // Majority vote of the three ray-parity bits.
 SDF_FN bool sdf_parity_inside(uint bits) {

@@ -6,9 +6,11 @@
 
 #include "gpu_test.h"
 #include "groom/groom_bench.h"
+#include "hair_cloth_world.h"
 #include "real_head.h"
 #include "sim/gpu/sim_gpu.h"
 #include "sim/mesh_oracle.h"
+#include "sim/sim_metrics.h"
 #include "sim/soft_body.h"
 #include "test_paths.h"
 
@@ -179,6 +181,36 @@ TEST_F(ClothGpuTest, LargerClothsWithFewerLanesPerVertexMatchTheCpu) {
 
 // A soft bun (a ball of 5 cm, particles 1 cm apart) on top of the turning head, pinned where it touches
 // it, against the head's SDF and the sphere collider.
+// Hair against a cloth on the device: the sheet's shell field refitted and rebuilt from its positions before
+// every step and copied into the hair's fields (SimGpu), the same step as the CPU reference.
+TEST_F(ClothGpuTest, HairUnderAClothMatchesTheCpuStep) {
+    auto pipelines = SimGpuPipelines::create(device());
+    ASSERT_TRUE(pipelines.ok()) << pipelines.error().describe();
+    for (SimGpuMode mode : {SimGpuMode::Split, SimGpuMode::Fused}) {
+        auto h_cpu = test::make_hair_under_cloth(true), h_gpu = test::make_hair_under_cloth(true);
+        auto sim = SimGpu::create(device(), *pipelines, h_gpu->world, 16, mode);
+        ASSERT_TRUE(sim.ok()) << sim.error().describe();
+        for (int i = 0; i < 40; ++i) ASSERT_TRUE(step_once(h_cpu->world).ok());
+        run_gpu(device(), *sim, h_gpu->world, 40);
+        ASSERT_TRUE(sim->download(device(), h_gpu->world).ok());
+        double hair = 0.0, moved = 0.0;
+        const SimGroupState& a = h_cpu->world.groups[0];
+        for (size_t v = 0; v < a.positions.size(); ++v) {
+            hair = std::max<double>(hair, glm::length(glm::vec3(a.positions[v] - h_gpu->world.groups[0].positions[v])));
+            moved = std::max<double>(moved, double(a.positions[v].y) - 0.05);
+        }
+        const double cloth = max_diff(h_cpu->world.cloths[0], h_gpu->world.cloths[0]);
+        // The hair met the sheet in these 40 steps: some vertex is within the cloth's reach.
+        const HairUnderClothStats st = measure_hair_under_cloth(h_gpu->world, h_gpu->world.accessory_fields[0], 0.001, 0.01);
+        std::printf("hair under a cloth, GPU (%s) vs CPU after 40 steps: hair %.2e m, cloth %.2e m (hair rose %.3f m, %llu vertices within 1 cm of the sheet, %llu over it)\n",
+                    mode == SimGpuMode::Split ? "split" : "fused", hair, cloth, moved, (unsigned long long)st.near, (unsigned long long)st.wrong_side);
+        EXPECT_GT(st.near, 20u);
+        EXPECT_EQ(st.wrong_side, 0u);
+        EXPECT_LT(hair, 1e-4);
+        EXPECT_LT(cloth, 1e-4);
+    }
+}
+
 SimWorld make_soft_world(int iterations) {
     const Fixture& f = fixture();
     SimWorld w = make_world(iterations);

@@ -5,6 +5,7 @@
 // choices (and the propagation that follows them) may differ from the CPU by the far field's own
 // approximation error, bounded here by 0.05 cell.
 // A driver with IEEE arithmetic (the CPU driver) reproduces the CPU reference to 1e-5 cell in every cell.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -349,6 +350,128 @@ TEST_F(SdfGpu, BadParametersAreErrorsBeforeAnyGpuWork) {
     ASSERT_FALSE(big.ok());
     EXPECT_EQ(big.error().code, ErrorCode::LimitExceeded);
     EXPECT_NE(big.error().message.find("MiB"), std::string::npos) << big.error().message;
+}
+
+
+// The shell field of an open sheet (a cloth the hair lies under, SdfBuildDesc::shell): every band cell
+// against the analytic slab over the sheet's footprint (shared/sdf.h sdf_shell_distance_m: the distance
+// below the sheet, the slab of the band's depth above it, cut by the distance past the rim beside it); the
+// band's width beyond it; the GPU equal to the CPU reference bit for bit on the CPU driver, built and then
+// rebuilt from moved positions (the refit a cloth's field goes through every step).
+TEST_F(SdfGpu, ShellFieldOfASheetIsTheSlabOverItsFootprint) {
+    const int n = 6;
+    const double x0 = -0.1, x1 = 0.1, z0 = -0.08, z1 = 0.08;
+    Mesh sheet;
+    sheet.name = "sheet";
+    for (int j = 0; j <= n; ++j)
+        for (int i = 0; i <= n; ++i) sheet.positions.push_back(glm::vec3(x0 + (x1 - x0) * i / n, 0.0, z0 + (z1 - z0) * j / n));
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+            const uint32_t a = uint32_t(j * (n + 1) + i), b = a + 1, c = a + uint32_t(n) + 2, d = a + uint32_t(n) + 1;
+            sheet.indices.insert(sheet.indices.end(), {a, d, c, a, c, b});  // normals +y
+        }
+    SdfGridDesc grid;
+    grid.cell_size_m = 0.01;
+    grid.origin_m = glm::dvec3(-0.155, -0.06, -0.135);  // no cell centre on the rim's planes (a tie of two features)
+    grid.dims = glm::ivec3(31, 13, 27);
+    SdfBuildDesc desc;
+    desc.mesh = &sheet;
+    desc.fixed_grid = grid;
+    desc.band_cells = 4;
+    desc.shell = true;
+    desc.shell_side = 1.0f;
+    Diagnostics diag;
+    auto cpu = build_sdf_cpu(desc, diag);
+    ASSERT_TRUE(cpu.ok()) << cpu.error().message;
+    const double depth = 0.04;
+    size_t band = 0, over = 0, under = 0, beside = 0;
+    double worst = 0.0;
+    for (int k = 0; k < grid.dims.z; ++k)
+        for (int j = 0; j < grid.dims.y; ++j)
+            for (int i = 0; i < grid.dims.x; ++i) {
+                const glm::dvec3 p = grid.cell_centre_m(i, j, k);
+                const glm::dvec3 q(std::clamp(p.x, x0, x1), 0.0, std::clamp(p.z, z0, z1));
+                const double dist = glm::length(p - q);
+                const float got = cpu->at(i, j, k);
+                if (dist > depth + 1e-4) {
+                    EXPECT_FLOAT_EQ(got, float(depth)) << "beyond the band: free";
+                    continue;
+                }
+                if (dist > depth - 1e-4) continue;  // on the band's edge: either side, by rounding
+                ++band;
+                const double h = p.y, e = glm::length(glm::dvec2(p.x - q.x, p.z - q.z));
+                const bool rim = q.x != p.x || q.z != p.z;
+                double expected;
+                if (!rim) {
+                    expected = std::max(-h, h - depth);
+                    (h > 0.0 ? over : under) += 1;
+                } else {
+                    expected = std::max(std::max(-h, h - depth), e);
+                    ++beside;
+                }
+                worst = std::max(worst, std::abs(double(got) - expected));
+            }
+    std::printf("shell of a 0.2 x 0.16 m sheet: %zu band cells (%zu over it, %zu under, %zu beside the rim), worst %.2e m\n", band, over, under,
+                beside, worst);
+    EXPECT_GT(over, 500u);
+    EXPECT_GT(under, 500u);
+    EXPECT_GT(beside, 500u);
+    EXPECT_LT(worst, 1e-5);
+    // Half way up the slab the obstacle is deepest; under the sheet the field is the distance to it.
+    EXPECT_NEAR(cpu->at(15, 8, 13), -0.02, 1e-5);
+    EXPECT_NEAR(cpu->at(15, 3, 13), 0.03, 1e-5);
+
+    auto field = build_sdf_gpu(device(), pipelines(), desc, diag);
+    ASSERT_TRUE(field.ok()) << field.error().message;
+    auto gpu = read_back_sdf(device(), *field);
+    ASSERT_TRUE(gpu.ok());
+    size_t differ = 0;
+    double worst_gpu = 0.0;
+    for (size_t c = 0; c < cpu->distance_m.size(); ++c) {
+        differ += gpu->distance_m[c] != cpu->distance_m[c];
+        worst_gpu = std::max(worst_gpu, double(std::abs(gpu->distance_m[c] - cpu->distance_m[c])));
+    }
+    if (device().info().is_cpu()) {
+        EXPECT_EQ(differ, 0u);
+    }
+    EXPECT_LT(worst_gpu, 1e-5);
+
+    // The sheet lifted 2.5 cm and tilted: refitted and rebuilt on the device and on the CPU.
+    std::vector<glm::vec4> moved;
+    for (const glm::vec3& p : sheet.positions) moved.push_back(glm::vec4(p.x, p.y + 0.025f + 0.1f * p.x, p.z, 1.0f));
+    auto positions = device().create_buffer({VkDeviceSize(moved.size() * sizeof(glm::vec4))});
+    ASSERT_TRUE(positions.ok());
+    ASSERT_TRUE(device().upload(*positions, moved.data(), moved.size() * sizeof(glm::vec4)).ok());
+    auto refit = prepare_sdf_refit(device(), pipelines(), *field, *positions, uint32_t(moved.size()));
+    ASSERT_TRUE(refit.ok()) << refit.error().message;
+    ASSERT_TRUE(device()
+                    .run_sync([&](gpu::CommandBuffer& cmd) {
+                        record_sdf_refit(cmd, pipelines(), *field, *refit, nullptr);
+                        record_sdf_build(cmd, pipelines(), *field, nullptr);
+                    })
+                    .ok());
+    auto plan = plan_sdf_build(desc, diag);
+    ASSERT_TRUE(plan.ok());
+    SdfGrid rebuilt;
+    ASSERT_TRUE(rebuild_band_field_cpu(*plan, moved, rebuilt).ok());
+    auto gpu_moved = read_back_sdf(device(), *field);
+    ASSERT_TRUE(gpu_moved.ok());
+    differ = 0;
+    worst_gpu = 0.0;
+    for (size_t c = 0; c < rebuilt.distance_m.size(); ++c) {
+        differ += gpu_moved->distance_m[c] != rebuilt.distance_m[c];
+        worst_gpu = std::max(worst_gpu, double(std::abs(gpu_moved->distance_m[c] - rebuilt.distance_m[c])));
+    }
+    // The refit's normals are the GPU's arithmetic (its divisions and square roots need not round as the
+    // CPU's do): a cell or two may differ in the last bits.
+    std::printf("refitted shell: %zu of %zu cells differ from the CPU reference, by %.2e m at most\n", differ, rebuilt.distance_m.size(), worst_gpu);
+    EXPECT_LE(differ, rebuilt.distance_m.size() / 1000);
+    EXPECT_LT(worst_gpu, 1e-5);
+    // The field moved with the sheet: near its centre, now 2.5 cm up, the cell 3 cm up lies 5 mm over it.
+    EXPECT_NEAR(rebuilt.at(15, 9, 13), -0.005, 0.001);
+    EXPECT_NEAR(cpu->at(15, 9, 13), -0.01, 1e-5);
+    // Fewer positions than the planned mesh has vertices are refused.
+    EXPECT_FALSE(rebuild_band_field_cpu(*plan, std::span<const glm::vec4>(moved).first(5), rebuilt).ok());
 }
 
 }  // namespace

@@ -282,9 +282,9 @@ bool record_sdf_build(gpu::CommandBuffer& cmd, const SdfGpuPipelines& P, SdfGpuF
         r.dispatch(P.parity_prefix, f.set_ab, push);
         r.end();
     };
-    if (f.plan.band_only) {  // band, parity, then one pass over the cells (sdf/finalize_band.comp)
+    if (f.plan.band_only) {  // band, parity (not for a shell), then one pass over the cells (sdf/finalize_band.comp)
         band();
-        ray_parity();
+        if (f.plan.cell_sign != sp::CellSign::Shell) ray_parity();
         push.mode = sign_mode(f.plan.cell_sign);
         push.count = cells;
         r.begin("sdf finalize band");

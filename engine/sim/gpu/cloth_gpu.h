@@ -39,6 +39,10 @@ public:
     Status upload_state(gpu::Device& device, const ClothState& cloth);
     // Positions now (vec4 per welded vertex, w = inverse mass).
     const gpu::Buffer& positions() const { return pairs_[state_][0]; }
+    // The two buffers the positions alternate between from step to step, and which holds them now (after
+    // the steps recorded so far): what a field rebuilt from the cloth binds (SimGpu's hair against cloths).
+    const gpu::Buffer& positions_of_pair(uint32_t pair) const { return pairs_[pair][0]; }
+    uint32_t state_pair() const { return state_; }
     uint32_t vertex_count() const { return vertices_; }
 
 private:

@@ -274,7 +274,41 @@ Result<SimGpu> SimGpu::create(gpu::Device& device, const SimGpuPipelines& pipeli
         if (!cloth) return cloth.error();
         sim.cloths_.push_back(std::move(*cloth));
     }
+    if (!world.accessory_fields.empty()) {
+        auto pipes = SdfGpuPipelines::create(device);
+        if (!pipes) return pipes.error();
+        sim.sdf_pipelines_ = std::make_unique<SdfGpuPipelines>(std::move(*pipes));
+    }
+    for (const SimAccessoryField& a : world.accessory_fields) {
+        const std::string who = "the hair's field of cloth '" + world.cloths[a.cloth].name + "'";
+        SdfBuildDesc desc = a.desc;
+        desc.mesh = &a.mesh;
+        Diagnostics diag;
+        auto field = build_sdf_gpu(device, *sim.sdf_pipelines_, desc, diag);
+        if (!field) return make_error(field.error().code, who + ": " + field.error().message);
+        AccessoryField f{a.cloth, a.sdf, std::move(*field), {}};
+        const ClothGpu& c = sim.cloths_[a.cloth];
+        for (uint32_t pair = 0; pair < 2; ++pair) {
+            auto refit = prepare_sdf_refit(device, *sim.sdf_pipelines_, f.field, c.positions_of_pair(pair), c.vertex_count());
+            if (!refit) return make_error(refit.error().code, who + ": " + refit.error().message);
+            f.refit[pair] = std::move(*refit);
+        }
+        sim.accessories_.push_back(std::move(f));
+    }
     return sim;
+}
+
+Status SimGpu::record_accessory_fields(gpu::CommandBuffer& cmd, const SimWorld& world, gpu::TimestampQueries* ts) {
+    if (accessories_.empty()) return {};
+    if (ts) ts->begin(cmd, "sim accessory fields");
+    for (AccessoryField& a : accessories_) {
+        if (a.cloth >= world.cloths.size()) continue;  // out of the world for now (a sag-free solve)
+        record_sdf_refit(cmd, *sdf_pipelines_, a.field, a.refit[cloths_[a.cloth].state_pair()], nullptr);
+        record_sdf_build(cmd, *sdf_pipelines_, a.field, nullptr);  // each pass ends with a barrier
+        TRESSEL_TRY(record_sdf_field_copy(cmd, world, a.sdf, a.field.distance));
+    }
+    if (ts) ts->end(cmd);
+    return {};
 }
 
 void SimGpu::record_field_depth(gpu::CommandBuffer& cmd, const SimWorld& world) {
@@ -344,6 +378,7 @@ Status SimGpu::record_steps(gpu::CommandBuffer& cmd, SimWorld& world, uint32_t s
         const uint32_t substeps = uint32_t(std::max(1, world.environment.substeps));
         const uint32_t sub = uint32_t(world.clock.steps % substeps);
         const StepFrame frame = begin_step(world);
+        TRESSEL_TRY(record_accessory_fields(cmd, world, ts));
         // Per-strand roots where the step's transforms or the previous step's are per strand (skinned now,
         // or the first step after skinning); one transform for every strand otherwise. Roots from the device
         // are per strand and written by the roots pass, not here.

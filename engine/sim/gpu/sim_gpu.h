@@ -26,6 +26,7 @@
 
 #include "gpu/device.h"
 #include "gpu/timestamps.h"
+#include "sdf/gpu/sdf_gpu.h"
 #include "shared/sim_gpu.h"
 #include "shared/sim_roots.h"
 #include "sim/gpu/cloth_gpu.h"
@@ -195,6 +196,17 @@ private:
     bool follows_enabled_ = true;      // SimWorld::step_follows of the steps being recorded
     std::vector<SimGpuGroup> groups_;
     std::vector<ClothGpu> cloths_;
+    // Hair against cloths (SimWorld::accessory_fields): each shell field built on the device from its
+    // cloth's positions at the start of every step (refit, band, finalize: sdf/gpu) and copied into the
+    // groups' fields. One refit set per buffer the cloth's positions alternate between.
+    struct AccessoryField {
+        uint32_t cloth = 0, sdf = 0;
+        SdfGpuField field;
+        SdfRefitGpu refit[2];
+    };
+    std::unique_ptr<SdfGpuPipelines> sdf_pipelines_;
+    std::vector<AccessoryField> accessories_;
+    Status record_accessory_fields(gpu::CommandBuffer& cmd, const SimWorld& world, gpu::TimestampQueries* ts);
 };
 
 }  // namespace tressel

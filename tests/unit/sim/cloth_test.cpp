@@ -10,6 +10,8 @@
 #include "sim/cloth.h"
 #include "sim/sim.h"
 #include "sim_test_util.h"
+#include "hair_cloth_world.h"
+#include "sim/sim_metrics.h"
 
 namespace tressel {
 namespace {
@@ -315,6 +317,41 @@ TEST(ClothSim, EnergyDoesNotGrowWithoutGravity) {
     EXPECT_LT(peak, 0.05);
     EXPECT_LT(e_prev, 1e-3);
     std::printf("crumpled sheet without gravity: kinetic %.3e J/kg after 2 s\n", e_prev);
+}
+
+// Hair against a cloth (add_accessory_field, the cloth's shell field rebuilt every step): strands pulled
+// up into a sheet pinned over them stay under it, measured against the sheet's triangles
+// (measure_hair_under_cloth); without the field they pass through it.
+TEST(ClothHair, HairSwingingUpIntoASheetStaysUnderIt) {
+    for (bool collide : {true, false}) {
+        auto h = test::make_hair_under_cloth(collide);
+        SimWorld& w = h->world;
+        ASSERT_EQ(w.accessory_fields.size(), collide ? 1u : 0u);
+        // make_cloth_sheet's normals point down (x cross z), toward the hair: the obstacle is the other side.
+        EXPECT_EQ(h->field.desc.shell_side, -1.0f);
+        ASSERT_TRUE(run_frames(w, 60).ok());
+        const double limit = w.groups[0].params.particle_radius_m;
+        const HairUnderClothStats st = measure_hair_under_cloth(w, h->field, limit, 0.05);
+        float top = -1.0f;
+        for (const glm::vec4& p : w.groups[0].positions) top = std::max(top, p.y);
+        std::printf("hair under a sheet at 0.1 m (%s): %llu vertices near it, %llu over it by more than %.4f m, highest %.4f m over it, top vertex at %.4f m\n",
+                    collide ? "colliding" : "not colliding", (unsigned long long)st.near, (unsigned long long)st.wrong_side, limit, st.max_height_m, top);
+        EXPECT_GT(st.near, 100u);
+        if (collide) {
+            EXPECT_EQ(st.wrong_side, 0u);
+            EXPECT_LT(st.max_height_m, 0.0) << "kept the cloth's thickness under it";
+        } else {
+            EXPECT_GT(st.wrong_side, 100u) << "the strands are 0.14 m long and rooted 5 cm under the sheet";
+        }
+    }
+    // What cannot have a hair field is refused with the reason.
+    auto h = test::make_hair_under_cloth(true);
+    auto bad = add_accessory_field(h->world, 3, glm::vec3(-1.0f), glm::vec3(1.0f), 0.01, glm::vec3(0.0f));
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().message.find("no cloth 3"), std::string::npos);
+    bad = add_accessory_field(h->world, 0, glm::vec3(1.0f), glm::vec3(-1.0f), 0.01, glm::vec3(0.0f));
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().message.find("cloth 'sheet'"), std::string::npos);
 }
 
 }  // namespace
