@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Writes the accessory meshes the preset scenes use (presets/assets/*.obj), made here from formulas.
 
-    python3 tools/make_accessory_meshes.py    # rewrites presets/assets/bun.obj
+    python3 tools/make_accessory_meshes.py    # rewrites presets/assets/bun.obj and kerchief.obj
 
 bun.obj: a hair bun for the default head (about twice life size, like the scan): a closed ellipsoid of
 radii 0.085 x 0.06 x 0.085 m, a UV sphere of 14 rings and 24 segments whose poles and seam are shared
 vertices (so it is closed and manifold), outward winding, with normals.
+
+kerchief.obj: a cloth for ../scenes/scarf.json, a flat sheet of 0.54 x 0.5 m at y = 0.92 m over the crown
+of the default head (its top is at 0.844), 20 x 20 quads each split along alternating diagonals (no
+preferred fold), wound so that its normals point up, away from the head.
 """
 import math
 import os
@@ -51,5 +55,22 @@ def bun(path, radii=(0.085, 0.06, 0.085), rings=14, segments=24):
             f.write("f %d//%d %d//%d %d//%d\n" % (t[0], t[0], t[1], t[1], t[2], t[2]))
 
 
+def kerchief(path, n=16, x=(-0.2, 0.22), z=(-0.22, 0.14), y=0.92):
+    with open(path, "w", newline="\n") as f:
+        f.write("# Kerchief for the preset scenes: tools/make_accessory_meshes.py\n")
+        for j in range(n + 1):
+            for i in range(n + 1):
+                f.write("v %.6f %.6f %.6f\n" % (x[0] + (x[1] - x[0]) * i / n, y, z[0] + (z[1] - z[0]) * j / n))
+        for j in range(n):
+            for i in range(n):
+                a = j * (n + 1) + i + 1
+                b, c, d = a + 1, a + n + 2, a + n + 1
+                if (i + j) % 2 == 0:
+                    f.write("f %d %d %d\nf %d %d %d\n" % (a, d, c, a, c, b))
+                else:
+                    f.write("f %d %d %d\nf %d %d %d\n" % (a, d, b, b, d, c))
+
+
 if __name__ == "__main__":
     bun(os.path.join(HERE, "..", "presets", "assets", "bun.obj"))
+    kerchief(os.path.join(HERE, "..", "presets", "assets", "kerchief.obj"))
