@@ -329,7 +329,7 @@ TEST(ClothHair, HairSwingingUpIntoASheetStaysUnderIt) {
         ASSERT_EQ(w.accessory_fields.size(), collide ? 1u : 0u);
         // make_cloth_sheet's normals point down (x cross z), toward the hair: the obstacle is the other side.
         EXPECT_EQ(h->field.desc.shell_side, -1.0f);
-        ASSERT_TRUE(run_frames(w, 60).ok());
+        ASSERT_TRUE(run_frames(w, 40).ok());
         const double limit = w.groups[0].params.particle_radius_m;
         const HairUnderClothStats st = measure_hair_under_cloth(w, h->field, limit, 0.05);
         float top = -1.0f;
