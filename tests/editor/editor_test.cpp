@@ -179,10 +179,7 @@ TopViewSession top_view_session(const std::string& scratch, const std::string& f
 TEST(Editor, BrushStrokesUndoRedoSaveAndReopenBitIdentically) {
     if (!have_display()) GTEST_SKIP() << "needs an X server (the test command runs under xvfb-run)";
     // The part tool first (it shapes grown guides): a line down the middle of the scalp seen from above.
-    TopViewSession session = top_view_session("editor_brush", "p0");
-    const fs::path& dir = session.dir;
-    const auto& out = session.out;
-    nlohmann::json& steps = session.steps;
+    auto [dir, out, steps] = top_view_session("editor_brush", "p0");
     for (nlohmann::json step : nlohmann::json::array({
         {{"part", {{"points", {{0.53, 0.42}, {0.53, 0.58}}}}}},
         {{"export", out("p1")}, {"format", "tfx"}},
@@ -231,10 +228,7 @@ TEST(Editor, BrushStrokesUndoRedoSaveAndReopenBitIdentically) {
 // the paint saved beside the scene reopens to the same hair bit for bit.
 TEST(Editor, ScalpPaintRegrowsUndoesSavesAndReopens) {
     if (!have_display()) GTEST_SKIP() << "needs an X server (the test command runs under xvfb-run)";
-    TopViewSession session = top_view_session("editor_paint", "e0");
-    const fs::path& dir = session.dir;
-    const auto& out = session.out;
-    nlohmann::json& steps = session.steps;
+    auto [dir, out, steps] = top_view_session("editor_paint", "e0");
     // Four strokes, one of each layer, then a curved parting (the part tool's path, painted into the comb map).
     const nlohmann::json edits[] = {
         {{"stroke", {{"paint", "mask"}, {"invert", true}, {"strength", 1.0}, {"radius_px", 60}, {"points", {{0.4, 0.45}, {0.6, 0.45}}}}}},
