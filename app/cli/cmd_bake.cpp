@@ -37,7 +37,7 @@ const char* const kBakeUsage =
     "the same result, faster, with coarser timings. --report writes it as JSON with a `frames` array\n"
     "and a `summary` of the worst values; --metrics-every K measures every K-th frame (the exact\n"
     "distance is costly on large grooms; --penetration-every K measures penetration only every K-th\n"
-    "frame and the last, the rest of the metrics as --metrics-every says; the follow hairs, which no step\n"
+    "frame and the last (0: never), the rest of the metrics as --metrics-every says; the follow hairs, which no step\n"
     "reads, are computed on the frames whose penetration is measured, dumped or cached); --dump DIR writes\n"
     "each frame's positions as float32\n"
     "little-endian xyz (guides then follows per group) with DIR/index.json describing them.\n"
@@ -178,7 +178,7 @@ int run_bake(const std::vector<std::string>& argv) {
     auto every = args->get_int("metrics-every", 1);
     if (!every || *every < 1) return fail("--metrics-every must be a whole number >= 1", 2);
     auto pen_every = args->get_int("penetration-every", *every);
-    if (!pen_every || *pen_every < 1) return fail("--penetration-every must be a whole number >= 1", 2);
+    if (!pen_every || *pen_every < 0) return fail("--penetration-every must be a whole number >= 0 (0: never)", 2);
     const bool use_cpu = args->has("cpu");
     const std::filesystem::path scene_path = args->positionals()[0];
 
@@ -209,6 +209,7 @@ int run_bake(const std::vector<std::string>& argv) {
     std::vector<SimSdfOracle> oracles;
     json worst_accessories = json::object();  // per accessory: its worst figures over the measured frames
     for (const CollisionMesh& cm : scene.collision_meshes) {
+        if (*pen_every == 0) break;  // never measured: no exact distance to build
         oracle_objects.push_back(std::make_unique<MeshDistanceOracle>(content.find_mesh(cm.mesh)->mesh));
         oracles.push_back(oracle_objects.back()->as_function());
     }
@@ -246,7 +247,9 @@ int run_bake(const std::vector<std::string>& argv) {
         const bool before_last_second = f + last_second == uint32_t(*frames);
         return (f - 1) % uint32_t(*every) == 0 || in_last_second || before_last_second;
     };
-    auto penetration_frame = [&](uint32_t f) { return (f - 1) % uint32_t(*pen_every) == 0 || f == uint32_t(*frames); };
+    auto penetration_frame = [&](uint32_t f) {
+        return *pen_every > 0 && ((f - 1) % uint32_t(*pen_every) == 0 || f == uint32_t(*frames));
+    };
     for (uint32_t f = 1; f <= uint32_t(*frames); ++f) {
         std::map<std::string, double> gpu_ms;
         const bool measure = measured_frame(f);
