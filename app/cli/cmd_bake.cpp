@@ -51,7 +51,9 @@ const char* const kBakeUsage =
     "distance; a soft body's drawn surface, but where a pinned particle carries it), kinetic energy; for a\n"
     "cloth the hair collides with, on the frames penetration is measured: the guide and follow vertices within\n"
     "2 cm of it (beside its rim left out), those over its surface by more than the hair's particle radius\n"
-    "(the wrong side) and the highest (exact closest point on its triangles).\n"
+    "(the wrong side) and the highest (exact closest point on its triangles); for a soft body the hair\n"
+    "collides with, the same figures of its drawn surface, the wrong side its inside; strands rooted on\n"
+    "the wrong side (hair grown under a bun pinned to the scalp) are left out and counted.\n"
     "Hair density per measured frame (hairs per cm^2 on each group's volume grid: densest node, the\n"
     "density the average hair sits in, the fraction above volume_density), whether or not volume is on.\n"
     "The report's `sag_free` gives the sag-free rest state's solve (groups with sag_free on): corrections,\n"
@@ -349,9 +351,9 @@ int run_bake(const std::vector<std::string>& argv) {
                           {"penetrating_vertices", inside}, {"max_penetration_m", deepest}, {"kinetic_energy", ke}};
             json& w = worst_accessories[c.name];
             if (!w.is_object()) w = json::object();
-            // Hair against the cloth (measured with the follows, on the frames that compute them): the hair
-            // within 2 cm of it, how much of it lies over its surface by more than the hair's particle radius,
-            // and the highest.
+            // Hair against the accessory (measured with the follows, on the frames that compute them): the
+            // hair within 2 cm of it, how much of it lies over a cloth's surface (inside a soft body's) by
+            // more than the hair's particle radius, and the highest (deepest).
             for (const SimAccessoryField& af : world.accessory_fields) {
                 if (&world.cloths[af.cloth] != &c || !penetration) continue;
                 double limit = 0.0;
@@ -363,6 +365,7 @@ int run_bake(const std::vector<std::string>& argv) {
                 entry["hair_max_height_guides_m"] = hs.near ? hs.max_height_guides_m : 0.0;
                 entry["hair_max_height_m"] = hs.near ? hs.max_height_m : 0.0;
                 entry["hair_limit_m"] = limit;
+                entry["hair_rooted_inside"] = hs.rooted_inside;
                 w["hair_wrong_side"] = std::max<uint64_t>(w.value("hair_wrong_side", uint64_t(0)), hs.wrong_side);
                 if (hs.near) w["hair_max_height_m"] = std::max(w.value("hair_max_height_m", -1.0), hs.max_height_m);
             }

@@ -291,12 +291,14 @@ Status SceneRuntime::build_cloths(const Scene& scene) {
         world_->cloths.push_back(std::move(*cloth));
     }
     reset_to_rest(*world_);
-    // Hair against the cloths that ask for it: each one's shell field on a grid covering where its rest
-    // shape goes under the motion (64 times over 4 s) with room to drape and swing: half its largest
-    // extent around (a flat sheet has no height at rest; a cloth hangs from its pins).
+    // Hair against the accessories that ask for it: each one's field (a cloth's shell, a soft body's
+    // signed distance) on a grid covering where its rest shape goes under the motion (64 times over 4 s)
+    // with room to drape and swing: half its largest extent around (a flat sheet has no height at rest; a
+    // cloth hangs from its pins).
     for (size_t ai = 0; ai < scene.accessories.size(); ++ai) {
         const Accessory& a = scene.accessories[ai];
-        if (cloth_of_accessory_[ai] < 0 || a.type != AccessoryType::Cloth || !a.cloth.hair_collision || world_->groups.empty()) continue;
+        const bool soft = a.type == AccessoryType::SoftBody;
+        if (cloth_of_accessory_[ai] < 0 || !(soft ? a.soft_body.hair_collision : a.cloth.hair_collision) || world_->groups.empty()) continue;
         const ClothState& cloth = world_->cloths[size_t(cloth_of_accessory_[ai])];
         const SceneMesh* attach = a.attach.empty() ? nullptr : content_->find_mesh(a.attach);
         const SceneMesh* under = attach ? attach : content_->find_mesh(world_->groups.front().scalp_mesh);
@@ -304,7 +306,7 @@ Status SceneRuntime::build_cloths(const Scene& scene) {
         glm::vec3 umin(std::numeric_limits<float>::infinity()), umax(-std::numeric_limits<float>::infinity());
         for (glm::vec3 q : under->mesh.positions) umin = glm::min(umin, q), umax = glm::max(umax, q);
         glm::vec3 rmin(std::numeric_limits<float>::infinity()), rmax(-std::numeric_limits<float>::infinity());
-        for (const glm::vec4& q : cloth.positions) rmin = glm::min(rmin, glm::vec3(q)), rmax = glm::max(rmax, glm::vec3(q));
+        for (const glm::vec4& q : accessory_surface(cloth)) rmin = glm::min(rmin, glm::vec3(q)), rmax = glm::max(rmax, glm::vec3(q));
         const bool moves = motion_moves_mesh(world_->motion, cloth.attach_mesh);
         glm::vec3 bmin = rmin, bmax = rmax;
         for (int i = 1; moves && i <= 64; ++i) {
@@ -319,7 +321,9 @@ Status SceneRuntime::build_cloths(const Scene& scene) {
         const glm::vec3 room(0.5f * std::max(rsize.x, std::max(rsize.y, rsize.z)));
         auto field = add_accessory_field(*world_, size_t(cloth_of_accessory_[ai]), bmin - room, bmax + room, kAccessoryFieldCellM,
                                          0.5f * (umin + umax));
-        if (!field) return make_error(field.error().code, "accessories['" + a.name + "'].cloth.hair_collision: " + field.error().message);
+        if (!field)
+            return make_error(field.error().code,
+                              "accessories['" + a.name + "']." + (soft ? "soft_body" : "cloth") + ".hair_collision: " + field.error().message);
     }
     return {};
 }

@@ -223,6 +223,7 @@ void describe(V& v, S& s) {
     v.field("damping", s.damping);
     v.field("iterations", s.iterations);
     v.field("friction", s.friction);
+    v.field("hair_collision", s.hair_collision);
 }
 
 template <class V, class S> requires Is<S, AccessoryPins>

@@ -248,6 +248,7 @@ struct SoftBodyParams {
     double damping = 0.05;                    // velocity lost per 1/60 s, as the hair's
     int iterations = 10;                      // small steps per substep of the world, one matching each
     double friction = 0.4;                    // against SDFs and colliders: 0 slides, 1 sticks
+    bool hair_collision = true;               // the hair collides with the body's drawn surface (kept outside it)
     bool operator==(const SoftBodyParams&) const = default;
 };
 

@@ -408,9 +408,9 @@ StepFrame begin_step(SimWorld& world) {
 Result<uint32_t> add_accessory_field(SimWorld& world, size_t cloth, glm::vec3 bmin, glm::vec3 bmax, double cell_m, glm::vec3 under_m) {
     if (cloth >= world.cloths.size()) return make_error(ErrorCode::InvalidArgument, "add_accessory_field: no cloth " + std::to_string(cloth));
     const ClothState& c = world.cloths[cloth];
-    const std::string who = "cloth '" + c.name + "'";
-    if (c.soft_body) return make_error(ErrorCode::InvalidArgument, who + " is a soft body: hair collides with cloths only");
-    if (!all_finite(c.positions) || !glm::all(glm::lessThan(bmin, bmax)) || !std::isfinite(bmin.x + bmin.y + bmin.z + bmax.x + bmax.y + bmax.z) ||
+    const std::string who = (c.soft_body ? "soft body '" : "cloth '") + c.name + "'";
+    const std::vector<glm::vec4> surface = accessory_surface(c);
+    if (!all_finite(surface) || !glm::all(glm::lessThan(bmin, bmax)) || !std::isfinite(bmin.x + bmin.y + bmin.z + bmax.x + bmax.y + bmax.z) ||
         !(cell_m > 0.0) || !std::isfinite(cell_m))
         return make_error(ErrorCode::InvalidArgument, who + ": the hair's field around it has no finite bounds or cell size");
     SimAccessoryField a;
@@ -425,15 +425,16 @@ Result<uint32_t> add_accessory_field(SimWorld& world, size_t cloth, glm::vec3 bm
     }
     const glm::vec3 size = bmax - bmin;
     const double extent = double(std::max(size.x, std::max(size.y, size.z)));
-    const double cell = std::max(cell_m, extent / double(kAccessoryFieldMaxCells - 1 - 2 * kAccessoryFieldBandCells));
+    const int band = c.soft_body ? kSoftFieldBandCells : kAccessoryFieldBandCells;
+    const double cell = std::max(cell_m, extent / double(kAccessoryFieldMaxCells - 1 - 2 * band));
     SdfGridDesc grid;
     grid.cell_size_m = cell;
-    grid.padding_cells = kAccessoryFieldBandCells;
-    grid.origin_m = glm::dvec3(bmin) - double(kAccessoryFieldBandCells) * cell;
-    grid.dims = glm::ivec3(glm::ceil(glm::dvec3(bmax - bmin) / cell)) + 1 + 2 * kAccessoryFieldBandCells;
-    a.desc.shell = true;
+    grid.padding_cells = band;
+    grid.origin_m = glm::dvec3(bmin) - double(band) * cell;
+    grid.dims = glm::ivec3(glm::ceil(glm::dvec3(bmax - bmin) / cell)) + 1 + 2 * band;
+    a.desc.shell = !c.soft_body;  // a soft body's surface is closed: a signed distance (parity beyond the band)
     a.desc.shell_side = away >= 0.0 ? 1.0f : -1.0f;
-    a.desc.band_cells = kAccessoryFieldBandCells;
+    a.desc.band_cells = band;
     a.desc.fixed_grid = grid;
     a.desc.band_only = true;
     a.desc.mesh = &a.mesh;
@@ -443,12 +444,13 @@ Result<uint32_t> add_accessory_field(SimWorld& world, size_t cloth, glm::vec3 bm
     if (!plan) return make_error(plan.error().code, who + ": the hair's field: " + plan.error().message);
     a.plan = std::move(*plan);
     a.grid = std::make_shared<SdfGrid>();
-    TRESSEL_TRY(rebuild_band_field_cpu(a.plan, c.positions, *a.grid));
+    if (!a.plan.band_only) return make_error(ErrorCode::InvalidArgument, who + ": the hair's field: its surface is not closed");
+    TRESSEL_TRY(rebuild_band_field_cpu(a.plan, surface, *a.grid));
     SimSdfState st;
     st.mesh = a.mesh.name;
     st.grid = a.grid.get();
     st.grid_params = a.grid->gpu_params();
-    st.margin_m = c.params.thickness_m;
+    st.margin_m = c.soft_body ? kSoftFieldMarginM : c.params.thickness_m;
     st.moves = false;
     a.sdf = uint32_t(world.sdfs.size());
     world.sdfs.push_back(st);
@@ -461,10 +463,25 @@ Status rebuild_accessory_fields(SimWorld& world) {
     for (SimAccessoryField& a : world.accessory_fields) {
         if (a.cloth >= world.cloths.size()) continue;  // out of the world for now (a sag-free solve): the field stays
         if (a.grid.use_count() > 1) a.grid = std::make_shared<SdfGrid>(*a.grid);  // a copied world: its own field from now on
-        TRESSEL_TRY(rebuild_band_field_cpu(a.plan, world.cloths[a.cloth].positions, *a.grid));
+        const ClothState& c = world.cloths[a.cloth];
+        if (c.soft_body)
+            TRESSEL_TRY(rebuild_band_field_cpu(a.plan, accessory_surface(c), *a.grid));
+        else
+            TRESSEL_TRY(rebuild_band_field_cpu(a.plan, c.positions, *a.grid));
         world.sdfs[a.sdf].grid = a.grid.get();
     }
     return {};
+}
+
+std::vector<glm::vec4> accessory_surface(const ClothState& c) {
+    if (!c.soft_body) return c.positions;
+    std::vector<glm::vec4> out(c.render_vertices.size());
+    for (uint32_t r = 0; r < out.size(); ++r) {
+        glm::vec3 p, n;
+        soft_passes::render_vertex(r, c, p, n);
+        out[r] = glm::vec4(p, 1.0f);
+    }
+    return out;
 }
 
 Status step_once(SimWorld& world) {

@@ -138,14 +138,15 @@ struct SimClock {
     double time_s(double step_dt_s) const { return double(steps) * step_dt_s; }
 };
 
-// Hair against a cloth accessory (README.md "Hair against accessories"): the cloth's one-sided shell field
-// (SdfBuildDesc::shell) on a fixed grid, rebuilt from the cloth's positions at the start of every step and
-// read by every hair group as one more SDF, world.sdfs[sdf] (moves = false: the grid is in world space).
+// Hair against an accessory (README.md "Hair against accessories"): a cloth's one-sided shell field
+// (SdfBuildDesc::shell) or a soft body's signed band field of its drawn (closed) surface, on a fixed grid,
+// rebuilt from the accessory's positions at the start of every step and read by every hair group as one
+// more SDF, world.sdfs[sdf] (moves = false: the grid is in world space).
 struct SimAccessoryField {
-    uint32_t cloth = 0;                         // into SimWorld::cloths
+    uint32_t cloth = 0;                         // into SimWorld::cloths (a cloth or a soft body)
     uint32_t sdf = 0;                           // into SimWorld::sdfs
-    Mesh mesh;                                  // the cloth's topology at rest (the GPU plans its build from it)
-    SdfBuildDesc desc;                          // shell, fixed grid, band, side (desc.mesh unset)
+    Mesh mesh;                                  // the surface's topology at rest (the GPU plans its build from it)
+    SdfBuildDesc desc;                          // shell (a cloth) or signed band (a soft body), fixed grid, band (desc.mesh unset)
     SdfBuildPlan plan;                          // refitted every step
     std::shared_ptr<SdfGrid> grid;              // the field now; a copied world copies it before rebuilding
 };
@@ -194,22 +195,30 @@ Result<SimGroupState> build_sim_group(const SimGroupInputs& in, const glm::mat4&
 // and each SDF margin's declared ranges too).
 Result<SimWorld> build_sim_world(const SimWorldInputs& in);
 
-// Makes every hair group collide with cloth `cloth` of the world (a cloth, not a soft body): its shell field
-// over a grid covering [bounds_min, bounds_max] (world, metres; the places the cloth may reach) with cells
-// of cell_m (larger where the grid would exceed kAccessoryFieldMaxCells on an axis) and a band of
+// Makes every hair group collide with accessory `cloth` of the world over a grid covering [bounds_min,
+// bounds_max] (world, metres; the places it may reach) with cells of cell_m (larger where the grid would
+// exceed kAccessoryFieldMaxCells on an axis). A cloth: its shell field with a band of
 // kAccessoryFieldBandCells, the obstacle on the side of the cloth away from `under_m` (a point of what the
 // hair lies on, e.g. the attach mesh's centre: where the area-weighted normals point away from it, their
-// side), the hair kept the cloth's thickness under its surface. Built from the cloth's positions now;
-// step_once rebuilds it before every step. Returns the field's index in world.sdfs. InvalidArgument naming
-// the cloth for a soft body, a bad index or bounds, a failed build.
+// side), the hair kept the cloth's thickness under its surface. A soft body: the signed distance of its
+// drawn surface (closed: the body's mesh carried by its clusters) in a band of kSoftFieldBandCells, the
+// hair kept kSoftFieldMarginM outside it (under_m unused). Built from the positions now; step_once
+// rebuilds it before every step. Returns the field's index in world.sdfs. InvalidArgument naming the
+// accessory for a bad index or bounds, a failed build.
 inline constexpr int kAccessoryFieldMaxCells = 96;
 inline constexpr int kAccessoryFieldBandCells = 8;
+inline constexpr int kSoftFieldBandCells = 4;
+inline constexpr double kSoftFieldMarginM = 0.002;  // the hair's distance from a soft body's surface (its particle radius)
 inline constexpr double kAccessoryFieldCellM = 0.01;  // the scene's cell size for these fields
 Result<uint32_t> add_accessory_field(SimWorld& world, size_t cloth, glm::vec3 bounds_min, glm::vec3 bounds_max, double cell_m,
                                      glm::vec3 under_m);
 
-// Rebuilds every accessory field from its cloth's positions now (step_once calls it first).
+// Rebuilds every accessory field from its accessory's positions now (step_once calls it first).
 Status rebuild_accessory_fields(SimWorld& world);
+
+// The positions a field of the accessory is built from (vec4, w 1 or its inverse mass): a cloth's
+// vertices, a soft body's drawn surface (its render mesh carried by the clusters).
+std::vector<glm::vec4> accessory_surface(const ClothState& accessory);
 
 // What one substep uses besides the state, computed once for the CPU and the GPU steps: every transform
 // advanced to the step's end time (SDF frames, colliders, root transforms), then per enabled group its

@@ -151,7 +151,17 @@ HairUnderClothStats measure_hair_under_cloth(const SimWorld& world, const SimAcc
     HairUnderClothStats st;
     if (field.cloth >= world.cloths.size() || !(near_m > 0.0)) return st;
     const sdf_passes::MeshData m = sdf_passes::prepare_mesh(cloth_mesh(world.cloths[field.cloth]));
-    const float side = field.desc.shell_side;
+    // The obstacle's side: a cloth's field's; a soft body's inside (against its normals where the mesh
+    // encloses a positive volume).
+    float side = field.desc.shell_side;
+    if (world.cloths[field.cloth].soft_body) {
+        double volume = 0.0;
+        for (uint32_t t = 0; t < m.triangle_count(); ++t) {
+            const glm::dvec3 a(m.positions_m[m.indices[3 * t]]), b(m.positions_m[m.indices[3 * t + 1]]), c(m.positions_m[m.indices[3 * t + 2]]);
+            volume += glm::dot(a, glm::cross(b, c));
+        }
+        side = volume >= 0.0 ? -1.0f : 1.0f;
+    }
     // Triangles bucketed by their bounds grown by near_m, in cells of near_m.
     const float cell = float(near_m);
     auto key = [](glm::ivec3 c) { return (uint64_t(uint32_t(c.x) & 0x1FFFFF) << 42) | (uint64_t(uint32_t(c.y) & 0x1FFFFF) << 21) | uint64_t(uint32_t(c.z) & 0x1FFFFF); };
@@ -164,10 +174,12 @@ HairUnderClothStats measure_hair_under_cloth(const SimWorld& world, const SimAcc
             for (int y = a.y; y <= b.y; ++y)
                 for (int x = a.x; x <= b.x; ++x) buckets[key({x, y, z})].push_back(t);
     }
-    auto measure = [&](const glm::vec4& q, bool guide) {
+    // The height of p over the surface, or NaN where p is not near it (or beside the rim).
+    auto height = [&](const glm::vec4& q) {
+        const double none = std::numeric_limits<double>::quiet_NaN();
         const glm::vec3 p(q);
         auto it = buckets.find(key(glm::ivec3(glm::floor(p / cell))));
-        if (it == buckets.end()) return;
+        if (it == buckets.end()) return none;
         float best = std::numeric_limits<float>::infinity();
         uint32_t best_t = 0;
         gpu_shared::SdfClosest best_q{};
@@ -176,13 +188,17 @@ HairUnderClothStats measure_hair_under_cloth(const SimWorld& world, const SimAcc
             const float d = glm::length(p - c.point_m);
             if (d < best) best = d, best_t = t, best_q = c;
         }
-        if (!(best <= float(near_m)) || sdf_passes::feature_on_rim(m, best_t, best_q.feature)) return;
+        if (!(best <= float(near_m)) || sdf_passes::feature_on_rim(m, best_t, best_q.feature)) return none;
         glm::vec4 n;
         if (best_q.feature == gpu_shared::kSdfFeatureFace) n = m.face_normals[best_t];
         else if (best_q.feature <= gpu_shared::kSdfFeatureVertex2) n = m.vertex_pseudonormals[m.indices[3 * best_t + best_q.feature]];
         else n = m.edge_pseudonormals[m.tri_edges[3 * best_t + (best_q.feature - gpu_shared::kSdfFeatureEdge01)]];
         const glm::vec3 off = p - best_q.point_m;
-        const double h = glm::dot(off, glm::vec3(n) * side) >= 0.0f ? double(best) : -double(best);
+        return glm::dot(off, glm::vec3(n) * side) >= 0.0f ? double(best) : -double(best);
+    };
+    auto measure = [&](const glm::vec4& q, bool guide) {
+        const double h = height(q);
+        if (std::isnan(h)) return;
         ++st.near;
         st.max_height_m = std::max(st.max_height_m, h);
         if (guide) st.max_height_guides_m = std::max(st.max_height_guides_m, h);
@@ -190,8 +206,19 @@ HairUnderClothStats measure_hair_under_cloth(const SimWorld& world, const SimAcc
     };
     for (const SimGroupState& g : world.groups) {
         if (!g.params.enabled) continue;
-        for (const glm::vec4& q : g.positions) measure(q, true);
-        for (const glm::vec4& q : g.follow_positions) measure(q, false);
+        // Pinned roots are where the scalp puts them, and a strand rooted on the wrong side (under a bun
+        // pinned to the head: inside it) cannot leave it: both left out, the strands counted.
+        for (int follows = 0; follows < 2; ++follows) {
+            const std::vector<glm::vec4>& x = follows ? g.follow_positions : g.positions;
+            for (size_t s0 = 0; g.n > 0 && s0 + g.n <= x.size(); s0 += g.n) {
+                const double root = height(x[s0]);
+                if (!std::isnan(root) && root > limit_m) {
+                    ++st.rooted_inside;
+                    continue;
+                }
+                for (size_t i = s0 + gpu_shared::kSimPinnedVertices; i < s0 + g.n; ++i) measure(x[i], follows == 0);
+            }
+        }
     }
     return st;
 }

@@ -74,11 +74,14 @@ SimMotionReference capture_motion_reference(const SimWorld& world);
 SimFrameMetrics measure_frame(const SimWorld& world, std::span<const SimSdfOracle> oracles,
                               const SimMotionReference* reference = nullptr);
 
-// Hair against a cloth accessory (SimAccessoryField), measured against the cloth's triangles, not its
-// field: for every guide and follow vertex within near_m of the cloth (exact closest point over the
-// triangles a bucket grid of near_m cells offers), its height over the cloth's surface toward the outside
-// (the obstacle's side: the closest feature's normal, face or pseudonormal, times the field's side); a
-// vertex whose closest point is on the cloth's rim lies beside the cloth, not over it, and is left out.
+// Hair against an accessory (SimAccessoryField), measured against its triangles, not its field: for every
+// guide and follow vertex within near_m of the cloth (exact closest point over the triangles a bucket grid
+// of near_m cells offers), its height over the cloth's surface toward the outside (the obstacle's side: the
+// closest feature's normal, face or pseudonormal, times the field's side); a vertex whose closest point is
+// on the cloth's rim lies beside the cloth, not over it, and is left out. For a soft body, the surface is
+// its drawn (closed) mesh and the height is the depth inside it. Pinned root vertices (guides and follows)
+// are left out (the scalp places them), and so are strands rooted on the wrong side (hair growing under a
+// bun pinned to the scalp starts inside it and cannot leave it): counted in rooted_inside.
 // A vertex on the wrong side lies over the surface by more than `limit_m`. The follows are as the world
 // holds them (the bake computes them on the frames it measures penetration on).
 struct HairUnderClothStats {
@@ -87,6 +90,7 @@ struct HairUnderClothStats {
     uint64_t wrong_side_guides = 0;  // the guide vertices among them
     double max_height_m = -1e9;   // the highest over the surface (negative: every one is under it)
     double max_height_guides_m = -1e9;  // the highest guide vertex
+    uint64_t rooted_inside = 0;   // strands (guides and follows) rooted on the wrong side, left out
 };
 HairUnderClothStats measure_hair_under_cloth(const SimWorld& world, const SimAccessoryField& field, double limit_m, double near_m);
 

@@ -180,7 +180,8 @@ TEST(CliBake, SoftBodyBunRidesTheHeadAndAFreeOneComesToRestOnIt) {
                          quote((dir / "pinned_report.json").string()) + " --cache " + quote((dir / "bun.usda").string()));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     auto pinned = read_json(dir / "pinned_report.json");
-    double strain = 0.0, deepest = 0.0, ke = 0.0;
+    double strain = 0.0, deepest = 0.0, ke = 0.0, hair_deepest = -1.0;
+    uint64_t hair_near = 0, follows_inside = 0;
     for (const auto& f : pinned["frames"]) {
         ASSERT_EQ(f["accessories"].size(), 1u);
         const auto& a = f["accessories"][0];
@@ -188,9 +189,20 @@ TEST(CliBake, SoftBodyBunRidesTheHeadAndAFreeOneComesToRestOnIt) {
         strain = std::max(strain, a["max_strain"].get<double>());
         deepest = std::max(deepest, a["max_penetration_m"].get<double>());
         ke = std::max(ke, a["kinetic_energy"].get<double>());
+        if (!f["penetration_measured"].get<bool>()) continue;
+        // The hair collides with the bun (soft_body.hair_collision, on by default): no free guide vertex
+        // inside its drawn surface by more than the hair's particle radius (strands rooted under it are left
+        // out and counted).
+        ASSERT_TRUE(a.contains("hair_wrong_side_guides")) << "frame " << f["frame"];
+        EXPECT_EQ(a["hair_wrong_side_guides"].get<uint64_t>(), 0u) << "frame " << f["frame"];
+        hair_near += a["hair_near"].get<uint64_t>();
+        follows_inside += a["hair_wrong_side"].get<uint64_t>() - a["hair_wrong_side_guides"].get<uint64_t>();
+        hair_deepest = std::max(hair_deepest, a["hair_max_height_m"].get<double>());
     }
-    std::printf("pinned bun on the turning head over 60 frames: largest link strain %.4f, deepest surface vertex %.5f m inside, peak KE %.4f J/kg\n",
-                strain, deepest, ke);
+    std::printf("pinned bun on the turning head over 60 frames: largest link strain %.4f, deepest surface vertex %.5f m inside, peak KE %.4f J/kg; "
+                "hair: %llu vertex-frames near it, deepest %.4f m inside, %llu follow vertex-frames inside by more than the particle radius\n",
+                strain, deepest, ke, (unsigned long long)hair_near, hair_deepest, (unsigned long long)follows_inside);
+    EXPECT_GT(hair_near, 100u) << "the hair lies against the bun";
     EXPECT_LT(strain, 0.4) << "measured 0.27: a 30 degree turn at 1 Hz; an unstable solve stretches without bound";
     EXPECT_LE(deepest, 0.0005) << "0.1 x the head's 5 mm margin";
     EXPECT_GT(ke, 0.0) << "it moves with the head";

@@ -212,6 +212,34 @@ TEST_F(ClothGpuTest, HairUnderAClothMatchesTheCpuStep) {
     }
 }
 
+// Hair against a soft body on the device: the field of its drawn surface (written by the draw pass after
+// each of its steps) refitted and rebuilt before every step, the same step as the CPU reference.
+TEST_F(ClothGpuTest, HairAgainstASoftBodyMatchesTheCpuStep) {
+    auto pipelines = SimGpuPipelines::create(device());
+    ASSERT_TRUE(pipelines.ok()) << pipelines.error().describe();
+    auto h_cpu = test::make_hair_against_soft_ball(true);
+    for (int i = 0; i < 40; ++i) ASSERT_TRUE(step_once(h_cpu->world).ok());
+    auto h_gpu = test::make_hair_against_soft_ball(true);
+    auto sim = SimGpu::create(device(), *pipelines, h_gpu->world, 16, SimGpuMode::Split);
+    ASSERT_TRUE(sim.ok()) << sim.error().describe();
+    run_gpu(device(), *sim, h_gpu->world, 40);
+    ASSERT_TRUE(sim->download(device(), h_gpu->world).ok());
+    double hair = 0.0, deepest = -1.0;
+    const MeshDistanceOracle ball(cloth_mesh(h_gpu->world.cloths[0]));
+    const SimGroupState& a = h_cpu->world.groups[0];
+    for (size_t v = 0; v < a.positions.size(); ++v) {
+        hair = std::max<double>(hair, glm::length(glm::vec3(a.positions[v] - h_gpu->world.groups[0].positions[v])));
+        deepest = std::max<double>(deepest, -ball.signed_distance_m(glm::vec3(h_gpu->world.groups[0].positions[v])));
+    }
+    const double body = max_diff(h_cpu->world.cloths[0], h_gpu->world.cloths[0]);
+    std::printf("hair against a soft ball, GPU vs CPU after 40 steps: hair %.2e m, body %.2e m; deepest hair vertex %.4f m inside its surface\n",
+                hair, body, deepest);
+    EXPECT_GT(deepest, -0.01) << "the hair reached the ball";
+    EXPECT_LT(deepest, h_gpu->world.groups[0].params.particle_radius_m);
+    EXPECT_LT(hair, 1e-4);
+    EXPECT_LT(body, 1e-4);
+}
+
 SimWorld make_soft_world(int iterations) {
     const Fixture& f = fixture();
     SimWorld w = make_world(iterations);

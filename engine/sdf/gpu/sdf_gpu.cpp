@@ -379,18 +379,20 @@ Result<SdfGpuField> build_sdf_gpu(gpu::Device& device, const SdfGpuPipelines& pi
 }
 
 Result<SdfRefitGpu> prepare_sdf_refit(gpu::Device& device, const SdfGpuPipelines& pipelines, const SdfGpuField& field,
-                                      const gpu::Buffer& source, uint32_t source_vertices) {
+                                      const gpu::Buffer& source, uint32_t source_vertices, uint32_t source_stride) {
     const sp::MeshData& m = field.plan.mesh;
     for (uint32_t v : m.weld_source)
         if (v >= source_vertices)
             return make_error(ErrorCode::InvalidArgument, "sdf refit of '" + field.plan.mesh_name + "': the deformed positions hold " +
                                                               std::to_string(source_vertices) + " vertices, the mesh at least " +
                                                               std::to_string(v + 1));
-    if (source.size() < VkDeviceSize(source_vertices) * sizeof(glm::vec4))
+    if (source_stride < 1 || source.size() < VkDeviceSize(source_vertices) * source_stride * sizeof(glm::vec4))
         return make_error(ErrorCode::InvalidArgument, "sdf refit of '" + field.plan.mesh_name + "': the deformed positions buffer is too small");
     SdfRefitGpu r;
     r.source_vertices = source_vertices;
-    auto ws = upload(device, m.weld_source, "sdf refit weld source");
+    std::vector<uint32_t> weld_source = m.weld_source;  // in vec4s of the source
+    for (uint32_t& v : weld_source) v *= source_stride;
+    auto ws = upload(device, weld_source, "sdf refit weld source");
     if (!ws) return ws.error();
     auto eo = upload(device, m.edge_tri_offsets, "sdf refit edge triangle offsets");
     if (!eo) return eo.error();

@@ -108,9 +108,11 @@ struct SdfRefitGpu {
     uint32_t source_vertices = 0;
 };
 
-// InvalidArgument when `source` holds fewer vertices than the mesh the field was prepared from.
+// `source`: the deformed positions, a vec4 per vertex every source_stride vec4s (2: the renderer's
+// MeshVertex, position then normal). InvalidArgument when it holds fewer vertices than the mesh the field
+// was prepared from.
 Result<SdfRefitGpu> prepare_sdf_refit(gpu::Device& device, const SdfGpuPipelines& pipelines, const SdfGpuField& field,
-                                      const gpu::Buffer& source, uint32_t source_vertices);
+                                      const gpu::Buffer& source, uint32_t source_vertices, uint32_t source_stride = 1);
 
 // Records the refit's dispatches (with barriers) under the timestamp "sdf refit": positions and triangles,
 // pseudonormals, and, when the field's sign walks the fast winding hierarchy, its nodes one level a

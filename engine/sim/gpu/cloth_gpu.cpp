@@ -15,6 +15,14 @@ namespace {
 
 using sim_buffers::host_buffer;
 
+// A soft body's drawn surface now as the draw pass writes it (MeshVertex: position, then a normal left zero).
+std::vector<glm::vec4> drawn_surface(const ClothState& body, uint32_t count) {
+    std::vector<glm::vec4> out(size_t(count) * 2, glm::vec4(0.0f));
+    const std::vector<glm::vec4> surface = accessory_surface(body);
+    for (size_t r = 0; r < surface.size() && r < count; ++r) out[2 * r] = surface[r];
+    return out;
+}
+
 }  // namespace
 
 Result<ClothGpu> ClothGpu::create(gpu::Device& device, const SimGpuPipelines& pipelines, const SimWorld& world, size_t index, uint32_t slots) {
@@ -108,6 +116,18 @@ Status ClothGpu::set_draw_target(gpu::Buffer* mesh_vertices) {
     return {};
 }
 
+Status ClothGpu::keep_surface(gpu::Device& device, const ClothState& body) {
+    if (!soft_ || surface_set_.valid()) return {};
+    auto buf = sim_buffers::device_buffer_or_stub(device, drawn_surface(body, render_count_), "soft body '" + body.name + "' surface");
+    if (!buf) return buf.error();
+    surface_ = std::move(*buf);
+    auto set = device.create_descriptor_set(pipelines_->soft_draw);
+    if (!set) return set.error();
+    bind(*set, state_, surface_, surface_);
+    surface_set_ = std::move(*set);
+    return {};
+}
+
 void ClothGpu::record_draw(gpu::CommandBuffer& cmd) {
     if (!drawing_) return;
     gpu_shared::ClothPush push{};
@@ -155,6 +175,14 @@ void ClothGpu::record_step(gpu::CommandBuffer& cmd, const StepFrame::Cloth& fram
         }
     }
     if (soft_) pass(pipelines_->soft_cluster, 1, false);
+    if (surface_set_.valid()) {  // the drawn surface a field is built from (keep_surface); the draw pass reads the clusters only
+        const gpu::DispatchSize d = gpu::dispatch_size(*device_, render_count_, gpu_shared::kClothWorkgroupSize);
+        push.count = render_count_;
+        cmd.bind(pipelines_->soft_draw, surface_set_);
+        cmd.push(pipelines_->soft_draw, push);
+        cmd.dispatch(d.x, d.y, d.z);
+        cmd.compute_barrier();
+    }
     if (ts) ts->end(cmd);
 }
 
@@ -171,6 +199,10 @@ Status ClothGpu::upload_state(gpu::Device& device, const ClothState& cloth) {
     TRESSEL_TRY(device.upload(pairs_[state_][0], cloth.positions.data(), bytes));
     TRESSEL_TRY(device.upload(pairs_[state_][1], cloth.prev_positions.data(), bytes));
     if (soft_) TRESSEL_TRY(device.upload(clusters_, cloth.clusters.data(), cloth.clusters.size() * sizeof(glm::vec4)));
+    if (surface_set_.valid()) {
+        const std::vector<glm::vec4> now = drawn_surface(cloth, render_count_);
+        TRESSEL_TRY(device.upload(surface_, now.data(), now.size() * sizeof(glm::vec4)));
+    }
     return {};
 }
 

@@ -34,6 +34,12 @@ public:
     Status set_draw_target(gpu::Buffer* mesh_vertices);
     // Records the draw pass (the positions now into the target) with a barrier after it; nothing without a target.
     void record_draw(gpu::CommandBuffer& cmd);
+    // A soft body's drawn surface kept on the device for a field built from it (hair against a soft body):
+    // a buffer of MeshVertex per render vertex (position, normal: 2 vec4), filled now from `body` and
+    // rewritten at the end of every recorded step. Nothing for a cloth (its positions are its surface).
+    Status keep_surface(gpu::Device& device, const ClothState& body);
+    const gpu::Buffer& surface() const { return surface_; }
+    uint32_t render_count() const { return render_count_; }
 
     Status download(gpu::Device& device, ClothState& cloth) const;
     Status upload_state(gpu::Device& device, const ClothState& cloth);
@@ -61,6 +67,8 @@ private:
     uint32_t render_count_ = 0;        // vertices the draw pass writes (a soft body's render mesh; else the cloth's)
     gpu::DescriptorSet sets_[2];       // set i reads pair i and writes pair 1 - i
     gpu::DescriptorSet draw_sets_[2];  // set i reads pair i and writes the draw target
+    gpu::Buffer surface_;              // keep_surface: a soft body's drawn surface after each step
+    gpu::DescriptorSet surface_set_;   // the draw pass into surface_
     bool drawing_ = false;
 };
 

@@ -280,16 +280,21 @@ Result<SimGpu> SimGpu::create(gpu::Device& device, const SimGpuPipelines& pipeli
         sim.sdf_pipelines_ = std::make_unique<SdfGpuPipelines>(std::move(*pipes));
     }
     for (const SimAccessoryField& a : world.accessory_fields) {
-        const std::string who = "the hair's field of cloth '" + world.cloths[a.cloth].name + "'";
+        const ClothState& state = world.cloths[a.cloth];
+        const std::string who = std::string("the hair's field of ") + (state.soft_body ? "soft body '" : "cloth '") + state.name + "'";
         SdfBuildDesc desc = a.desc;
         desc.mesh = &a.mesh;
         Diagnostics diag;
         auto field = build_sdf_gpu(device, *sim.sdf_pipelines_, desc, diag);
         if (!field) return make_error(field.error().code, who + ": " + field.error().message);
         AccessoryField f{a.cloth, a.sdf, std::move(*field), {}};
-        const ClothGpu& c = sim.cloths_[a.cloth];
+        ClothGpu& c = sim.cloths_[a.cloth];
+        // A cloth's field is built from its positions (alternating between two buffers), a soft body's from
+        // its drawn surface, rewritten after each of its steps.
+        if (state.soft_body) TRESSEL_TRY(c.keep_surface(device, state));
         for (uint32_t pair = 0; pair < 2; ++pair) {
-            auto refit = prepare_sdf_refit(device, *sim.sdf_pipelines_, f.field, c.positions_of_pair(pair), c.vertex_count());
+            auto refit = state.soft_body ? prepare_sdf_refit(device, *sim.sdf_pipelines_, f.field, c.surface(), c.render_count(), 2)
+                                         : prepare_sdf_refit(device, *sim.sdf_pipelines_, f.field, c.positions_of_pair(pair), c.vertex_count());
             if (!refit) return make_error(refit.error().code, who + ": " + refit.error().message);
             f.refit[pair] = std::move(*refit);
         }
