@@ -52,6 +52,19 @@ struct HairUnderCloth {
     SimAccessoryField field;  // the sheet's hair field as built (what measure_hair_under_cloth reads)
 };
 
+// The hair's field of accessory 0 (add_accessory_field) built into h.field; with `collide` it stays in the
+// world and the hair reads it, without it is taken out again (for measuring only).
+inline void attach_field(HairUnderCloth& h, bool collide, glm::vec3 lo, glm::vec3 hi, double cell_m, glm::vec3 under_m) {
+    auto field = add_accessory_field(h.world, 0, lo, hi, cell_m, under_m);
+    EXPECT_TRUE(field.ok()) << field.error().describe();
+    if (!field.ok()) return;
+    h.field = h.world.accessory_fields.back();
+    if (!collide) {
+        for (SimGroupState& gs : h.world.groups) std::erase(gs.sdf_indices, *field);
+        h.world.accessory_fields.clear();
+    }
+}
+
 // `collide`: the hair's field of the sheet (add_accessory_field) is in the world and read by the hair; off,
 // it is built (for measuring: `field`) and taken out of the world again.
 inline std::unique_ptr<HairUnderCloth> make_hair_under_cloth(bool collide) {
@@ -66,14 +79,7 @@ inline std::unique_ptr<HairUnderCloth> make_hair_under_cloth(bool collide) {
     EXPECT_TRUE(cloth.ok()) << cloth.error().describe();
     if (!cloth.ok()) return h;
     h->world.cloths.push_back(std::move(*cloth));
-    auto field = add_accessory_field(h->world, 0, glm::vec3(-0.25f, 0.0f, -0.25f), glm::vec3(0.25f, 0.2f, 0.25f), 0.015, glm::vec3(0.0f, 0.05f, 0.0f));
-    EXPECT_TRUE(field.ok()) << field.error().describe();
-    if (!field.ok()) return h;
-    h->field = h->world.accessory_fields.back();
-    if (!collide) {
-        for (SimGroupState& gs : h->world.groups) std::erase(gs.sdf_indices, *field);
-        h->world.accessory_fields.clear();
-    }
+    attach_field(*h, collide, glm::vec3(-0.25f, 0.0f, -0.25f), glm::vec3(0.25f, 0.2f, 0.25f), 0.015, glm::vec3(0.0f, 0.05f, 0.0f));
     return h;
 }
 
@@ -96,14 +102,7 @@ inline std::unique_ptr<HairUnderCloth> make_hair_against_soft_ball(bool collide)
     EXPECT_TRUE(body.ok()) << body.error().describe();
     if (!body.ok()) return h;
     h->world.cloths.push_back(std::move(*body));
-    auto field = add_accessory_field(h->world, 0, glm::vec3(-0.1f, 0.04f, -0.1f), glm::vec3(0.1f, 0.2f, 0.1f), 0.01, glm::vec3(0.0f));
-    EXPECT_TRUE(field.ok()) << field.error().describe();
-    if (!field.ok()) return h;
-    h->field = h->world.accessory_fields.back();
-    if (!collide) {
-        for (SimGroupState& gs : h->world.groups) std::erase(gs.sdf_indices, *field);
-        h->world.accessory_fields.clear();
-    }
+    attach_field(*h, collide, glm::vec3(-0.1f, 0.04f, -0.1f), glm::vec3(0.1f, 0.2f, 0.1f), 0.01, glm::vec3(0.0f));
     return h;
 }
 
