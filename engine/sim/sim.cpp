@@ -314,7 +314,7 @@ SimGroupParams make_group_params(const SimWorld& world, const SimGroupState& g, 
 gpu_shared::SimSdfFrame sdf_frame_now(const SimSdfState& sdf, double friction) {
     gpu_shared::SimSdfFrame f = sdf.frame;
     const float h = gpu_shared::kSimSdfGradientStepCells * sdf.grid_params.origin_m.w;
-    f.params = glm::vec4(float(sdf.margin_m), h, float(friction), 0.0f);
+    f.params = glm::vec4(float(sdf.margin_m - sdf.margin_offset_m), h, float(friction), 0.0f);
     return f;
 }
 
@@ -345,6 +345,10 @@ StepFrame begin_step(SimWorld& world) {
         s.frame.rest_to_world = s.transform;
         s.frame.world_to_rest = glm::inverse(s.transform);
         s.frame.step_motion = s.transform * glm::inverse(before);
+        if (s.ease_in_s > 0.0) {
+            const double u = std::clamp(t_now / s.ease_in_s, 0.0, 1.0);
+            s.margin_offset_m = s.ease_in_depth_m * (1.0 - u * u * (3.0 - 2.0 * u));
+        }
     }
     for (size_t ci = 0; ci < world.colliders.size(); ++ci) {
         SimColliderState& c = world.colliders[ci];
@@ -451,10 +455,33 @@ Result<uint32_t> add_accessory_field(SimWorld& world, size_t cloth, glm::vec3 bm
     st.grid = a.grid.get();
     st.grid_params = a.grid->gpu_params();
     st.margin_m = c.soft_body ? kSoftFieldMarginM : c.params.thickness_m;
+    if (c.soft_body) {  // hair that starts inside the body (lying under a bun) is let out over half a second
+        st.ease_in_s = kSoftFieldEaseInS;
+        st.ease_in_depth_m = double(band) * cell + st.margin_m;
+        st.margin_offset_m = st.ease_in_depth_m;
+    }
     st.moves = false;
+    for (const SimGroupState& g : world.groups)
+        if (g.sdf_indices.size() >= 32)
+            return make_error(ErrorCode::InvalidArgument, who + ": hair group '" + g.name + "' already collides with 32 fields, the most a group may");
     a.sdf = uint32_t(world.sdfs.size());
     world.sdfs.push_back(st);
-    for (SimGroupState& g : world.groups) g.sdf_indices.push_back(a.sdf);
+    // Strands rooted inside the accessory (or within its margin: hair grown under a bun pinned to the
+    // scalp) cannot leave it: its field would push them against their own roots every step. It leaves
+    // them (and the follows they guide) alone.
+    for (SimGroupState& g : world.groups) {
+        const size_t bit = g.sdf_indices.size();
+        g.sdf_indices.push_back(a.sdf);
+        const size_t follows = g.follow_positions.size() / std::max<uint32_t>(g.n, 1);
+        for (size_t s = 0; s < g.strand_count + follows && g.n > 0 && bit < 32; ++s) {
+            // The grid is in world space; a follow's root is at rest where reset_to_rest put it.
+            const glm::vec3 p(s < g.strand_count ? g.positions[s * g.n] : g.follow_positions[(s - g.strand_count) * g.n]);
+            if (!gpu_shared::sim_sdf_in_grid(st.grid_params, p)) continue;
+            if (gpu_shared::sdf_sample_distance_m(a.grid->distance_m.data(), st.grid_params, p) >= float(st.margin_m)) continue;
+            g.sdf_exempt.resize(g.strand_count + follows, 0u);
+            g.sdf_exempt[s] |= 1u << bit;
+        }
+    }
     world.accessory_fields.push_back(std::move(a));
     return world.accessory_fields.back().sdf;
 }
@@ -529,16 +556,19 @@ Status step_once(SimWorld& world) {
         }
         for (uint32_t v = 0; v < nv; ++v) sim_passes::clamp_delta(v, p, g.positions, g.prev_positions, g.contact_normals);
         const uint32_t segments = g.strand_count * (g.n - 1);
+        auto exempt = [&](uint32_t strand, size_t i) { return strand < g.sdf_exempt.size() && (g.sdf_exempt[strand] >> i) & 1u; };
         for (size_t i = 0; i < g.sdf_indices.size(); ++i) {
             SimSdfState& sdf = world.sdfs[g.sdf_indices[i]];
             const gpu_shared::SimSdfFrame& f = fg.sdf_frames[i];
             const float* field = sdf.grid->distance_m.data();
             for (uint32_t v = 0; v < nv; ++v)
-                sim_passes::sdf_vertex(v, g.n, sdf.grid_params, field, f, g.positions, g.prev_positions, g.rest_lengths_m, g.contact_normals);
+                if (!exempt(v / g.n, i))
+                    sim_passes::sdf_vertex(v, g.n, sdf.grid_params, field, f, g.positions, g.prev_positions, g.rest_lengths_m, g.contact_normals);
             for (uint32_t parity = 0; parity < 2; ++parity)
                 for (uint32_t sg = 0; sg < segments; ++sg)
-                    sim_passes::sdf_midpoint(sg, parity, g.n, sdf.grid_params, field, f, g.positions, g.prev_positions, g.rest_lengths_m,
-                                             g.contact_normals);
+                    if (!exempt(sg / (g.n - 1), i))
+                        sim_passes::sdf_midpoint(sg, parity, g.n, sdf.grid_params, field, f, g.positions, g.prev_positions, g.rest_lengths_m,
+                                                 g.contact_normals);
         }
         for (uint32_t s = 0; s < g.strand_count; ++s)
             sim_passes::ftl_contact(s, p, g.positions, g.prev_positions, g.rest_lengths_m, colliders, g.contact_normals);
@@ -546,11 +576,14 @@ Status step_once(SimWorld& world) {
         for (uint32_t v = 0; v < nf; ++v)
             sim_passes::follow_vertex(v, g.n, g.follow_descriptors, g.guide_frames, g.positions, g.follow_positions,
                                       g.follow_corrections);
-        for (size_t i = 0; i < g.sdf_indices.size(); ++i) {
+        // The follows meet the fields last to first: the accessories' (added last) before the collision
+        // meshes', so that a follow pinched between a bun and the head ends out of the head.
+        for (size_t i = g.sdf_indices.size(); i-- > 0;) {
             SimSdfState& sdf = world.sdfs[g.sdf_indices[i]];
             const gpu_shared::SimSdfFrame& f = fg.follow_sdf_frames[i];
             for (uint32_t v = 0; v < nf; ++v)
-                sim_passes::follow_sdf_vertex(v, g.n, sdf.grid_params, sdf.grid->distance_m.data(), f, g.follow_positions);
+                if (!exempt(g.strand_count + v / g.n, i))
+                    sim_passes::follow_sdf_vertex(v, g.n, sdf.grid_params, sdf.grid->distance_m.data(), f, g.follow_positions);
         }
         if (!all_finite(g.positions) || !all_finite(g.follow_positions)) {
             place_at_rest(g);

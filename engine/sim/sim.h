@@ -83,6 +83,10 @@ struct SimGroupState {
 
     std::vector<uint32_t> sdf_indices;          // into SimWorld::sdfs
     std::vector<uint32_t> collider_indices;     // into SimWorld::colliders
+    // Per guide strand, then per follow hair: bit i set = sdf_indices[i] does not act on it. Set by
+    // add_accessory_field for strands rooted inside an accessory (hair grown under a bun pinned to the
+    // scalp), which its field would push against their own roots. Empty: none.
+    std::vector<uint32_t> sdf_exempt;
 
     // Skinning entry point: when non-empty (one per strand), the root transforms at the end of the next
     // frame; the frame's substeps blend from the previous ones. Consumed by the next frame.
@@ -100,6 +104,10 @@ struct SimSdfState {
     bool moves = false;                         // follows the motion transform
     glm::mat4 transform{1.0f};                  // rest -> world now
     gpu_shared::SimSdfFrame frame{};            // per step (margin and friction filled per group)
+    // Eased in (a soft body's field, add_accessory_field): from t = 0 the margin rises from
+    // -ease_in_depth_m to margin_m over ease_in_s (smoothstep), so hair that starts inside is let out over
+    // that time instead of pushed out in one step. margin_offset_m: how far below margin_m it is now.
+    double ease_in_s = 0.0, ease_in_depth_m = 0.0, margin_offset_m = 0.0;
 };
 
 struct SimColliderState {
@@ -209,6 +217,7 @@ inline constexpr int kAccessoryFieldMaxCells = 96;
 inline constexpr int kAccessoryFieldBandCells = 8;
 inline constexpr int kSoftFieldBandCells = 4;
 inline constexpr double kSoftFieldMarginM = 0.002;  // the hair's distance from a soft body's surface (its particle radius)
+inline constexpr double kSoftFieldEaseInS = 0.5;     // a soft body's field eases in over this (SimSdfState::ease_in_s)
 inline constexpr double kAccessoryFieldCellM = 0.01;  // the scene's cell size for these fields
 Result<uint32_t> add_accessory_field(SimWorld& world, size_t cloth, glm::vec3 bounds_min, glm::vec3 bounds_max, double cell_m,
                                      glm::vec3 under_m);

@@ -7,7 +7,7 @@ uint g_field_offset = 0u;  // first float of the SDF being collided with
 
 // Per follow vertex: follow_point over the guides' current positions and world frames (with its rest
 // correction), then pushed out of
-// every SDF of the group in order (follow.comp then follow_sdf.comp per SDF, in one dispatch).
+// every SDF of the group, last to first (follow.comp then follow_sdf.comp per SDF, in one dispatch).
 void main() {
     uint vertex = LINEAR_INVOCATION_INDEX;
     if (vertex >= pc.count) return;
@@ -17,7 +17,10 @@ void main() {
     uint k = vertex % n;
     vec4 x = with_w(follow_at(follow_desc[follow], k, n), k < kSimPinnedVertices ? 0.0 : 1.0);
     if (k >= kSimPinnedVertices) {
-        for (uint i = 0u; i < p.sdf_count; ++i) {
+        uint exempt = sdf_exempt[p.strand_count + follow];  // SimGroupState::sdf_exempt
+        for (uint j = p.sdf_count; j > 0u; --j) {  // last to first (step_once's order)
+            uint i = j - 1u;
+            if ((exempt & (1u << i)) != 0u) continue;
             g_field_offset = sdf_offsets[i];
             SimSdfFrame f = sdf_frames[pc.slot * 2u * pc.max_sdfs + pc.max_sdfs + i];
             x = with_w(sim_sdf_push_follow(sdf_grids[i], f, x.xyz), x.w);

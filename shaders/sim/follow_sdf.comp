@@ -8,7 +8,7 @@ void main() {
     uint vertex = LINEAR_INVOCATION_INDEX;
     if (vertex >= pc.count) return;
     uint n = P().vertices_per_strand;
-    if (vertex % n < kSimPinnedVertices) return;
+    if (vertex % n < kSimPinnedVertices || sdf_exempt_strand(P().strand_count + vertex / n, pc.sdf)) return;
     SdfGridParams g = sdf_grids[pc.sdf];
     SimSdfFrame f = sdf_frames[pc.slot * 2u * pc.max_sdfs + pc.max_sdfs + pc.sdf];
     vec4 x = follow_pos[vertex];

@@ -11,7 +11,7 @@ void main() {
     uint n = P().vertices_per_strand;
     uint strand = segment / (n - 1u);
     uint k = segment % (n - 1u);
-    if ((k & 1u) != pc.parity) return;
+    if ((k & 1u) != pc.parity || sdf_exempt_strand(strand, pc.sdf)) return;
     uint ia = strand * n + k;
     vec4 a = pos[ia];
     vec4 b = pos[ia + 1u];

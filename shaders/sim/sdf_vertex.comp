@@ -11,7 +11,7 @@ void main() {
     if (vertex >= pc.count) return;
     uint n = P().vertices_per_strand;
     vec4 x = pos[vertex];
-    if (x.w <= 0.0) return;
+    if (x.w <= 0.0 || sdf_exempt_strand(vertex / n, pc.sdf)) return;
     SdfGridParams g = sdf_grids[pc.sdf];
     SimSdfFrame f = sdf_frames[pc.slot * 2u * pc.max_sdfs + pc.sdf];
     SimContact r = sim_sdf_collide_vertex(g, f, x.xyz, prev[vertex].xyz);

@@ -33,6 +33,12 @@ layout(std430, binding = kSimBindFramesWorld) buffer FramesWorldBuf { GuideFrame
 layout(std430, binding = kSimBindFollowDesc) readonly buffer FollowDescBuf { FollowDescriptor follow_desc[]; };
 layout(std430, binding = kSimBindFollowPos) buffer FollowPosBuf { vec4 follow_pos[]; };
 layout(std430, binding = kSimBindFollowCorrections) readonly buffer FollowCorrectionsBuf { vec4 follow_corrections[]; };
+layout(std430, binding = kSimBindSdfExempt) readonly buffer SdfExemptBuf { uint sdf_exempt[]; };
+
+// Whether the group's SDF `sdf` leaves guide strand `strand` alone (SimGroupState::sdf_exempt: rooted
+// inside an accessory, whose field would push it against its own root); follow f is strand
+// strand_count + f.
+bool sdf_exempt_strand(uint strand, uint sdf) { return (sdf_exempt[strand] & (1u << sdf)) != 0u; }
 
 // sim_passes::follow_vertex: point k of follow d over the guides' current positions and world frames,
 // with its rest correction when it has one.

@@ -583,7 +583,8 @@ void main() {
             if (t == 32u % T) s_sdf_frame = sdf_frames[pc.slot * 2u * pc.max_sdfs + sdf];
             barrier();
         }
-        for (uint i = t; i < items; i += T) sdf_vertex(i / N, i % N);
+        for (uint i = t; i < items; i += T)
+            if (!sdf_exempt_strand(first + i / N, sdf)) sdf_vertex(i / N, i % N);
         barrier();
         phase_mark(5u);
         for (uint parity = 0u; parity < 2u; ++parity) {
@@ -591,7 +592,8 @@ void main() {
             // thread has one segment (32 strands of 32 vertices, 512 threads), where striding over all
             // vertices left every other lane idle and gave each working lane two, one after the other.
             uint segments = strands_here * ((N - parity) / 2u);
-            for (uint i = t; i < segments; i += T) sdf_midpoint(i % strands_here, parity + 2u * (i / strands_here));
+            for (uint i = t; i < segments; i += T)
+                if (!sdf_exempt_strand(first + i % strands_here, sdf)) sdf_midpoint(i % strands_here, parity + 2u * (i / strands_here));
             barrier();
             phase_mark(6u + parity);
         }

@@ -189,10 +189,10 @@ TEST(CliBake, SoftBodyBunRidesTheHeadAndAFreeOneComesToRestOnIt) {
         strain = std::max(strain, a["max_strain"].get<double>());
         deepest = std::max(deepest, a["max_penetration_m"].get<double>());
         ke = std::max(ke, a["kinetic_energy"].get<double>());
-        if (!f["penetration_measured"].get<bool>()) continue;
-        // The hair collides with the bun (soft_body.hair_collision, on by default): no free guide vertex
-        // inside its drawn surface by more than the hair's particle radius (strands rooted under it are left
-        // out and counted).
+        if (!f["penetration_measured"].get<bool>() || f["frame"].get<int>() <= 30) continue;
+        // The hair collides with the bun (soft_body.hair_collision, on by default) once its field has eased
+        // in (half a second): no free guide vertex inside its drawn surface by more than the hair's particle
+        // radius (strands rooted under it are left out and counted).
         ASSERT_TRUE(a.contains("hair_wrong_side_guides")) << "frame " << f["frame"];
         EXPECT_EQ(a["hair_wrong_side_guides"].get<uint64_t>(), 0u) << "frame " << f["frame"];
         hair_near += a["hair_near"].get<uint64_t>();
@@ -224,6 +224,7 @@ TEST(CliBake, SoftBodyBunRidesTheHeadAndAFreeOneComesToRestOnIt) {
     doc["meshes"][1]["transform"] = {{"translate", {0.01, 0.93, 0.05}}};
     doc["accessories"][0]["pins"]["mode"] = "none";
     doc["accessories"][0]["soft_body"]["friction"] = 1.0;
+    doc["accessories"][0]["soft_body"]["hair_collision"] = false;  // the hair against it: the pinned run above
     std::ofstream(dir / "free.json") << doc.dump(2);
     r = run_process(quote(TRESSEL_CLI) + " bake " + quote((dir / "free.json").string()) + " --still --frames 120 --penetration-every 1 --report " +
                     quote((dir / "free_report.json").string()));

@@ -217,27 +217,44 @@ TEST_F(ClothGpuTest, HairUnderAClothMatchesTheCpuStep) {
 TEST_F(ClothGpuTest, HairAgainstASoftBodyMatchesTheCpuStep) {
     auto pipelines = SimGpuPipelines::create(device());
     ASSERT_TRUE(pipelines.ok()) << pipelines.error().describe();
-    auto h_cpu = test::make_hair_against_soft_ball(true);
-    for (int i = 0; i < 40; ++i) ASSERT_TRUE(step_once(h_cpu->world).ok());
-    auto h_gpu = test::make_hair_against_soft_ball(true);
-    auto sim = SimGpu::create(device(), *pipelines, h_gpu->world, 16, SimGpuMode::Split);
-    ASSERT_TRUE(sim.ok()) << sim.error().describe();
-    run_gpu(device(), *sim, h_gpu->world, 40);
-    ASSERT_TRUE(sim->download(device(), h_gpu->world).ok());
-    double hair = 0.0, deepest = -1.0;
-    const MeshDistanceOracle ball(cloth_mesh(h_gpu->world.cloths[0]));
-    const SimGroupState& a = h_cpu->world.groups[0];
-    for (size_t v = 0; v < a.positions.size(); ++v) {
-        hair = std::max<double>(hair, glm::length(glm::vec3(a.positions[v] - h_gpu->world.groups[0].positions[v])));
-        deepest = std::max<double>(deepest, -ball.signed_distance_m(glm::vec3(h_gpu->world.groups[0].positions[v])));
+    // The ball over the swinging strands, and over their roots (the strands rooted inside it exempt from
+    // its field: SimGroupState::sdf_exempt), split and fused.
+    // The field at its margin from the start (its ease-in is the host's: the step's margin).
+    auto no_ease = [](SimWorld& w) { w.sdfs.back().ease_in_s = 0.0, w.sdfs.back().margin_offset_m = 0.0; };
+    for (glm::vec3 centre : {glm::vec3(0.0f, 0.12f, 0.0f), glm::vec3(-0.07f, 0.07f, 0.0f)}) {
+        auto h_cpu = test::make_hair_against_soft_ball(true, centre);
+        no_ease(h_cpu->world);
+        for (int i = 0; i < 40; ++i) ASSERT_TRUE(step_once(h_cpu->world).ok());
+        const bool over_roots = centre.y < 0.1f;
+        EXPECT_EQ(h_cpu->world.groups[0].sdf_exempt.empty(), !over_roots);
+        for (SimGpuMode mode : {SimGpuMode::Split, SimGpuMode::Fused}) {
+            if (!over_roots && mode == SimGpuMode::Fused) continue;  // the fused step's exemption: over the roots
+            auto h_gpu = test::make_hair_against_soft_ball(true, centre);
+            no_ease(h_gpu->world);
+            auto sim = SimGpu::create(device(), *pipelines, h_gpu->world, 16, mode);
+            ASSERT_TRUE(sim.ok()) << sim.error().describe();
+            run_gpu(device(), *sim, h_gpu->world, 40);
+            ASSERT_TRUE(sim->download(device(), h_gpu->world).ok());
+            double hair = 0.0, deepest = -1.0;
+            const MeshDistanceOracle ball(cloth_mesh(h_gpu->world.cloths[0]));
+            const SimGroupState& a = h_cpu->world.groups[0];
+            const SimGroupState& b = h_gpu->world.groups[0];
+            for (size_t v = 0; v < a.positions.size(); ++v) {
+                hair = std::max<double>(hair, glm::length(glm::vec3(a.positions[v] - b.positions[v])));
+                const bool exempt = !b.sdf_exempt.empty() && b.sdf_exempt[v / b.n] != 0u;
+                if (!exempt && v % b.n >= gpu_shared::kSimPinnedVertices)
+                    deepest = std::max<double>(deepest, -ball.signed_distance_m(glm::vec3(b.positions[v])));
+            }
+            const double body = max_diff(h_cpu->world.cloths[0], h_gpu->world.cloths[0]);
+            std::printf("hair against a soft ball (%s, %s), GPU vs CPU after 40 steps: hair %.2e m, body %.2e m; deepest free vertex of a strand "
+                        "rooted outside %.4f m inside its surface\n",
+                        over_roots ? "over the roots" : "over the swing", mode == SimGpuMode::Split ? "split" : "fused", hair, body, deepest);
+            EXPECT_GT(deepest, -0.01) << "the hair reached the ball";
+            EXPECT_LT(deepest, b.params.particle_radius_m);
+            EXPECT_LT(hair, 1e-4);
+            EXPECT_LT(body, 1e-4);
+        }
     }
-    const double body = max_diff(h_cpu->world.cloths[0], h_gpu->world.cloths[0]);
-    std::printf("hair against a soft ball, GPU vs CPU after 40 steps: hair %.2e m, body %.2e m; deepest hair vertex %.4f m inside its surface\n",
-                hair, body, deepest);
-    EXPECT_GT(deepest, -0.01) << "the hair reached the ball";
-    EXPECT_LT(deepest, h_gpu->world.groups[0].params.particle_radius_m);
-    EXPECT_LT(hair, 1e-4);
-    EXPECT_LT(body, 1e-4);
 }
 
 SimWorld make_soft_world(int iterations) {

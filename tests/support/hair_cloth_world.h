@@ -83,21 +83,22 @@ inline std::unique_ptr<HairUnderCloth> make_hair_under_cloth(bool collide) {
     return h;
 }
 
-// The rising strands against a soft ball of 4.5 cm radius centred at (0, 0.12, 0) (1 cm particles,
-// firmness 0.999), pinned at its top (particles above y = 0.15 m): most strands swing into it. `collide`:
-// the hair's field of the ball (add_accessory_field) is in the world; off, built (`field`) and taken out.
-inline std::unique_ptr<HairUnderCloth> make_hair_against_soft_ball(bool collide) {
+// The rising strands against a soft ball of 4.5 cm radius centred at `centre` (1 cm particles, firmness
+// 0.999), pinned at its top (particles more than 3 cm above its centre): at (0, 0.12, 0) most strands swing
+// into it. `collide`: the hair's field of the ball (add_accessory_field) is in the world; off, built
+// (`field`) and taken out.
+inline std::unique_ptr<HairUnderCloth> make_hair_against_soft_ball(bool collide, glm::vec3 centre = glm::vec3(0.0f, 0.12f, 0.0f)) {
     auto h = std::make_unique<HairUnderCloth>();
     if (!build_rising_hair(h->groom, h->world)) return h;
     Mesh ball = make_sphere_mesh(0.045f, 16, 24);
     ball.name = "ball";
-    for (glm::vec3& p : ball.positions) p += glm::vec3(0.0f, 0.12f, 0.0f);
+    for (glm::vec3& p : ball.positions) p += centre;
     SoftBodyBuildInputs sb;
     sb.name = "ball";
     sb.mesh = &ball;
     sb.pins.mode = PinMode::Box;
-    sb.pins.box_min_m = glm::dvec3(-0.1, 0.15, -0.1);
-    sb.pins.box_max_m = glm::dvec3(0.1, 0.2, 0.1);
+    sb.pins.box_min_m = glm::dvec3(centre) + glm::dvec3(-0.1, 0.03, -0.1);
+    sb.pins.box_max_m = glm::dvec3(centre) + glm::dvec3(0.1, 0.1, 0.1);
     auto body = build_soft_body(sb);
     EXPECT_TRUE(body.ok()) << body.error().describe();
     if (!body.ok()) return h;

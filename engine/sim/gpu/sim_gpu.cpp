@@ -66,6 +66,7 @@ void bind_sets(SimGpuGroup& g) {
         s.bind_buffer(gpu_shared::kSimBindVolumeBounds, g.volume_bounds);
         s.bind_buffer(gpu_shared::kSimBindVolumeGradient, g.volume_gradient);
         s.bind_buffer(gpu_shared::kSimBindFollowCorrections, g.follow_corrections);
+        s.bind_buffer(gpu_shared::kSimBindSdfExempt, g.sdf_exempt);
         s.bind_buffer(gpu_shared::kSimBindDepthGuides, g.depth_guides);
         s.bind_buffer(gpu_shared::kSimBindDepthFollows, g.depth_follows);
     }
@@ -240,6 +241,10 @@ Result<SimGpu> SimGpu::create(gpu::Device& device, const SimGpuPipelines& pipeli
                    {&g.follow_pos, device_buffer(device, w.follow_positions, name + "follow positions")},
                    {&g.follow_corrections, device_buffer(device, w.follow_corrections.empty() ? std::vector<glm::vec4>(1, glm::vec4(0.0f)) : w.follow_corrections,
                                                          name + "follow corrections")},
+                   {&g.sdf_exempt, device_buffer(device, w.sdf_exempt.size() == w.strand_count + w.follow_count()
+                                                                   ? w.sdf_exempt
+                                                                   : std::vector<uint32_t>(std::max<size_t>(w.strand_count + w.follow_count(), 1), 0u),
+                                                 name + "sdf exemptions")},
                    {&g.sdf_grids, device_buffer(device, grids, name + "sdf grids")},
                    {&g.sdf_fields, device_buffer(device, fields, name + "sdf fields")},
                    {&g.sdf_offsets, device_buffer(device, offsets, name + "sdf offsets")},
@@ -528,9 +533,9 @@ void SimGpu::record_split(gpu::CommandBuffer& cmd, size_t gi, const SimGroupStat
     run(P.ftl, "sim follow-the-leader + contacts", g.strands, set);
     if (!follows_enabled_) return;
     run(P.follow, "sim follow hairs", g.follows * g.n, set);
-    for (uint32_t i = 0; i < uint32_t(g.field_offsets.size()); ++i) {
-        push.sdf = i;
-        push.field_offset = g.field_offsets[i];
+    for (uint32_t j = uint32_t(g.field_offsets.size()); j-- > 0;) {  // last to first, as sim_passes::follow_sdf_vertex runs
+        push.sdf = j;
+        push.field_offset = g.field_offsets[j];
         run(P.follow_sdf, "sim follow sdf", g.follows * g.n, set);
     }
 }

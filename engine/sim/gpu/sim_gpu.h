@@ -81,6 +81,7 @@ struct SimGpuGroup {
     uint32_t strands_per_workgroup = 1;
     gpu::Buffer positions[3];          // rotating: current, previous, integration output
     gpu::Buffer rest, rest_lengths, ref_vectors, rest_root_frame, strand_data, frames_rest, frames_world;
+    gpu::Buffer sdf_exempt;  // uint per strand (SimGroupState::sdf_exempt; zeros when it is empty)
     gpu::Buffer follow_desc, follow_pos, sdf_grids, sdf_fields, sdf_offsets;
     gpu::Buffer follow_corrections;    // vec4 per corrected follow and vertex (SimGroupState::follow_corrections; a stub without)
     gpu::Buffer params, roots, colliders, sdf_frames;  // host-visible, one slot per substep of a record

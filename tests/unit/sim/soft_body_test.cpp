@@ -297,6 +297,7 @@ TEST(SoftBodyHair, HairSwingingIntoASoftBallStaysOutsideIt) {
         const double limit = w.groups[0].params.particle_radius_m;
         size_t inside = 0, near = 0;
         double deepest = 0.0;
+        ASSERT_TRUE(run_frames(w, 30).ok());  // past the field's half-second ease-in
         for (int f = 0; f < 8; ++f) {
             ASSERT_TRUE(run_frames(w, 5).ok());
             const MeshDistanceOracle ball(cloth_mesh(w.cloths[0]));
@@ -317,6 +318,83 @@ TEST(SoftBodyHair, HairSwingingIntoASoftBallStaysOutsideIt) {
             EXPECT_GT(inside, 50u) << "the strands swing through where the ball is";
         }
     }
+}
+
+// Hair that starts inside a soft body (lying under a bun) is let out while its field eases in over half a
+// second (SimSdfState::ease_in_s), not pushed out in one step: the strands lying through a ball (swinging
+// up, gravity pulling up) move no faster than without the ball, where its field pushing at once whips
+// them, and are out of it once the ease-in is over.
+TEST(SoftBodyHair, HairStartingInsideIsLetOutWithoutLaunch) {
+    const glm::vec3 centre(0.07f, 0.05f, 0.0f);  // on the strands lying along +x, their roots outside it
+    double fastest[3] = {0.0, 0.0, 0.0};        // eased in, pushed at once, no field
+    for (int run = 0; run < 3; ++run) {
+        auto h = test::make_hair_against_soft_ball(run < 2, centre);
+        SimWorld& w = h->world;
+        SimGroupState& g = w.groups[0];
+        EXPECT_TRUE(g.sdf_exempt.empty()) << "every root is outside the ball";
+        if (run == 1) w.sdfs.back().ease_in_s = 0.0, w.sdfs.back().margin_offset_m = 0.0;
+        for (int f = 0; f < 40; ++f) {
+            const std::vector<glm::vec4> before = g.positions;
+            ASSERT_TRUE(run_frames(w, 1).ok());
+            for (size_t v = 0; v < g.positions.size(); ++v)
+                fastest[run] = std::max(fastest[run], double(glm::length(glm::vec3(g.positions[v] - before[v]))) / w.frame_dt_s());
+        }
+        if (run == 0) {
+            const MeshDistanceOracle ball(cloth_mesh(w.cloths[0]));
+            size_t inside = 0;
+            for (size_t v = 0; v < g.positions.size(); ++v)
+                if (v % g.n >= gpu_shared::kSimPinnedVertices) inside += ball.signed_distance_m(glm::vec3(g.positions[v])) < -g.params.particle_radius_m ? 1 : 0;
+            EXPECT_EQ(inside, 0u) << "out of the ball after the ease-in";
+        }
+    }
+    std::printf("strands lying through a ball, fastest vertex over 40 frames: %.3f m/s with its field eased in, %.3f m/s pushed at once, "
+                "%.3f m/s without the ball\n", fastest[0], fastest[1], fastest[2]);
+    EXPECT_LT(fastest[0], 1.25 * fastest[2]);
+    EXPECT_GT(fastest[1], 2.0 * fastest[0]);
+}
+
+// Strands rooted inside a soft body (hair grown under a bun pinned to the scalp) cannot leave it: its field
+// leaves them alone (SimGroupState::sdf_exempt) instead of pushing them against their own roots every step;
+// the strands rooted outside still collide with it. The exempt strands move exactly as without the field.
+TEST(SoftBodyHair, StrandsRootedInsideTheBodyAreLeftToIt) {
+    const glm::vec3 centre(-0.07f, 0.07f, 0.0f);  // over the roots' grid at y = 0.05
+    auto h = test::make_hair_against_soft_ball(true, centre);
+    auto free = test::make_hair_against_soft_ball(false, centre);
+    SimWorld& w = h->world;
+    const SimGroupState& g = w.groups[0];
+    std::vector<bool> exempt(g.strand_count, false);
+    {
+        const MeshDistanceOracle ball(cloth_mesh(w.cloths[0]));
+        size_t inside = 0;
+        for (uint32_t s = 0; s < g.strand_count; ++s) {
+            const bool in = ball.signed_distance_m(glm::vec3(g.positions[size_t(s) * g.n])) < kSoftFieldMarginM;
+            exempt[s] = s < g.sdf_exempt.size() && g.sdf_exempt[s] == (1u << (g.sdf_indices.size() - 1));
+            inside += in ? 1 : 0;
+            EXPECT_EQ(in, exempt[s]) << "strand " << s;
+        }
+        std::printf("soft ball over the roots: %zu of %u strands rooted inside it\n", inside, g.strand_count);
+        EXPECT_GE(inside, 4u);
+        EXPECT_LE(inside, 30u);
+    }
+    ASSERT_TRUE(run_frames(w, 40).ok());
+    ASSERT_TRUE(run_frames(free->world, 40).ok());
+    const MeshDistanceOracle now(cloth_mesh(w.cloths[0]));
+    size_t outside_inside = 0, different = 0, exempt_inside = 0;
+    for (uint32_t s = 0; s < g.strand_count; ++s)
+        for (uint32_t k = gpu_shared::kSimPinnedVertices; k < g.n; ++k) {
+            const size_t v = size_t(s) * g.n + k;
+            const bool in = now.signed_distance_m(glm::vec3(g.positions[v])) < -g.params.particle_radius_m;
+            if (exempt[s]) {
+                different += g.positions[v] != free->world.groups[0].positions[v] ? 1 : 0;
+                exempt_inside += in ? 1 : 0;
+            } else {
+                outside_inside += in ? 1 : 0;
+            }
+        }
+    std::printf("after 40 frames: %zu vertices of the exempt strands inside the ball, %zu of the others\n", exempt_inside, outside_inside);
+    EXPECT_EQ(different, 0u) << "an exempt strand moves as without the field";
+    EXPECT_GT(exempt_inside, 0u) << "the exempt strands stay in the ball";
+    EXPECT_EQ(outside_inside, 0u) << "the strands rooted outside stay out of it";
 }
 
 }  // namespace
