@@ -468,7 +468,7 @@ Result<uint32_t> add_accessory_field(SimWorld& world, size_t cloth, glm::vec3 bm
     world.sdfs.push_back(st);
     // Strands rooted inside the accessory (or within its margin: hair grown under a bun pinned to the
     // scalp) cannot leave it: its field would push them against their own roots every step. It leaves
-    // them (and the follows they guide) alone.
+    // them alone, guides and follows each by its own root.
     for (SimGroupState& g : world.groups) {
         const size_t bit = g.sdf_indices.size();
         g.sdf_indices.push_back(a.sdf);
