@@ -10,6 +10,7 @@
 #include "groom/groom_bench.h"
 #include "sdf/sdf.h"
 #include "sim/gpu/sim_bench.h"
+#include "sim/cloth_tiles.h"
 #include "sim/soft_body.h"
 
 namespace tressel::cli {
@@ -37,7 +38,8 @@ int bench_cloth(const Args& args, nlohmann::json& out) {
     if (!field) return fail("ball field: " + field.error().message);
 
     nlohmann::json results = nlohmann::json::array();
-    for (uint32_t side : {64u, 128u, 256u})
+    const std::vector<uint32_t> sides = args.get_or("only", "") == "stats" ? std::vector<uint32_t>{} : std::vector<uint32_t>{64u, 128u, 256u};
+    for (uint32_t side : sides)
         for (int iterations : iteration_counts) {
             SimWorldInputs in;
             in.sdfs.push_back({"ball", &*field, 0.004});
@@ -55,6 +57,7 @@ int bench_cloth(const Args& args, nlohmann::json& out) {
             if (!cloth) return fail(cloth.error().message);
             cloth->sdf_indices = {0};
             const size_t vertices = cloth->vertex_count(), constraints = cloth->constraints.size();
+            const ClothTiles tiles = build_cloth_tiles(*cloth);
             world->cloths.push_back(std::move(*cloth));
             // Let it fall onto the ball first (on the device), so the timed steps have contacts.
             auto r = bench_sim_gpu(device, *pipelines, *world, int(*steps));
@@ -65,15 +68,18 @@ int bench_cloth(const Args& args, nlohmann::json& out) {
             row["iterations"] = iterations;
             row["step_ms"] = r->fused.step_ms;
             row["ms_per_iteration"] = r->fused.step_ms / double(iterations + 1);
-            row["lanes_per_vertex"] = gpu_shared::cloth_lanes_for(uint32_t(vertices));
+            row["tiles"] = tiles.tiles.size();
+            row["tile_vertices"] = tiles.vertices.size();
+            row["tile_constraints"] = tiles.edges.size() + tiles.hinges.size() / 2;
             results.push_back(row);
             std::fprintf(stderr, "cloth %u x %u, %d iterations: %.4f ms per step\n", side, side, iterations, r->fused.step_ms);
         }
     // A soft ball of 0.2 m across, particles 1 cm apart (4,169 of them), dropped onto the big ball.
     nlohmann::json soft = nlohmann::json::array();
+    const std::vector<int> radii = args.get_or("only", "") != "" ? std::vector<int>{} : std::vector<int>{1, 2};
     Mesh bun = make_sphere_mesh(0.1f, 32, 48);
     for (glm::vec3& p : bun.positions) p.y += 0.27f;
-    for (int cluster_radius : {1, 2})
+    for (int cluster_radius : radii)
         for (int iterations : iteration_counts) {
             SimWorldInputs in;
             in.sdfs.push_back({"ball", &*field, 0.004});
@@ -103,6 +109,14 @@ int bench_cloth(const Args& args, nlohmann::json& out) {
                          iterations, r->fused.step_ms);
         }
     out["soft_bodies"] = soft;
+    nlohmann::json stats;
+    for (auto [name, pipe] : {std::pair{"cloth_tile", &pipelines->cloth_tile}, std::pair{"cloth_substep", &pipelines->cloth_substep}}) {
+        nlohmann::json one;
+        for (auto& [k, v] : device.pipeline_statistics(*pipe)) one[k] = v;
+        stats[name] = one;
+    }
+    out["pipeline_statistics"] = stats;
+    if (args.get_or("only", "") == "stats") return 0;
     out["workload"] = "cloth";
     out["device"] = device.info().name;
     out["what"] = "median GPU ms of one simulation substep of a sheet pinned at its centre over a ball's SDF (64 cells), wind 2 m/s: "

@@ -6,6 +6,7 @@
 #include <limits>
 #include <numbers>
 
+#include "core/morton.h"
 #include "groom/det_math.h"
 #include "groom/rng.h"
 #include "groom/spatial.h"
@@ -16,16 +17,6 @@ using gpu_shared::FollowDescriptor;
 using gpu_shared::GuideFrame;
 
 namespace {
-
-// The 10 low bits of v spread to every third bit (bit b -> bit 3b).
-uint32_t spread3(uint32_t v) {
-    v &= 0x3FFu;
-    v = (v | (v << 16)) & 0x030000FFu;
-    v = (v | (v << 8)) & 0x0300F00Fu;
-    v = (v | (v << 4)) & 0x030C30C3u;
-    v = (v | (v << 2)) & 0x09249249u;
-    return v;
-}
 
 }  // namespace
 
@@ -55,7 +46,7 @@ std::vector<uint32_t> spread_order(std::span<const glm::vec3> points) {
         uint32_t c = 0;
         for (int a = 0; a < 3; ++a) {
             const double v = (double(points[i][a]) - double(lo[a])) * scale;
-            c |= spread3(v >= 0.0 ? uint32_t(std::min(v, 1023.0)) : 0u) << a;
+            c |= morton_spread3(v >= 0.0 ? uint32_t(std::min(v, 1023.0)) : 0u) << a;
         }
         key[i] = (uint64_t(c) << 32) | uint64_t(i);
         for (int d = 0; d < 3; ++d) ++start[size_t(d) * 1025 + ((c >> (10 * d)) & 0x3FFu) + 1];

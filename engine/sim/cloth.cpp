@@ -339,7 +339,6 @@ ClothStepParams make_cloth_params(const ClothParams& params, const Environment& 
     // that compounds to it.
     p.friction = gpu_shared::sim_iteration_stiffness(float(params.friction), substeps);
     p.collider_friction_exponent = 1.0f / float(substeps);
-    p.lanes = gpu_shared::cloth_lanes_for(vertex_count);
     p.tether_limit = params.tether_slack >= 0.0 ? float(1.0 + params.tether_slack) : 0.0f;
     p.wind_drag_per_s = gpu_shared::kSimWindDragPerSecond * float(params.wind_scale);
     p.time_s = float(t_end_s);
@@ -433,23 +432,17 @@ void substep(uint32_t v, const ClothStepParams& p, uint32_t s, const ClothState&
     const ClothVertex& cv = c.vertices[v];
     const glm::vec4 x = pred[v];
     if (pinned_small_step(v, p, s, glm::vec3(cv.rest_os), pred, start, out_a, out_b)) return;
-    // One Jacobi iteration.
-    // The lanes' sums, then their sum in lane order, as the GPU adds them (ClothStepParams::lanes).
+    // One Jacobi iteration: each kind's corrections summed in the vertex's adjacency order (as both GPU
+    // passes sum them).
     glm::vec3 sum_e(0.0f), sum_h(0.0f);
-    const uint32_t count = cv.edges + cv.hinges;
-    for (uint32_t lane = 0; lane < p.lanes; ++lane) {
-        glm::vec3 lane_e(0.0f), lane_h(0.0f);
-        for (uint32_t i = lane; i < count; i += p.lanes) {
-            const ClothConstraint& k = c.constraints[c.adjacency[cv.first + i]];
-            const glm::vec3 d = gpu_shared::cloth_constraint_delta(k, glm::vec3(pred[k.v.x]), glm::vec3(pred[k.v.y]), glm::vec3(pred[k.v.z]),
-                                                                    glm::vec3(pred[k.v.w]), p, gpu_shared::cloth_slot_of(k, v));
-            if (i < cv.edges)
-                lane_e += d;
-            else
-                lane_h += d;
-        }
-        sum_e += lane_e;
-        sum_h += lane_h;
+    for (uint32_t i = 0; i < cv.edges + cv.hinges; ++i) {
+        const ClothConstraint& k = c.constraints[c.adjacency[cv.first + i]];
+        const glm::vec3 d = gpu_shared::cloth_constraint_delta(k, glm::vec3(pred[k.v.x]), glm::vec3(pred[k.v.y]), glm::vec3(pred[k.v.z]),
+                                                                glm::vec3(pred[k.v.w]), p, gpu_shared::cloth_slot_of(k, v));
+        if (i < cv.edges)
+            sum_e += d;
+        else
+            sum_h += d;
     }
     glm::vec3 y = glm::vec3(x) + sum_e / float(std::max(cv.edges, 1u)) + sum_h / float(std::max(cv.hinges, 1u));
     if (p.tether_limit > 0.0f && cv.tether != gpu_shared::kClothNone)

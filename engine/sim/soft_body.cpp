@@ -231,7 +231,6 @@ ClothStepParams make_soft_body_params(const ClothState& body, const Environment&
     p.thickness_m = float(0.5 * sp.particle_spacing_m);  // the least of the particles' radii (ClothVertex::tether_m)
     p.friction = gpu_shared::sim_iteration_stiffness(float(sp.friction), substeps);
     p.collider_friction_exponent = 1.0f / float(substeps);
-    p.lanes = 1;
     p.time_s = float(t_end_s);
     // sm_step_stiffness's compliance, scaled by (spacing / reference)^2: a body's weight is carried
     // through as many clusters as it has layers, so at half the spacing twice the layers each give way

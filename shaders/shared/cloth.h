@@ -26,18 +26,6 @@ using glm::atan;
 TRESSEL_SHARED_BEGIN
 
 TRESSEL_CONST(uint, kClothWorkgroupSize, 64u);
-// Most invocations per vertex of a small step's pass (ClothStepParams::lanes): lane l sums the
-// corrections of the vertex's constraints l, l + lanes, ..., and lane 0 adds the lanes' sums in order (the
-// CPU reference sums in the same order). One invocation per vertex walked 18 constraints one dependent
-// load after another: 19 us a pass for a 64 x 64 sheet on an H200, where a dispatch costs 2.4; 8 lanes
-// halved it, but made a 256 x 256 sheet, which has threads enough, 1.6 times slower.
-TRESSEL_CONST(uint, kClothMaxLanes, 8u);
-
-// Lanes per vertex for a cloth of `vertices`: 8 up to 4,096 vertices, 4 up to 16,384, then 1 (an H200 at
-// 10 small steps: 128 x 128 vertices 0.148 ms with 4 lanes, 0.162 with 2; 256 x 256 0.337 ms with 1,
-// 0.382 with 2, 0.406 with 4, 0.54 with 8).
-SIM_FN uint cloth_lanes_for(uint vertices) { return vertices <= 4096u ? 8u : vertices <= 16384u ? 4u : 1u; }
-
 TRESSEL_CONST(uint, kClothNone, 0xffffffffu);        // no tether / no vertex
 TRESSEL_CONST(uint, kClothEdge, 0u);                 // ClothConstraint kinds
 TRESSEL_CONST(uint, kClothHinge, 1u);
@@ -69,7 +57,36 @@ TRESSEL_CONST(uint, kClothBindSdfOffsets, 14u);   // uint per SDF: its first flo
 TRESSEL_CONST(uint, kClothBindClusterRest, 15u);  // soft bodies: vec4 per cluster, its rest centroid (attach space)
 TRESSEL_CONST(uint, kClothBindClusters, 16u);     // soft bodies: 2 vec4 per cluster, its rotation q and translation t now
 TRESSEL_CONST(uint, kClothBindRenderVertices, 17u); // soft bodies: SoftRenderVertex per vertex of the render mesh
-TRESSEL_CONST(uint, kClothBindingCount, 18u);
+TRESSEL_CONST(uint, kClothBindTiles, 18u);        // tiled small steps (cloth_tile.comp, sim/cloth_tiles.h): ClothTile per tile
+TRESSEL_CONST(uint, kClothBindTileVertices, 19u); // uvec4 per tile-local vertex
+TRESSEL_CONST(uint, kClothBindTileEdges, 20u);    // uvec4 per tile edge
+TRESSEL_CONST(uint, kClothBindTileHinges, 21u);   // 2 uvec4 per tile hinge
+TRESSEL_CONST(uint, kClothBindTileOwned, 22u);    // 2 uvec4 per owned vertex
+TRESSEL_CONST(uint, kClothBindTileTriangles, 23u); // uvec2 per owned vertex's triangle
+TRESSEL_CONST(uint, kClothBindingCount, 24u);
+
+// Tiles (cloth_tile.comp): a workgroup of kClothTileThreads owns up to that many vertices and holds in
+// shared memory the predictions of at most kClothTileMaxVertices (owned and reached) and the corrections
+// of at most kClothTileMaxEntries constraint slots of its owned vertices: 18 KB. On an H200 the shared
+// memory a workgroup takes bounds how many run at once: 64 owned vertices (18 KB) and 32 (9 KB) step a
+// 256 x 256 cloth alike (0.296 and 0.288 ms), 64 with 36 KB held 1.5 times slower; 128 owned (30 KB) 0.35.
+TRESSEL_CONST(uint, kClothTileThreads, 64u);
+TRESSEL_CONST(uint, kClothTileMaxVertices, 192u);
+TRESSEL_CONST(uint, kClothTileMaxEntries, 1152u);
+TRESSEL_CONST(uint, kClothTileNoEntry, 0xffffu);  // a constraint slot whose vertex the tile does not own
+TRESSEL_CONST(uint, kClothTileSharedBytes, kClothTileMaxVertices * 24u + kClothTileMaxEntries * 12u);
+
+struct ClothTile {
+    uint first_vertex;          // its vertices at [first_vertex, + vertex_count) of the tile vertices, owned first
+    uint vertex_count;
+    uint owned_count;
+    uint first_owned;           // its owned vertices' records at 2 x [first_owned, + owned_count)
+    uint first_edge;            // its edges at [first_edge, + edge_count)
+    uint edge_count;
+    uint first_hinge;           // its hinges' record pairs at 2 x [first_hinge, + hinge_count)
+    uint hinge_count;
+};
+TRESSEL_CHECK_SIZE(ClothTile, 32)
 
 struct ClothPush {
     uint count;                 // vertices
@@ -103,7 +120,7 @@ struct ClothStepParams {
     float wind_drag_per_s;      // drag rate of air moving across the cloth (along its normal)
     float time_s;               // simulation time at the end of the step (wind gusts)
     float collider_friction_exponent;  // 1 / substeps: a collider's per-step friction f is 1 - (1 - f)^this per small step
-    uint lanes;                 // invocations per vertex of a small step's pass (cloth_lanes_for)
+    uint pad0;
     float shape_stiffness;      // soft bodies: fraction of the way to its clusters' goals a particle moves per small step
 };
 TRESSEL_CHECK_SIZE(ClothStepParams, 224)
@@ -178,8 +195,8 @@ SIM_FN ClothHinge cloth_hinge(vec3 p0, vec3 p1, vec3 p2, vec3 p3) {
 }
 
 // XPBD (Macklin et al. 2016, eq. 18) for one constraint with its multiplier at zero (one iteration per
-// small step), what it asks of its vertex `which` (0..3), given its vertices' positions (an edge's unused
-// x2, x3 anything) and the step's compliances. An edge C = |x0 - x1| - rest; a hinge C = angle - rest
+// small step): what it asks of each of its vertices (d0..d3 for v.x..v.w, xyz; an edge's d2, d3 zero),
+// given its vertices' positions (an edge's unused x2, x3 anything) and the step's compliances. An edge C = |x0 - x1| - rest; a hinge C = angle - rest
 // angle. The masses are split (Tonge, Benevolenski & Voroshilov 2012, "Mass splitting for jitter-free
 // parallel rigid body simulation"): a vertex in n constraints of a kind is n shares of inverse mass n w
 // (c.split_w), each constraint moves its shares, and the vertex moves by the average of its shares' moves
@@ -187,26 +204,49 @@ SIM_FN ClothHinge cloth_hinge(vec3 p0, vec3 p1, vec3 p2, vec3 p3) {
 // a compliant one's force by the vertex's constraint count (a soft sheet hung 2.5 times farther than its
 // stiffness says); split masses keep both: a stiff constraint gets the averaged Jacobi step (times the
 // relaxation, in the denominator), a compliant one its true force.
-SIM_FN vec3 cloth_constraint_delta(ClothConstraint c, vec3 x0, vec3 x1, vec3 x2, vec3 x3, ClothStepParams p, uint which) {
+struct ClothDeltas {
+    vec4 d0;
+    vec4 d1;
+    vec4 d2;
+    vec4 d3;
+};
+
+SIM_FN ClothDeltas cloth_constraint_deltas(ClothConstraint c, vec3 x0, vec3 x1, vec3 x2, vec3 x3, ClothStepParams p) {
+    ClothDeltas r;
+    r.d0 = vec4(0.0f);
+    r.d1 = vec4(0.0f);
+    r.d2 = vec4(0.0f);
+    r.d3 = vec4(0.0f);
     vec4 w = c.split_w;
     if (uint(c.rest.z) == kClothEdge) {
         vec3 d = x0 - x1;
         float len = sqrt(dot(d, d));
         float wsum = (w.x + w.y) / p.relaxation + p.stretch_compliance;
-        if (len <= kSimTinyLength_m || wsum <= 0.0f) return vec3(0.0f);
+        if (len <= kSimTinyLength_m || wsum <= 0.0f) return r;
         vec3 n = d / len;
         float dl = -(len - c.rest.x) / wsum;
-        return which == 0u ? n * (w.x * dl) : n * (-w.y * dl);
+        r.d0 = vec4(n * (w.x * dl), 0.0f);
+        r.d1 = vec4(n * (-w.y * dl), 0.0f);
+        return r;
     }
-    if (p.bend_compliance <= 0.0f || c.rest.y <= 0.0f) return vec3(0.0f);
+    if (p.bend_compliance <= 0.0f || c.rest.y <= 0.0f) return r;
     ClothHinge h = cloth_hinge(x0, x1, x2, x3);
     vec3 g0 = sim_xyz(h.g0), g1 = sim_xyz(h.g1), g2 = sim_xyz(h.g2), g3 = sim_xyz(h.g3);
     float wsum = (w.x * dot(g0, g0) + w.y * dot(g1, g1) + w.z * dot(g2, g2) + w.w * dot(g3, g3)) / p.relaxation +
                  p.bend_compliance / c.rest.y;
-    if (wsum <= 0.0f) return vec3(0.0f);
+    if (wsum <= 0.0f) return r;
     float dl = -cloth_wrap_angle(h.g0.w - c.rest.x) / wsum;
-    vec3 g = which == 0u ? g0 * w.x : which == 1u ? g1 * w.y : which == 2u ? g2 * w.z : g3 * w.w;
-    return g * dl;
+    r.d0 = vec4(g0 * w.x * dl, 0.0f);
+    r.d1 = vec4(g1 * w.y * dl, 0.0f);
+    r.d2 = vec4(g2 * w.z * dl, 0.0f);
+    r.d3 = vec4(g3 * w.w * dl, 0.0f);
+    return r;
+}
+
+// What the constraint asks of its vertex `which` (0..3).
+SIM_FN vec3 cloth_constraint_delta(ClothConstraint c, vec3 x0, vec3 x1, vec3 x2, vec3 x3, ClothStepParams p, uint which) {
+    ClothDeltas r = cloth_constraint_deltas(c, x0, x1, x2, x3, p);
+    return sim_xyz(which == 0u ? r.d0 : which == 1u ? r.d1 : which == 2u ? r.d2 : r.d3);
 }
 
 // Where a pinned vertex is at the end of small step `s` (0-based) of the step: its rest position under
@@ -310,7 +350,14 @@ SIM_FN vec4 cloth_sdf_contact(SDF_FIELD_PARAM SdfGridParams g, SimSdfFrame f, ve
     if (!sim_sdf_in_grid(g, p)) return none;
     float d = sdf_sample_distance_m(SDF_FIELD_ARG g, p);
     if (d >= reach) return none;
-    vec3 n_rest = sim_safe_normalize(sdf_gradient_central(SDF_FIELD_ARG g, p, f.params.y), vec3(0.0f));
+    // Forward differences from the distance already read: 3 samples where central differences take 6
+    // (TressFX's forward variant, seed 000); the 6 central samples' loads in flight held the cloth's tiled
+    // pass at 162 registers a thread on an H200 (102 with these), too many to keep a 256 x 256 cloth's
+    // tiles on the chip at once.
+    float h = f.params.y;
+    vec3 grad = vec3(sdf_sample_distance_m(SDF_FIELD_ARG g, p + vec3(h, 0.0f, 0.0f)) - d, sdf_sample_distance_m(SDF_FIELD_ARG g, p + vec3(0.0f, h, 0.0f)) - d,
+                     sdf_sample_distance_m(SDF_FIELD_ARG g, p + vec3(0.0f, 0.0f, h)) - d);
+    vec3 n_rest = sim_safe_normalize(grad, vec3(0.0f));
     if (dot(n_rest, n_rest) <= 0.0f) return none;
     vec3 n = sim_safe_normalize(sim_transform_dir(f.rest_to_world, n_rest), vec3(0.0f));
     return vec4(n.x, n.y, n.z, d);

@@ -1,6 +1,7 @@
 // GLSL only: buffers of the cloth passes (bindings in shared/cloth.h), included first: each shader's
 // local_size layout follows it (it names kClothWorkgroupSize). SDF_FETCH reads the SDF whose first float
 // is g_sdf_offset.
+#extension GL_EXT_control_flow_attributes : require
 #include "shared/dispatch.h"
 #include "shared/sdf.h"
 uint g_sdf_offset = 0u;
@@ -27,8 +28,15 @@ layout(std430, binding = kClothBindSdfOffsets) readonly buffer SdfOffsetsBuf { u
 layout(std430, binding = kClothBindClusterRest) readonly buffer ClusterRestBuf { vec4 cluster_rest[]; };
 layout(std430, binding = kClothBindClusters) buffer ClustersBuf { vec4 clusters[]; };
 layout(std430, binding = kClothBindRenderVertices) readonly buffer RenderVerticesBuf { SoftRenderVertex render_vertices[]; };
+layout(std430, binding = kClothBindTiles) readonly buffer TilesBuf { ClothTile tiles[]; };
+layout(std430, binding = kClothBindTileVertices) readonly buffer TileVerticesBuf { uvec4 tile_vertices[]; };
+layout(std430, binding = kClothBindTileEdges) readonly buffer TileEdgesBuf { uvec4 tile_edges[]; };
+layout(std430, binding = kClothBindTileHinges) readonly buffer TileHingesBuf { uvec4 tile_hinges[]; };
+layout(std430, binding = kClothBindTileOwned) readonly buffer TileOwnedBuf { uvec4 tile_owned[]; };
+layout(std430, binding = kClothBindTileTriangles) readonly buffer TileTrianglesBuf { uvec2 tile_triangles[]; };
 
 ClothStepParams P() { return step_params[pc.slot]; }
+
 
 // cloth_passes::vertex_normal over in_a.
 vec3 vertex_normal(uint v) {
@@ -45,6 +53,8 @@ vec3 vertex_normal(uint v) {
 // depenetration against the small step's start yp; thickness_m: the particle's collision radius. (y, yp)
 // after them in .a / .b.
 SimPair contacts(ClothStepParams p, vec3 y, vec3 yp, float thickness_m) {
+    // Kept as loops: unrolled, their samples' loads in flight cost cloth_tile.comp 14 registers a thread.
+    [[dont_unroll]]
     for (uint i = 0u; i < p.collider_count; ++i) {
         SimCollider c = colliders[pc.slot * pc.max_colliders + i];
         vec4 d = cloth_primitive_distance(y, c, thickness_m);
@@ -56,6 +66,7 @@ SimPair contacts(ClothStepParams p, vec3 y, vec3 yp, float thickness_m) {
         y = r.a.xyz;
         yp = r.b.xyz;
     }
+    [[dont_unroll]]
     for (uint i = 0u; i < p.sdf_count; ++i) {
         SimSdfFrame f = sdf_frames[pc.slot * pc.max_sdfs + i];
         g_sdf_offset = sdf_offsets[i];

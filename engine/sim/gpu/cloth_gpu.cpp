@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <cstring>
 
+#include "sim/cloth_tiles.h"
 #include "sim/gpu/gpu_buffers.h"
 #include "sim/gpu/sim_gpu.h"
 
 namespace tressel {
 
 static_assert(gpu_shared::kClothBindSdfFields == 13u, "sim/cloth_common.glsl binds the SDF fields at 13 before it can include shared/cloth.h");
-static_assert(gpu_shared::kClothWorkgroupSize % gpu_shared::kClothMaxLanes == 0, "a vertex's lanes must share a workgroup");
 
 namespace {
 
@@ -46,6 +46,10 @@ Result<ClothGpu> ClothGpu::create(gpu::Device& device, const SimGpuPipelines& pi
         fields.insert(fields.end(), s.grid->distance_m.begin(), s.grid->distance_m.end());
     }
     const std::string name = "cloth '" + c.name + "' ";
+    // Tiles for the small steps (cloth_tile.comp) unless the cloth has none or more than one dispatch holds.
+    ClothTiles tiles = pipelines.cloth_tile.valid() ? build_cloth_tiles(c) : ClothTiles{};
+    if (tiles.tiles.size() > device.info().max_workgroup_count[0]) tiles = ClothTiles{};
+    g.tiles_ = uint32_t(tiles.tiles.size());
     struct Up {
         gpu::Buffer* out;
         Result<gpu::Buffer> r;
@@ -64,6 +68,12 @@ Result<ClothGpu> ClothGpu::create(gpu::Device& device, const SimGpuPipelines& pi
                {&g.cluster_rest_, sim_buffers::device_buffer_or_stub(device, c.cluster_rest, name + "cluster rest centroids")},
                {&g.clusters_, sim_buffers::device_buffer_or_stub(device, c.clusters, name + "clusters")},
                {&g.render_vertices_, sim_buffers::device_buffer_or_stub(device, c.render_vertices, name + "render vertices")},
+               {&g.tiles_data_[0], sim_buffers::device_buffer_or_stub(device, tiles.tiles, name + "tiles")},
+               {&g.tiles_data_[1], sim_buffers::device_buffer_or_stub(device, tiles.vertices, name + "tile vertices")},
+               {&g.tiles_data_[2], sim_buffers::device_buffer_or_stub(device, tiles.edges, name + "tile edges")},
+               {&g.tiles_data_[3], sim_buffers::device_buffer_or_stub(device, tiles.hinges, name + "tile hinges")},
+               {&g.tiles_data_[4], sim_buffers::device_buffer_or_stub(device, tiles.owned, name + "tile owned vertices")},
+               {&g.tiles_data_[5], sim_buffers::device_buffer_or_stub(device, tiles.triangles, name + "tile triangles")},
                {&g.params_, host_buffer(device, VkDeviceSize(slots) * sizeof(gpu_shared::ClothStepParams), name + "params")},
                {&g.colliders_, host_buffer(device, VkDeviceSize(slots) * g.max_colliders_ * sizeof(gpu_shared::SimCollider), name + "colliders")},
                {&g.sdf_frames_, host_buffer(device, VkDeviceSize(slots) * g.max_sdfs_ * sizeof(gpu_shared::SimSdfFrame), name + "sdf frames")}};
@@ -99,6 +109,7 @@ void ClothGpu::bind(gpu::DescriptorSet& s, uint32_t in_pair, gpu::Buffer& out_a,
     s.bind_buffer(gpu_shared::kClothBindClusterRest, cluster_rest_);
     s.bind_buffer(gpu_shared::kClothBindClusters, clusters_);
     s.bind_buffer(gpu_shared::kClothBindRenderVertices, render_vertices_);
+    for (uint32_t i = 0; i < 6; ++i) s.bind_buffer(gpu_shared::kClothBindTiles + i, tiles_data_[i]);
 }
 
 Status ClothGpu::set_draw_target(gpu::Buffer* mesh_vertices) {
@@ -155,8 +166,8 @@ void ClothGpu::record_step(gpu::CommandBuffer& cmd, const StepFrame::Cloth& fram
     push.max_colliders = max_colliders_;
     push.max_sdfs = max_sdfs_;
     // A pass reads the state's pair; those that write a pair (flip) leave the state in the other.
-    auto pass = [&](const gpu::ComputePipeline& pipe, uint32_t lanes, bool flip) {
-        const gpu::DispatchSize d = gpu::dispatch_size(*device_, vertices_ * lanes, gpu_shared::kClothWorkgroupSize);
+    auto pass = [&](const gpu::ComputePipeline& pipe, bool flip) {
+        const gpu::DispatchSize d = gpu::dispatch_size(*device_, vertices_, gpu_shared::kClothWorkgroupSize);
         cmd.bind(pipe, sets_[state_]);
         cmd.push(pipe, push);
         cmd.dispatch(d.x, d.y, d.z);
@@ -164,17 +175,23 @@ void ClothGpu::record_step(gpu::CommandBuffer& cmd, const StepFrame::Cloth& fram
         if (flip) state_ = 1 - state_;
     };
     if (ts) ts->begin(cmd, soft_ ? "sim soft body" : "sim cloth");
-    pass(pipelines_->cloth_predict, 1, true);
+    pass(pipelines_->cloth_predict, true);
     for (uint32_t s = 0; s < frame.params.substeps; ++s) {
         push.substep = s;
         if (soft_) {
-            pass(pipelines_->soft_cluster, 1, false);
-            pass(pipelines_->soft_substep, 1, true);
+            pass(pipelines_->soft_cluster, false);
+            pass(pipelines_->soft_substep, true);
+        } else if (tiles_ > 0) {
+            cmd.bind(pipelines_->cloth_tile, sets_[state_]);
+            cmd.push(pipelines_->cloth_tile, push);
+            cmd.dispatch(tiles_, 1, 1);
+            cmd.compute_barrier();
+            state_ = 1 - state_;
         } else {
-            pass(pipelines_->cloth_substep, frame.params.lanes, true);
+            pass(pipelines_->cloth_substep, true);
         }
     }
-    if (soft_) pass(pipelines_->soft_cluster, 1, false);
+    if (soft_) pass(pipelines_->soft_cluster, false);
     if (surface_set_.valid()) {  // the drawn surface a field is built from (keep_surface); the draw pass reads the clusters only
         const gpu::DispatchSize d = gpu::dispatch_size(*device_, render_count_, gpu_shared::kClothWorkgroupSize);
         push.count = render_count_;

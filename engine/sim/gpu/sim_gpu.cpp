@@ -117,9 +117,14 @@ Result<SimGpuPipelines> SimGpuPipelines::create(gpu::Device& device) {
             gpu::ComputePipeline* out;
             const char* shader;
         } cloth_items[] = {{&p.cloth_predict, "sim/cloth_predict.comp"}, {&p.cloth_substep, "sim/cloth_substep.comp"},
+                           {&p.cloth_tile, "sim/cloth_tile.comp"},
                            {&p.cloth_draw, "sim/cloth_draw.comp"}, {&p.soft_cluster, "sim/soft_cluster.comp"},
                            {&p.soft_substep, "sim/soft_substep.comp"}, {&p.soft_draw, "sim/soft_draw.comp"}};
         for (auto& it : cloth_items) {
+            // The tiled small step needs its shared memory (shared/cloth.h); without it cloths take the per-vertex pass.
+            if (it.out == &p.cloth_tile && (device.info().max_shared_memory_bytes < gpu_shared::kClothTileSharedBytes ||
+                                            device.info().max_workgroup_invocations < gpu_shared::kClothTileThreads))
+                continue;
             auto cp = device.create_compute_pipeline({embedded_spirv(it.shader), cloth_bindings, sizeof(gpu_shared::ClothPush), it.shader});
             if (!cp) return cp.error();
             *it.out = std::move(*cp);

@@ -58,7 +58,7 @@ public:
         volume_gradient, field_depth;
     gpu::ComputePipeline roots;  // sim/roots.comp: skinned roots from the device (a layout of its own)
     gpu::ComputePipeline field_copy;  // sim/field_copy.comp: a rebuilt field into a group's fields
-    gpu::ComputePipeline cloth_predict, cloth_substep, cloth_draw;  // cloth accessories (cloth_gpu.h; a layout of their own)
+    gpu::ComputePipeline cloth_predict, cloth_substep, cloth_tile, cloth_draw;  // cloth accessories (cloth_gpu.h; a layout of their own)
     gpu::ComputePipeline soft_cluster, soft_substep, soft_draw;     // soft-body accessories (the cloths' layout)
 
 private:

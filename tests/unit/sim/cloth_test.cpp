@@ -2,12 +2,14 @@
 // behaviour under gravity, pins, collisions and wind.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 
 #include <gtest/gtest.h>
 
 #include "groom/groom_bench.h"
 #include "sim/cloth.h"
+#include "sim/cloth_tiles.h"
 #include "sim/sim.h"
 #include "sim_test_util.h"
 #include "hair_cloth_world.h"
@@ -124,6 +126,105 @@ TEST(ClothBuild, WeldsSplitVerticesAndBuildsEdgesHingesAndTethers) {
     // Every input vertex maps to the welded one at its position.
     for (size_t i = 0; i < soup.positions.size(); ++i)
         EXPECT_EQ(glm::vec3(c.vertices[c.welded_of_source[i]].rest_os), soup.positions[i]);
+}
+
+TEST(ClothTiles, EveryVertexIsOwnedOnceAndEveryCorrectionHasOneSlot) {
+    // The GPU's tiled small step (cloth_tile.comp) relies on this layout: what each tile reads and where
+    // each constraint's corrections go, checked against the cloth itself.
+    const Mesh sheet = flat_sheet(0.3f, 40);
+    const auto pins = pins_where(sheet, [](glm::vec3 p) { return p.z < -0.149f; });
+    const ClothState c = must_build(sheet, pins);
+    const ClothTiles t = build_cloth_tiles(c);
+    ASSERT_FALSE(t.empty()) << t.why;
+    std::vector<int> owner(c.vertex_count(), 0);
+    size_t owned_total = 0;
+    for (const auto& tile : t.tiles) {
+        ASSERT_GE(tile.owned_count, 1u);
+        ASSERT_LE(tile.owned_count, gpu_shared::kClothTileThreads);
+        ASSERT_LE(tile.vertex_count, gpu_shared::kClothTileMaxVertices);
+        const auto global = [&](uint32_t local) {
+            EXPECT_LT(local, tile.vertex_count);
+            return t.vertices[tile.first_vertex + local].x;
+        };
+        // Each owned vertex's entries, in its adjacency order: which constraint and slot fills each.
+        std::vector<std::pair<uint32_t, uint32_t>> filled;  // (cloth vertex, constraint) per entry
+        uint32_t entries = 0;
+        for (uint32_t o = 0; o < tile.owned_count; ++o) {
+            const uint32_t v = global(o);
+            ++owner[v];
+            const auto& cv = c.vertices[v];
+            const glm::uvec4 rec = t.owned[2 * (tile.first_owned + o)];
+            EXPECT_EQ(rec.x, entries);
+            EXPECT_EQ(rec.z, cv.edges | (cv.hinges << 11) | (cv.tri_count << 22));
+            EXPECT_EQ(rec.w, cv.tether);
+            for (uint32_t i = 0; i < cv.tri_count; ++i) {
+                const glm::uvec4 tri = c.triangles[c.vertex_triangles[cv.tri_first + i]];
+                const glm::uvec2 lt = t.triangles[rec.y + i];
+                EXPECT_EQ(global(lt.x & 0xffffu), tri.x);
+                EXPECT_EQ(global(lt.x >> 16), tri.y);
+                EXPECT_EQ(global(lt.y), tri.z);
+            }
+            entries += cv.edges + cv.hinges;
+        }
+        ASSERT_LE(entries, gpu_shared::kClothTileMaxEntries);
+        filled.assign(entries, {0u, 0u});
+        std::vector<int> hits(entries, 0);
+        const auto note = [&](uint32_t entry, uint32_t vertex, uint32_t split_bits, float split) {
+            if (entry == gpu_shared::kClothTileNoEntry) return;
+            ASSERT_LT(entry, entries);
+            ++hits[entry];
+            filled[entry] = {vertex, 0u};
+            float f = 0.0f;
+            std::memcpy(&f, &split_bits, sizeof(f));
+            EXPECT_EQ(f, split);
+        };
+        for (uint32_t i = 0; i < tile.edge_count; ++i) {
+            const glm::uvec4 e = t.edges[tile.first_edge + i];
+            const uint32_t a = global(e.x & 0xffffu), b = global(e.x >> 16);
+            // The cloth's edge between a and b, with this rest length.
+            bool found = false;
+            for (uint32_t k = 0; k < c.edge_count; ++k) {
+                const auto& con = c.constraints[k];
+                if (con.v.x != a || con.v.y != b) continue;
+                found = true;
+                float rest = 0.0f;
+                std::memcpy(&rest, &e.z, sizeof(rest));
+                EXPECT_EQ(rest, con.rest.x);
+                note(e.y & 0xffffu, a, t.vertices[tile.first_vertex + (e.x & 0xffffu)].y, con.split_w.x);
+                note(e.y >> 16, b, t.vertices[tile.first_vertex + (e.x >> 16)].y, con.split_w.y);
+            }
+            EXPECT_TRUE(found) << "tile edge " << a << "-" << b;
+        }
+        for (uint32_t i = 0; i < tile.hinge_count; ++i) {
+            const glm::uvec4 h = t.hinges[2 * (tile.first_hinge + i)];
+            const uint32_t lv[4] = {h.x & 0xffffu, h.x >> 16, h.y & 0xffffu, h.y >> 16};
+            const uint32_t dst[4] = {h.z & 0xffffu, h.z >> 16, h.w & 0xffffu, h.w >> 16};
+            bool found = false;
+            for (uint32_t k = c.edge_count; k < c.constraints.size(); ++k) {
+                const auto& con = c.constraints[k];
+                if (con.v != glm::uvec4(global(lv[0]), global(lv[1]), global(lv[2]), global(lv[3]))) continue;
+                found = true;
+                for (int j = 0; j < 4; ++j) note(dst[j], con.v[j], t.vertices[tile.first_vertex + lv[j]].z, con.split_w[j]);
+            }
+            EXPECT_TRUE(found) << "tile hinge " << i;
+        }
+        // Every entry is written by exactly one constraint slot, and it is its own vertex's.
+        uint32_t first = 0;
+        for (uint32_t o = 0; o < tile.owned_count; ++o) {
+            const uint32_t v = global(o);
+            for (uint32_t i = 0; i < c.vertices[v].edges + c.vertices[v].hinges; ++i) {
+                EXPECT_EQ(hits[first + i], 1) << "vertex " << v << " entry " << i;
+                EXPECT_EQ(filled[first + i].first, v);
+            }
+            first += c.vertices[v].edges + c.vertices[v].hinges;
+        }
+        owned_total += tile.owned_count;
+    }
+    EXPECT_EQ(owned_total, c.vertex_count());
+    for (size_t v = 0; v < owner.size(); ++v) EXPECT_EQ(owner[v], 1) << "vertex " << v;
+    // Tiles are compact: on a 41 x 41 sheet the halo costs well under the owned vertices themselves.
+    EXPECT_LT(double(t.vertices.size()), 2.5 * double(c.vertex_count()));
+    EXPECT_FALSE(build_cloth_tiles(ClothState{}).why.empty());
 }
 
 TEST(ClothBuild, BadMeshesAndPinSetsAreRefusedWithTheirReason) {
