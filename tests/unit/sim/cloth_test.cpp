@@ -1,6 +1,8 @@
 // Cloth accessories (engine/sim/cloth.h): the hinge's gradients, the mesh checks, and the CPU reference's
 // behaviour under gravity, pins, collisions and wind.
 #include <algorithm>
+#include <array>
+#include <map>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -136,6 +138,15 @@ TEST(ClothTiles, EveryVertexIsOwnedOnceAndEveryCorrectionHasOneSlot) {
     const ClothState c = must_build(sheet, pins);
     const ClothTiles t = build_cloth_tiles(c);
     ASSERT_FALSE(t.empty()) << t.why;
+    std::map<std::array<uint32_t, 2>, uint32_t> edge_of;
+    std::map<std::array<uint32_t, 4>, uint32_t> hinge_of;
+    for (uint32_t k = 0; k < c.constraints.size(); ++k) {
+        const glm::uvec4 v = c.constraints[k].v;
+        if (k < c.edge_count)
+            edge_of[{v.x, v.y}] = k;
+        else
+            hinge_of[{v.x, v.y, v.z, v.w}] = k;
+    }
     std::vector<int> owner(c.vertex_count(), 0);
     size_t owned_total = 0;
     for (const auto& tile : t.tiles) {
@@ -147,7 +158,7 @@ TEST(ClothTiles, EveryVertexIsOwnedOnceAndEveryCorrectionHasOneSlot) {
             return t.vertices[tile.first_vertex + local].x;
         };
         // Each owned vertex's entries, in its adjacency order: which constraint and slot fills each.
-        std::vector<std::pair<uint32_t, uint32_t>> filled;  // (cloth vertex, constraint) per entry
+        std::vector<std::pair<uint32_t, uint32_t>> filled;  // (its vertex, the constraint) per entry
         uint32_t entries = 0;
         for (uint32_t o = 0; o < tile.owned_count; ++o) {
             const uint32_t v = global(o);
@@ -169,11 +180,11 @@ TEST(ClothTiles, EveryVertexIsOwnedOnceAndEveryCorrectionHasOneSlot) {
         ASSERT_LE(entries, gpu_shared::kClothTileMaxEntries);
         filled.assign(entries, {0u, 0u});
         std::vector<int> hits(entries, 0);
-        const auto note = [&](uint32_t entry, uint32_t vertex, uint32_t split_bits, float split) {
+        const auto note = [&](uint32_t entry, uint32_t vertex, uint32_t k, uint32_t split_bits, float split) {
             if (entry == gpu_shared::kClothTileNoEntry) return;
             ASSERT_LT(entry, entries);
             ++hits[entry];
-            filled[entry] = {vertex, 0u};
+            filled[entry] = {vertex, k};
             float f = 0.0f;
             std::memcpy(&f, &split_bits, sizeof(f));
             EXPECT_EQ(f, split);
@@ -182,16 +193,15 @@ TEST(ClothTiles, EveryVertexIsOwnedOnceAndEveryCorrectionHasOneSlot) {
             const glm::uvec4 e = t.edges[tile.first_edge + i];
             const uint32_t a = global(e.x & 0xffffu), b = global(e.x >> 16);
             // The cloth's edge between a and b, with this rest length.
-            bool found = false;
-            for (uint32_t k = 0; k < c.edge_count; ++k) {
-                const auto& con = c.constraints[k];
-                if (con.v.x != a || con.v.y != b) continue;
-                found = true;
+            const auto it = edge_of.find({a, b});
+            const bool found = it != edge_of.end();
+            if (found) {
+                const auto& con = c.constraints[it->second];
                 float rest = 0.0f;
                 std::memcpy(&rest, &e.z, sizeof(rest));
                 EXPECT_EQ(rest, con.rest.x);
-                note(e.y & 0xffffu, a, t.vertices[tile.first_vertex + (e.x & 0xffffu)].y, con.split_w.x);
-                note(e.y >> 16, b, t.vertices[tile.first_vertex + (e.x >> 16)].y, con.split_w.y);
+                note(e.y & 0xffffu, a, it->second, t.vertices[tile.first_vertex + (e.x & 0xffffu)].y, con.split_w.x);
+                note(e.y >> 16, b, it->second, t.vertices[tile.first_vertex + (e.x >> 16)].y, con.split_w.y);
             }
             EXPECT_TRUE(found) << "tile edge " << a << "-" << b;
         }
@@ -199,12 +209,11 @@ TEST(ClothTiles, EveryVertexIsOwnedOnceAndEveryCorrectionHasOneSlot) {
             const glm::uvec4 h = t.hinges[2 * (tile.first_hinge + i)];
             const uint32_t lv[4] = {h.x & 0xffffu, h.x >> 16, h.y & 0xffffu, h.y >> 16};
             const uint32_t dst[4] = {h.z & 0xffffu, h.z >> 16, h.w & 0xffffu, h.w >> 16};
-            bool found = false;
-            for (uint32_t k = c.edge_count; k < c.constraints.size(); ++k) {
-                const auto& con = c.constraints[k];
-                if (con.v != glm::uvec4(global(lv[0]), global(lv[1]), global(lv[2]), global(lv[3]))) continue;
-                found = true;
-                for (int j = 0; j < 4; ++j) note(dst[j], con.v[j], t.vertices[tile.first_vertex + lv[j]].z, con.split_w[j]);
+            const auto it = hinge_of.find({global(lv[0]), global(lv[1]), global(lv[2]), global(lv[3])});
+            const bool found = it != hinge_of.end();
+            if (found) {
+                const auto& con = c.constraints[it->second];
+                for (int j = 0; j < 4; ++j) note(dst[j], con.v[j], it->second, t.vertices[tile.first_vertex + lv[j]].z, con.split_w[j]);
             }
             EXPECT_TRUE(found) << "tile hinge " << i;
         }
@@ -215,6 +224,7 @@ TEST(ClothTiles, EveryVertexIsOwnedOnceAndEveryCorrectionHasOneSlot) {
             for (uint32_t i = 0; i < c.vertices[v].edges + c.vertices[v].hinges; ++i) {
                 EXPECT_EQ(hits[first + i], 1) << "vertex " << v << " entry " << i;
                 EXPECT_EQ(filled[first + i].first, v);
+                EXPECT_EQ(filled[first + i].second, c.adjacency[c.vertices[v].first + i]);
             }
             first += c.vertices[v].edges + c.vertices[v].hinges;
         }
