@@ -187,7 +187,8 @@ TEST_F(ClothGpuTest, AVertexTooConnectedForATileStepsOnThePerVertexPass) {
     const uint32_t n = 600;
     Mesh disc;
     disc.name = "fan";
-    const glm::vec3 centre(0.12f, 0.28f, 0.0f);
+    const Fixture& f = fixture();  // the fan lies where the fixture's sheet does: 1 cm over the head
+    const glm::vec3 centre = 0.5f * (glm::vec3(f.sheet.positions.front()) + glm::vec3(f.sheet.positions.back()));
     disc.positions.push_back(centre);
     for (uint32_t i = 0; i < n; ++i) {
         const float a = 2.0f * 3.14159265f * float(i) / float(n);
@@ -204,18 +205,18 @@ TEST_F(ClothGpuTest, AVertexTooConnectedForATileStepsOnThePerVertexPass) {
     ASSERT_TRUE(pipelines.ok());
     auto sim = SimGpu::create(device(), *pipelines, gpu_world);
     ASSERT_TRUE(sim.ok());
-    // One step: the fan's 600 sliver triangles make it stiff and chaotic (rounding differences grow a
-    // hundredfold a step after the first), so the passes are compared where they start from one state.
+    // One step: the fan's 600 sliver triangles make it chaotic (rounding differences grow a hundredfold a
+    // step after the first), so the passes are compared where they start from one state.
     ASSERT_TRUE(step_once(cpu).ok());
     run_gpu(device(), *sim, gpu_world, 1);
     ASSERT_TRUE(sim->download(device(), gpu_world).ok());
     double moved = 0.0;
-    for (size_t v = 0; v < disc.positions.size(); ++v)
-        moved = std::max(moved, double(glm::length(glm::vec3(cpu.cloths[0].positions[v]) - disc.positions[v])));
+    for (size_t i = 0; i < disc.positions.size(); ++i)
+        moved = std::max(moved, double(glm::length(glm::vec3(cpu.cloths[0].positions[cpu.cloths[0].welded_of_source[i]]) - disc.positions[i])));
     const double d = max_diff(cpu.cloths[0], gpu_world.cloths[0]);
-    std::printf("fan of %u triangles, per-vertex pass: GPU vs CPU %.2e m after a step (largest move %.4f m)\n", n, d, moved);
-    EXPECT_GT(moved, 1e-3);
-    EXPECT_LT(d, 1e-5);
+    std::printf("fan of %u triangles, per-vertex pass: GPU vs CPU %.2e m after a step (largest move %.5f m)\n", n, d, moved);
+    EXPECT_GT(moved, 1e-4);
+    EXPECT_LT(d, 1e-6);
 }
 
 // A soft bun (a ball of 5 cm, particles 1 cm apart) on top of the turning head, pinned where it touches
