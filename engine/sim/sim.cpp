@@ -322,12 +322,16 @@ std::vector<float> field_depths(const SimWorld& world, size_t group, bool follow
     const SimGroupState& g = world.groups[group];
     const std::vector<glm::vec4>& x = follows ? g.follow_positions : g.positions;
     std::vector<float> out(x.size(), gpu_shared::kSimNoDepth);
-    for (uint32_t si : g.sdf_indices) {
-        const SimSdfState& s = world.sdfs[si];
+    const bool exemptions = g.sdf_exempt.size() == g.strand_count + g.follow_count();
+    for (size_t i = 0; i < g.sdf_indices.size(); ++i) {
+        const SimSdfState& s = world.sdfs[g.sdf_indices[i]];
         if (!s.grid) continue;
         const gpu_shared::SimSdfFrame f = sdf_frame_now(s, 0.0);
-        for (size_t v = 0; v < x.size(); ++v)
+        for (size_t v = 0; v < x.size(); ++v) {
+            const size_t strand = (follows ? g.strand_count : 0) + v / g.n;
+            if (exemptions && ((g.sdf_exempt[strand] >> i) & 1u)) continue;  // its strand is left to that field
             out[v] = std::max(out[v], gpu_shared::sim_sdf_margin_depth(s.grid->distance_m.data(), s.grid_params, f, glm::vec3(x[v])));
+        }
     }
     return out;
 }

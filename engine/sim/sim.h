@@ -256,7 +256,8 @@ StepFrame begin_step(SimWorld& world);
 gpu_shared::SimSdfFrame sdf_frame_now(const SimSdfState& sdf, double friction);
 
 // The CPU reference of sim/field_depth.comp: per guide (or follow) vertex of `group`, the deepest it lies in
-// the group's fields, in margins (gpu_shared::sim_sdf_margin_depth; kSimNoDepth outside every grid).
+// the group's fields that act on its strand (SimGroupState::sdf_exempt), in margins
+// (gpu_shared::sim_sdf_margin_depth; kSimNoDepth outside every grid).
 std::vector<float> field_depths(const SimWorld& world, size_t group, bool follows);
 
 // Runs one substep of dt = step_dt_s() ending at time (clock.steps + 1) * dt: transforms, then every pass

@@ -343,6 +343,8 @@ void SimGpu::record_field_depth(gpu::CommandBuffer& cmd, const SimWorld& world) 
         push.sdf = uint32_t(std::min<size_t>(w.sdf_indices.size(), g.max_sdfs));
         push.max_sdfs = g.max_sdfs;
         push.pad1 = guide_vertices;
+        push.parity = g.n;
+        push.pad2 = g.strands;
         cmd.bind(pipe, g.sets[g.rotation % 3]);
         cmd.push(pipe, push);
         const gpu::DispatchSize d = gpu::dispatch_size(*device_, count, gpu_shared::kSimWorkgroupSize);
