@@ -63,7 +63,7 @@ private:
     uint64_t list_capacity_ = 0;      // entries of list_
     uint64_t list_wanted_ = 0;        // entries the last recorded frame may need (estimate or measured)
     bool drew_ = false;               // the last record_offscreen() rasterized something
-    uint64_t hair_signature_ = 0;     // strands x vertices of every hair group drawn last frame
+    uint64_t hair_signature_ = 0;     // counts and buffers of every hair group drawn last frame
     HairLodStats stats_;
 };
 
