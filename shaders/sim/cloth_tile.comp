@@ -7,7 +7,8 @@ layout(local_size_x = kClothTileThreads) in;
 // ring its constraints and triangles reach) into shared memory, evaluates each constraint touching an
 // owned vertex once, keeping the correction of each owned slot in that vertex's entries, then every owned
 // vertex adds its entries in its adjacency order (the CPU reference's order) and ends the small step as
-// cloth_substep.comp does. A cloth this size is bound by the latency of dependent loads, not by bytes:
+// cloth_substep.comp does. A cloth this size is bound by how many tiles the GPU holds at once (their
+// shared memory: engine/sim/README.md "Tiles") and by the latency of dependent loads, not by bytes:
 // every load that does not need shared memory is issued before the first barrier, and each thread loads
 // its next constraint while it solves the current one.
 shared vec4 s_x[kClothTileMaxVertices];
