@@ -1,7 +1,10 @@
 // `tressel-cli bench cloth`: GPU accessory step times (engine/sim/cloth.h, soft_body.h, engine/sim/gpu/
 // cloth_gpu.h): a 64 x 64, 128 x 128 and 256 x 256 vertex sheet draped over a ball's SDF, pinned at its
 // centre, in wind; a soft ball of about 4,096 particles resting on the ball.
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -38,7 +41,21 @@ int bench_cloth(const Args& args, nlohmann::json& out) {
     if (!field) return fail("ball field: " + field.error().message);
 
     nlohmann::json results = nlohmann::json::array();
-    const std::vector<uint32_t> sides = args.get_or("only", "") == "stats" ? std::vector<uint32_t>{} : std::vector<uint32_t>{64u, 128u, 256u};
+    std::vector<uint32_t> sides = {64u, 128u, 256u};
+    if (const std::string list = args.get_or("sides", ""); !list.empty()) {
+        sides.clear();
+        size_t at = 0;
+        while (at <= list.size()) {
+            const size_t comma = std::min(list.find(',', at), list.size());
+            const std::string one = list.substr(at, comma - at);
+            char* end = nullptr;
+            const unsigned long side = std::strtoul(one.c_str(), &end, 10);
+            if (one.empty() || *end != '\0' || side < 2 || side > 1024) return fail("--sides takes sheet sides of 2..1024 vertices, comma-separated: got '" + one + "'", 2);
+            sides.push_back(uint32_t(side));
+            at = comma + 1;
+        }
+    }
+    if (args.get_or("only", "") == "stats") sides.clear();
     for (uint32_t side : sides)
         for (int iterations : iteration_counts) {
             SimWorldInputs in;

@@ -39,7 +39,7 @@ const char* const kBenchUsage =
     "       cells), in wind, and a soft ball of 4,224 particles resting on it: median GPU ms of one\n"
     "       simulation substep over --frames N (200), at 10 and 20 iterations (--iterations N for one\n"
     "       count), with each cloth's tiles and the passes' pipeline statistics; --only cloth leaves out\n"
-    "       the soft ball; --device NAME\n"
+    "       the soft ball; --sides A,B sheets of those vertices a side instead; --device NAME\n"
     "render: synthetic hair of 20K, 100K, 300K and 1M strands x 32 vertices at 1920 x 1080 (4x MSAA,\n"
     "       shadows), drawn by the compute rasterizer and by the ribbons: median GPU ms per render pass over\n"
     "       --frames N (20); --counts A,B,.. strand counts; --renderers compute,ribbons; --scene FILE also\n"
@@ -62,7 +62,7 @@ int run_bench(const std::vector<std::string>& argv) {
     auto args = Args::parse(std::vector<std::string>(argv.begin() + 1, argv.end()),
                             {{"out", true}, {"frames", true}, {"testdata", true}, {"device", true}, {"only", true}, {"phases", false}, {"chain", false}, {"volume", false},
                              {"counts", true}, {"renderers", true}, {"tile-kernel", true}, {"scene", true},
-                             {"size", true}, {"iterations", true}});
+                             {"size", true}, {"iterations", true}, {"sides", true}});
     if (!args) return fail(args.error().message, 2);
     nlohmann::json out = nlohmann::json::object();
     int rc = 0;

@@ -11,12 +11,14 @@ namespace tressel {
 namespace {
 
 using gpu_shared::kClothTileMaxEntries;
+using gpu_shared::kClothTileMaxTriangles;
 using gpu_shared::kClothTileMaxVertices;
 using gpu_shared::kClothTileNoEntry;
 using gpu_shared::kClothTileThreads;
 
 static_assert(kClothTileMaxVertices <= 3 * kClothTileThreads, "cloth_tile.comp loads at most 3 vertices per thread");
 static_assert(kClothTileMaxVertices <= 0xffffu && kClothTileMaxEntries < kClothTileNoEntry, "tile-local indices are 16 bits");
+static_assert(kClothTileMaxVertices <= 256u, "a tile's triangle records pack local indices in 8 bits");
 
 uint32_t float_bits(float f) {
     uint32_t u = 0;
@@ -57,6 +59,7 @@ struct Builder {
     std::vector<uint32_t> owned;
     std::vector<int32_t> record_of;     // constraint -> its record in the current tile, else -1
     uint32_t entries = 0;
+    uint32_t triangles = 0;             // of the owned vertices
 
     // Calls f(u) for every vertex that owning v brings into reach (v itself included; repeats allowed).
     template <class F>
@@ -84,7 +87,9 @@ struct Builder {
 
     bool fits(uint32_t v) {
         const auto& cv = c.vertices[v];
-        if (!packable(v) || owned.size() + 1 > kClothTileThreads || entries + cv.edges + cv.hinges > kClothTileMaxEntries) return false;
+        if (!packable(v) || owned.size() + 1 > kClothTileThreads || entries + cv.edges + cv.hinges > kClothTileMaxEntries ||
+            triangles + cv.tri_count > kClothTileMaxTriangles)
+            return false;
         size_t added = 0;
         std::vector<uint32_t> fresh;
         for_reach(v, [&](uint32_t u) {
@@ -102,6 +107,7 @@ struct Builder {
         });
         owned.push_back(v);
         entries += c.vertices[v].edges + c.vertices[v].hinges;
+        triangles += c.vertices[v].tri_count;
     }
 
     void flush() {
@@ -111,6 +117,7 @@ struct Builder {
         t.first_owned = uint32_t(out.owned.size() / 2);
         t.first_edge = uint32_t(out.edges.size());
         t.first_hinge = uint32_t(out.hinges.size() / 2);
+        t.first_triangle = uint32_t(out.triangles.size());
         // Local indices: the owned vertices first, then the rest of the reach in the order reached.
         std::vector<uint32_t> order = owned;
         for (uint32_t u : reach) local_of[u] = -1;
@@ -129,7 +136,7 @@ struct Builder {
         for (uint32_t o = 0; o < owned.size(); ++o) {
             const uint32_t v = owned[o];
             const auto& cv = c.vertices[v];
-            out.owned.push_back(glm::uvec4(entry, uint32_t(out.triangles.size()), cv.edges | (cv.hinges << 11) | (cv.tri_count << 22), cv.tether));
+            out.owned.push_back(glm::uvec4(entry, uint32_t(out.triangles.size()) - t.first_triangle, cv.edges | (cv.hinges << 11) | (cv.tri_count << 22), cv.tether));
             out.owned.push_back(glm::uvec4(float_bits(cv.tether_m), float_bits(cv.rest_os.x), float_bits(cv.rest_os.y), float_bits(cv.rest_os.z)));
             for (uint32_t i = 0; i < cv.edges + cv.hinges; ++i) {
                 const uint32_t k = c.adjacency[cv.first + i];
@@ -143,7 +150,7 @@ struct Builder {
             entry += cv.edges + cv.hinges;
             for (uint32_t i = 0; i < cv.tri_count; ++i) {
                 const glm::uvec4 tri = c.triangles[c.vertex_triangles[cv.tri_first + i]];
-                out.triangles.push_back(glm::uvec2(uint32_t(local_of[tri.x]) | (uint32_t(local_of[tri.y]) << 16), uint32_t(local_of[tri.z])));
+                out.triangles.push_back(uint32_t(local_of[tri.x]) | (uint32_t(local_of[tri.y]) << 8) | (uint32_t(local_of[tri.z]) << 16));
             }
         }
         for (int pass = 0; pass < 2; ++pass)
@@ -165,12 +172,14 @@ struct Builder {
             }
         for (uint32_t k : records) record_of[k] = -1;
         for (uint32_t u : order) local_of[u] = -1;
+        t.triangle_count = uint32_t(out.triangles.size()) - t.first_triangle;
         t.vertex_count = uint32_t(order.size());
         t.owned_count = uint32_t(owned.size());
         out.tiles.push_back(t);
         reach.clear();
         owned.clear();
         entries = 0;
+        triangles = 0;
     }
 };
 

@@ -23,8 +23,8 @@ struct ClothTiles {
     std::vector<glm::uvec4> vertices;   // per tile-local vertex (owned first): x its index in the cloth, y / z its split inverse mass for edges / hinges (float bits)
     std::vector<glm::uvec4> edges;      // per tile edge: x local v0 | v1 << 16, y entry of v0 | entry of v1 << 16 (kClothTileNoEntry: not owned), z rest length bits
     std::vector<glm::uvec4> hinges;     // 2 per tile hinge: x local v0 | v1 << 16, y v2 | v3 << 16, z, w their entries; then x rest angle bits, y weight bits
-    std::vector<glm::uvec4> owned;      // 2 per owned vertex: x its first entry, y its first triangle in `triangles`, z edges | hinges << 11 | triangles << 22, w tether; then x tether distance, yzw rest position (float bits)
-    std::vector<glm::uvec2> triangles;  // per owned vertex's triangle, in its vertex_triangles order: x local a | b << 16, y local c
+    std::vector<glm::uvec4> owned;      // 2 per owned vertex: x its first entry, y its first triangle among its tile's, z edges | hinges << 11 | triangles << 22, w tether; then x tether distance, yzw rest position (float bits)
+    std::vector<uint32_t> triangles;    // per owned vertex's triangle, in its vertex_triangles order: local a | b << 8 | c << 16 (kClothTileMaxVertices <= 256)
     std::string why;                    // when tiles is empty: why the cloth has none
 
     bool empty() const { return tiles.empty(); }

@@ -62,19 +62,22 @@ TRESSEL_CONST(uint, kClothBindTileVertices, 19u); // uvec4 per tile-local vertex
 TRESSEL_CONST(uint, kClothBindTileEdges, 20u);    // uvec4 per tile edge
 TRESSEL_CONST(uint, kClothBindTileHinges, 21u);   // 2 uvec4 per tile hinge
 TRESSEL_CONST(uint, kClothBindTileOwned, 22u);    // 2 uvec4 per owned vertex
-TRESSEL_CONST(uint, kClothBindTileTriangles, 23u); // uvec2 per owned vertex's triangle
+TRESSEL_CONST(uint, kClothBindTileTriangles, 23u); // uint per owned vertex's triangle: local a | b << 8 | c << 16
 TRESSEL_CONST(uint, kClothBindingCount, 24u);
 
 // Tiles (cloth_tile.comp): a workgroup of kClothTileThreads owns up to that many vertices and holds in
-// shared memory the predictions of at most kClothTileMaxVertices (owned and reached) and the corrections
-// of at most kClothTileMaxEntries constraint slots of its owned vertices: 18 KB. On an H200 the shared
-// memory a workgroup takes bounds how many run at once: 64 owned vertices (18 KB) and 32 (9 KB) step a
-// 256 x 256 cloth alike (0.296 and 0.288 ms), 64 with 36 KB held 1.5 times slower; 128 owned (30 KB) 0.35.
+// shared memory the predictions of at most kClothTileMaxVertices (owned and reached), the corrections
+// of at most kClothTileMaxEntries constraint slots of its owned vertices and at most
+// kClothTileMaxTriangles triangles of its owned vertices (a regular grid's 6 a vertex): 19.5 KB. Sizes
+// matter where they push tiles out of one wave: on an H200 a 256 x 256 cloth's 1,024 tiles of 64 owned
+// vertices all run at once (10 an SM by registers, 11 by shared memory); with 36 KB a tile, 1.5 times
+// slower (engine/sim/README.md "Tiles").
 TRESSEL_CONST(uint, kClothTileThreads, 64u);
 TRESSEL_CONST(uint, kClothTileMaxVertices, 192u);
 TRESSEL_CONST(uint, kClothTileMaxEntries, 1152u);
+TRESSEL_CONST(uint, kClothTileMaxTriangles, 384u);
 TRESSEL_CONST(uint, kClothTileNoEntry, 0xffffu);  // a constraint slot whose vertex the tile does not own
-TRESSEL_CONST(uint, kClothTileSharedBytes, kClothTileMaxVertices * 24u + kClothTileMaxEntries * 12u);
+TRESSEL_CONST(uint, kClothTileSharedBytes, kClothTileMaxVertices * 24u + kClothTileMaxEntries * 12u + kClothTileMaxTriangles * 4u);
 
 struct ClothTile {
     uint first_vertex;          // its vertices at [first_vertex, + vertex_count) of the tile vertices, owned first
@@ -85,8 +88,12 @@ struct ClothTile {
     uint edge_count;
     uint first_hinge;           // its hinges' record pairs at 2 x [first_hinge, + hinge_count)
     uint hinge_count;
+    uint first_triangle;        // its owned vertices' triangles at [first_triangle, + triangle_count)
+    uint triangle_count;
+    uint pad0;
+    uint pad1;
 };
-TRESSEL_CHECK_SIZE(ClothTile, 32)
+TRESSEL_CHECK_SIZE(ClothTile, 48)
 
 struct ClothPush {
     uint count;                 // vertices
@@ -179,14 +186,21 @@ SIM_FN ClothHinge cloth_hinge(vec3 p0, vec3 p1, vec3 p2, vec3 p3) {
     float a2 = dot(na, na);
     float b2 = dot(nb, nb);
     if (l2 <= kSimTinyLength_m * kSimTinyLength_m || a2 <= 1e-24f || b2 <= 1e-24f) return h;
+    // Reciprocals, not quotients: a GPU's division is a dozen instructions, and the hinges are most of the
+    // cloth's small step (engine/sim/README.md "Tiles").
     float l = sqrt(l2);
-    float angle = atan(dot(cross(nb, na), e) / l, dot(na, nb));
-    vec3 ua = na / a2;
-    vec3 ub = nb / b2;
+    float inv_l = 1.0f / l;
+    float angle = atan(dot(cross(nb, na), e) * inv_l, dot(na, nb));
+    vec3 ua = na * (1.0f / a2);
+    vec3 ub = nb * (1.0f / b2);
     vec3 g2 = ua * l;
     vec3 g3 = ub * l;
-    vec3 g0 = ua * (dot(p2 - p1, e) / l) + ub * (dot(p3 - p1, e) / l);
-    vec3 g1 = -(ua * (dot(p2 - p0, e) / l) + ub * (dot(p3 - p0, e) / l));
+    // The wings' projections on the hinge (from p0); the gradients sum to zero (the angle does not change
+    // under translation), which gives g0 from the other three.
+    float s2 = dot(p2 - p0, e) * inv_l;
+    float s3 = dot(p3 - p0, e) * inv_l;
+    vec3 g1 = -(ua * s2 + ub * s3);
+    vec3 g0 = -(g1 + g2 + g3);
     h.g0 = vec4(g0.x, g0.y, g0.z, angle);
     h.g1 = vec4(g1.x, g1.y, g1.z, 0.0f);
     h.g2 = vec4(g2.x, g2.y, g2.z, 0.0f);
@@ -223,7 +237,7 @@ SIM_FN ClothDeltas cloth_constraint_deltas(ClothConstraint c, vec3 x0, vec3 x1, 
         float len = sqrt(dot(d, d));
         float wsum = (w.x + w.y) / p.relaxation + p.stretch_compliance;
         if (len <= kSimTinyLength_m || wsum <= 0.0f) return r;
-        vec3 n = d / len;
+        vec3 n = d * (1.0f / len);
         float dl = -(len - c.rest.x) / wsum;
         r.d0 = vec4(n * (w.x * dl), 0.0f);
         r.d1 = vec4(n * (-w.y * dl), 0.0f);

@@ -33,7 +33,7 @@ layout(std430, binding = kClothBindTileVertices) readonly buffer TileVerticesBuf
 layout(std430, binding = kClothBindTileEdges) readonly buffer TileEdgesBuf { uvec4 tile_edges[]; };
 layout(std430, binding = kClothBindTileHinges) readonly buffer TileHingesBuf { uvec4 tile_hinges[]; };
 layout(std430, binding = kClothBindTileOwned) readonly buffer TileOwnedBuf { uvec4 tile_owned[]; };
-layout(std430, binding = kClothBindTileTriangles) readonly buffer TileTrianglesBuf { uvec2 tile_triangles[]; };
+layout(std430, binding = kClothBindTileTriangles) readonly buffer TileTrianglesBuf { uint tile_triangles[]; };
 
 ClothStepParams P() { return step_params[pc.slot]; }
 

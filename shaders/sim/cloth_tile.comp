@@ -16,6 +16,7 @@ shared vec2 s_split[kClothTileMaxVertices];
 shared float s_ex[kClothTileMaxEntries];
 shared float s_ey[kClothTileMaxEntries];
 shared float s_ez[kClothTileMaxEntries];
+shared uint s_tri[kClothTileMaxTriangles];
 
 void put(uint entry, vec4 d) {
     if (entry == kClothTileNoEntry) return;
@@ -25,6 +26,24 @@ void put(uint entry, vec4 d) {
 }
 
 vec3 entry_at(uint i) { return vec3(s_ex[i], s_ey[i], s_ez[i]); }
+
+// What the hinge whose records are (h, r) asks of its four vertices.
+ClothDeltas hinge_deltas(uvec4 h, uvec4 r, ClothStepParams q) {
+    uint a = h.x & 0xffffu, b = h.x >> 16u, c = h.y & 0xffffu, e = h.y >> 16u;
+    ClothConstraint k;
+    k.v = uvec4(0u);
+    k.rest = vec4(uintBitsToFloat(r.x), uintBitsToFloat(r.y), float(kClothHinge), 0.0);
+    k.split_w = vec4(s_split[a].y, s_split[b].y, s_split[c].y, s_split[e].y);
+    return cloth_constraint_deltas(k, s_x[a].xyz, s_x[b].xyz, s_x[c].xyz, s_x[e].xyz, q);
+}
+
+// Those corrections, each in its owned vertex's entry.
+void put_hinge(uvec4 h, ClothDeltas d) {
+    put(h.z & 0xffffu, d.d0);
+    put(h.z >> 16u, d.d1);
+    put(h.w & 0xffffu, d.d2);
+    put(h.w >> 16u, d.d3);
+}
 
 void main() {
     // The step's constants are read where they are used (the constraints need three of them).
@@ -52,6 +71,12 @@ void main() {
     bool tethered = owner && tether_limit > 0.0 && tether != kClothNone;
     vec3 anchor = tethered ? in_a[tether].xyz : vec3(0.0);
     vec4 start = owner ? in_b[v] : vec4(0.0);
+    // The owned vertices' triangles (for the wind's normal), a run of records, all loads issued at once:
+    // read one by one after the constraints they held the tile's end on a load from memory per triangle.
+    [[unroll]] for (uint k = 0u; k < kClothTileMaxTriangles / T; ++k) {
+        uint i = tid + k * T;
+        if (i < t.triangle_count) s_tri[i] = tile_triangles[t.first_triangle + i];
+    }
     if (tid < t.vertex_count) {
         s_x[tid] = x0;
         s_split[tid] = vec2(uintBitsToFloat(tv0.y), uintBitsToFloat(tv0.z));
@@ -87,16 +112,7 @@ void main() {
             h_next = tile_hinges[2u * (t.first_hinge + i + T)];
             r_next = tile_hinges[2u * (t.first_hinge + i + T) + 1u];
         }
-        uint a = h.x & 0xffffu, b = h.x >> 16u, c = h.y & 0xffffu, e = h.y >> 16u;
-        ClothConstraint k;
-        k.v = uvec4(0u);
-        k.rest = vec4(uintBitsToFloat(r.x), uintBitsToFloat(r.y), float(kClothHinge), 0.0);
-        k.split_w = vec4(s_split[a].y, s_split[b].y, s_split[c].y, s_split[e].y);
-        ClothDeltas d = cloth_constraint_deltas(k, s_x[a].xyz, s_x[b].xyz, s_x[c].xyz, s_x[e].xyz, q);
-        put(h.z & 0xffffu, d.d0);
-        put(h.z >> 16u, d.d1);
-        put(h.w & 0xffffu, d.d2);
-        put(h.w >> 16u, d.d3);
+        put_hinge(h, hinge_deltas(h, r, q));
     }
     barrier();
     if (!owner) return;
@@ -118,8 +134,8 @@ void main() {
     vec3 normal = vec3(0.0);
     if (pc.substep + 1u < p.substeps) {
         for (uint i = 0u; i < tri_count; ++i) {
-            uvec2 tr = tile_triangles[o0.y + i];
-            normal += cloth_triangle_normal(s_x[tr.x & 0xffffu].xyz, s_x[tr.x >> 16u].xyz, s_x[tr.y].xyz);
+            uint tr = s_tri[o0.y + i];
+            normal += cloth_triangle_normal(s_x[tr & 0xffu].xyz, s_x[(tr >> 8u) & 0xffu].xyz, s_x[tr >> 16u].xyz);
         }
         normal = sim_safe_normalize(normal, vec3(0.0));
     }

@@ -159,7 +159,7 @@ TEST(ClothTiles, EveryVertexIsOwnedOnceAndEveryCorrectionHasOneSlot) {
         };
         // Each owned vertex's entries, in its adjacency order: which constraint and slot fills each.
         std::vector<std::pair<uint32_t, uint32_t>> filled;  // (its vertex, the constraint) per entry
-        uint32_t entries = 0;
+        uint32_t entries = 0, triangles = 0;
         for (uint32_t o = 0; o < tile.owned_count; ++o) {
             const uint32_t v = global(o);
             ++owner[v];
@@ -170,14 +170,19 @@ TEST(ClothTiles, EveryVertexIsOwnedOnceAndEveryCorrectionHasOneSlot) {
             EXPECT_EQ(rec.w, cv.tether);
             for (uint32_t i = 0; i < cv.tri_count; ++i) {
                 const glm::uvec4 tri = c.triangles[c.vertex_triangles[cv.tri_first + i]];
-                const glm::uvec2 lt = t.triangles[rec.y + i];
-                EXPECT_EQ(global(lt.x & 0xffffu), tri.x);
-                EXPECT_EQ(global(lt.x >> 16), tri.y);
-                EXPECT_EQ(global(lt.y), tri.z);
+                ASSERT_LT(rec.y + i, tile.triangle_count);
+                const uint32_t lt = t.triangles[tile.first_triangle + rec.y + i];
+                EXPECT_EQ(global(lt & 0xffu), tri.x);
+                EXPECT_EQ(global((lt >> 8) & 0xffu), tri.y);
+                EXPECT_EQ(global(lt >> 16), tri.z);
             }
+            triangles += cv.tri_count;
             entries += cv.edges + cv.hinges;
         }
         ASSERT_LE(entries, gpu_shared::kClothTileMaxEntries);
+        // The owned vertices' triangles are the tile's, each once, within what shared memory holds.
+        EXPECT_EQ(triangles, tile.triangle_count);
+        ASSERT_LE(tile.triangle_count, gpu_shared::kClothTileMaxTriangles);
         filled.assign(entries, {0u, 0u});
         std::vector<int> hits(entries, 0);
         const auto note = [&](uint32_t entry, uint32_t vertex, uint32_t k, uint32_t split_bits, float split) {
