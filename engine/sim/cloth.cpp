@@ -46,6 +46,12 @@ Vec3Key key_of(glm::vec3 p) {
 }
 
 
+uint32_t float_bits(float f) {
+    uint32_t u = 0;
+    std::memcpy(&u, &f, sizeof(u));
+    return u;
+}
+
 }  // namespace
 
 Mesh make_cloth_sheet(const std::string& name, glm::vec3 corner, glm::vec3 u, glm::vec3 v, uint32_t nu, uint32_t nv) {
@@ -206,19 +212,35 @@ Result<ClothState> build_cloth(const ClothBuildInputs& in) {
         c.constraints.push_back(k);
     }
     c.edge_count = uint32_t(c.constraints.size());
+
+    // Bending (shared/cloth.h, Bergou et al. 2006): Q = sum over hinges of w g g^T with the rest hinge's
+    // coefficients g and discrete shells' weight w = 3 |e|^2 / (A0 + A1) (Grinspun et al. 2003), so that a
+    // small fold by theta costs k w theta^2 / 2, as a dihedral hinge of stiffness k w does. Per vertex, the
+    // row's off-diagonal terms, its diagonal and (Q x_rest)_v, in double.
+    std::vector<std::map<uint32_t, double>> q_row(nv);
+    std::vector<double> q_diag(nv, 0.0);
+    std::vector<glm::dvec3> q_rest(nv, glm::dvec3(0.0));
     for (const auto& [e, s] : edges) {
         if (s.count != 2) continue;
-        ClothConstraint k{};
-        k.v = glm::uvec4(e.first, e.second, s.opposite[0], s.opposite[1]);
-        const gpu_shared::ClothHinge h = gpu_shared::cloth_hinge(pos[e.first], pos[e.second], pos[s.opposite[0]], pos[s.opposite[1]]);
-        const float l = glm::length(pos[e.first] - pos[e.second]);
-        // Discrete shells (Grinspun et al. 2003): a hinge's stiffness per unit bending rigidity is
-        // 3 |e|^2 / (A0 + A1), so that the sum over hinges approximates the surface's bending energy.
-        const float weight = 3.0f * l * l / (area[s.tri[0]] + area[s.tri[1]]);
-        k.rest = glm::vec4(h.g0.w, weight, float(gpu_shared::kClothHinge), 0.0f);
-        c.constraints.push_back(k);
+        const uint32_t id[4] = {e.first, e.second, s.opposite[0], s.opposite[1]};
+        const glm::vec4 g4 = gpu_shared::cloth_bend_hinge_coefficients(pos[id[0]], pos[id[1]], pos[id[2]], pos[id[3]]);
+        const double l = double(glm::length(pos[e.first] - pos[e.second]));
+        const double w = 3.0 * l * l / (double(area[s.tri[0]]) + double(area[s.tri[1]]));
+        const double g[4] = {g4.x, g4.y, g4.z, g4.w};
+        if (g[2] == 0.0) continue;  // a degenerate hinge (refused above as a zero-area triangle, kept safe here)
+        glm::dvec3 k_rest(0.0);
+        for (int i = 0; i < 4; ++i) k_rest += g[i] * glm::dvec3(pos[id[i]]);
+        for (int i = 0; i < 4; ++i) {
+            q_rest[id[i]] += w * g[i] * k_rest;
+            for (int j = 0; j < 4; ++j) {
+                if (id[i] == id[j])
+                    q_diag[id[i]] += w * g[i] * g[j];
+                else
+                    q_row[id[i]][id[j]] += w * g[i] * g[j];
+            }
+        }
+        ++c.hinge_count;
     }
-    c.hinge_count = uint32_t(c.constraints.size()) - c.edge_count;
 
     // Pins.
     uint32_t pinned_count = 0;
@@ -228,16 +250,12 @@ Result<ClothState> build_cloth(const ClothBuildInputs& in) {
     if (pinned_count == nv)
         return make_error(ErrorCode::InvalidArgument, who + ": every vertex is pinned: nothing is left to simulate (pin fewer vertices)");
 
-    // Per-vertex lists: constraints (edges first, then hinges) and triangles.
-    std::vector<std::vector<uint32_t>> per_edges(nv), per_hinges(nv), per_tris(nv);
+    // Per-vertex lists: edges and triangles.
+    std::vector<std::vector<uint32_t>> per_edges(nv), per_tris(nv);
     for (uint32_t ci = 0; ci < c.constraints.size(); ++ci) {
         const ClothConstraint& k = c.constraints[ci];
-        if (ci < c.edge_count) {
-            per_edges[k.v.x].push_back(ci);
-            per_edges[k.v.y].push_back(ci);
-        } else {
-            for (uint32_t v : {k.v.x, k.v.y, k.v.z, k.v.w}) per_hinges[v].push_back(ci);
-        }
+        per_edges[k.v.x].push_back(ci);
+        per_edges[k.v.y].push_back(ci);
     }
     for (uint32_t t = 0; t < c.triangles.size(); ++t)
         for (uint32_t v : {c.triangles[t].x, c.triangles[t].y, c.triangles[t].z}) per_tris[v].push_back(t);
@@ -269,15 +287,10 @@ Result<ClothState> build_cloth(const ClothBuildInputs& in) {
         }
     }
 
-    // Split inverse masses per kind (cloth_constraint_delta).
-    for (uint32_t ci = 0; ci < c.constraints.size(); ++ci) {
-        ClothConstraint& k = c.constraints[ci];
-        const bool edge = ci < c.edge_count;
-        auto split = [&](uint32_t v) {
-            if (pinned[v]) return 0.0f;
-            return float(double(edge ? per_edges[v].size() : per_hinges[v].size()) / mass[v]);
-        };
-        k.split_w = edge ? glm::vec4(split(k.v.x), split(k.v.y), 0.0f, 0.0f) : glm::vec4(split(k.v.x), split(k.v.y), split(k.v.z), split(k.v.w));
+    // Split inverse masses (cloth_edge_deltas).
+    for (ClothConstraint& k : c.constraints) {
+        auto split = [&](uint32_t v) { return pinned[v] ? 0.0f : float(double(per_edges[v].size()) / mass[v]); };
+        k.split_w = glm::vec4(split(k.v.x), split(k.v.y), 0.0f, 0.0f);
     }
 
     c.vertices.resize(nv);
@@ -287,15 +300,50 @@ Result<ClothState> build_cloth(const ClothBuildInputs& in) {
         cv.rest_os = glm::vec4(pos[v], w);
         cv.first = uint32_t(c.adjacency.size());
         cv.edges = uint32_t(per_edges[v].size());
-        cv.hinges = uint32_t(per_hinges[v].size());
         c.adjacency.insert(c.adjacency.end(), per_edges[v].begin(), per_edges[v].end());
-        c.adjacency.insert(c.adjacency.end(), per_hinges[v].begin(), per_hinges[v].end());
         cv.tether = pinned[v] ? gpu_shared::kClothNone : source[v];
         cv.tether_m = std::isfinite(dist[v]) ? float(dist[v]) : 0.0f;
         cv.tri_first = uint32_t(c.vertex_triangles.size());
         cv.tri_count = uint32_t(per_tris[v].size());
         c.vertex_triangles.insert(c.vertex_triangles.end(), per_tris[v].begin(), per_tris[v].end());
         c.total_mass_kg += float(mass[v]);
+        // The bending stencil: the neighbours along its edges first (in its edges' order: the first is its
+        // frame's reference), then the others by index; the rest term in its rest frame.
+        cv.bend_first = uint32_t(c.bend_terms.size());
+        std::vector<uint32_t> order;
+        for (uint32_t ci : per_edges[v]) {
+            const uint32_t u = c.constraints[ci].v.x == v ? c.constraints[ci].v.y : c.constraints[ci].v.x;
+            if (q_row[v].count(u)) order.push_back(u);
+        }
+        for (const auto& [u, coef] : q_row[v])
+            if (std::find(order.begin(), order.end(), u) == order.end()) order.push_back(u);
+        double bound = q_diag[v];
+        for (uint32_t u : order) {
+            const float coef = float(q_row[v][u]);
+            if (coef == 0.0f) continue;
+            c.bend_terms.emplace_back(u, float_bits(coef));
+            bound += std::abs(double(coef));
+        }
+        cv.bend_terms = uint32_t(c.bend_terms.size()) - cv.bend_first;
+        glm::vec4 rest(0.0f);
+        if (cv.bend_terms > 0) {
+            glm::dvec3 n(0.0);
+            for (uint32_t t : per_tris[v]) {
+                const glm::uvec4 tr = c.triangles[t];
+                n += glm::dvec3(gpu_shared::cloth_triangle_normal(pos[tr.x], pos[tr.y], pos[tr.z]));
+            }
+            const glm::dvec3 ref = glm::dvec3(pos[c.bend_terms[cv.bend_first].x]) - glm::dvec3(pos[v]);
+            glm::dvec3 t = glm::length(n) > 0.0 ? ref - glm::normalize(n) * glm::dot(ref, glm::normalize(n)) : glm::dvec3(0.0);
+            if (glm::length(t) > 0.0 && glm::length(n) > 0.0) {
+                n = glm::normalize(n);
+                t = glm::normalize(t);
+                const glm::dvec3 b = glm::cross(n, t);
+                rest = glm::vec4(float(glm::dot(q_rest[v], t)), float(glm::dot(q_rest[v], b)), float(glm::dot(q_rest[v], n)), float(bound));
+            } else {
+                rest.w = float(bound);
+            }
+        }
+        c.bend_rest.push_back(rest);
     }
     place_cloth_at_rest(c, glm::mat4(1.0f));
     return c;
@@ -313,6 +361,7 @@ void place_cloth_at_rest(ClothState& cloth, const glm::mat4& pin_transform) {
     cloth.prev_positions = cloth.positions;
     cloth.work_a = cloth.positions;
     cloth.work_b = cloth.positions;
+    cloth.frames.assign(2 * nv, glm::vec4(0.0f));
     if (cloth.soft_body) place_clusters_at_rest(cloth, pin_transform);
 }
 
@@ -362,14 +411,21 @@ glm::vec3 vertex_normal(const ClothState& c, const std::vector<glm::vec4>& x, ui
 }  // namespace
 
 void predict(uint32_t v, const ClothStepParams& p, const ClothState& c, const std::vector<glm::vec4>& pos, const std::vector<glm::vec4>& prev,
-             std::vector<glm::vec4>& pred, std::vector<glm::vec4>& start) {
+             std::vector<glm::vec4>& pred, std::vector<glm::vec4>& start, std::vector<glm::vec4>& frames) {
     const glm::vec4 x = pos[v];
+    const ClothVertex& cv = c.vertices[v];
     start[v] = x;
+    const glm::vec3 n = vertex_normal(c, pos, v);
+    frames[2 * size_t(v)] = glm::vec4(n, 0.0f);
+    frames[2 * size_t(v) + 1] =
+        cv.bend_terms > 0 ? glm::vec4(gpu_shared::cloth_bend_target(c.bend_rest[v], n, glm::vec3(x), glm::vec3(pos[c.bend_terms[cv.bend_first].x])),
+                                      c.bend_rest[v].w)
+                          : glm::vec4(0.0f);
     if (x.w <= 0.0f) {
-        pred[v] = glm::vec4(gpu_shared::cloth_pin_position(p, glm::vec3(c.vertices[v].rest_os), 0u), x.w);
+        pred[v] = glm::vec4(gpu_shared::cloth_pin_position(p, glm::vec3(cv.rest_os), 0u), x.w);
         return;
     }
-    pred[v] = glm::vec4(gpu_shared::cloth_predict(p, glm::vec3(x), glm::vec3(prev[v]), vertex_normal(c, pos, v)), x.w);
+    pred[v] = glm::vec4(gpu_shared::cloth_predict(p, glm::vec3(x), glm::vec3(prev[v]), n), x.w);
 }
 
 gpu_shared::SimPair contacts(const ClothStepParams& p, glm::vec3 y, glm::vec3 yp, float thickness_m,
@@ -432,22 +488,28 @@ void substep(uint32_t v, const ClothStepParams& p, uint32_t s, const ClothState&
     const ClothVertex& cv = c.vertices[v];
     const glm::vec4 x = pred[v];
     if (pinned_small_step(v, p, s, glm::vec3(cv.rest_os), pred, start, out_a, out_b)) return;
-    // One Jacobi iteration: each kind's corrections summed in the vertex's adjacency order (as both GPU
-    // passes sum them).
-    glm::vec3 sum_e(0.0f), sum_h(0.0f);
-    for (uint32_t i = 0; i < cv.edges + cv.hinges; ++i) {
+    // One Jacobi iteration: the edges' corrections summed in the vertex's adjacency order and the bending
+    // stencil in its order (as both GPU passes sum them).
+    glm::vec3 sum_e(0.0f);
+    for (uint32_t i = 0; i < cv.edges; ++i) {
         const ClothConstraint& k = c.constraints[c.adjacency[cv.first + i]];
-        const glm::vec3 d = gpu_shared::cloth_constraint_delta(k, glm::vec3(pred[k.v.x]), glm::vec3(pred[k.v.y]), glm::vec3(pred[k.v.z]),
-                                                                glm::vec3(pred[k.v.w]), p, gpu_shared::cloth_slot_of(k, v));
-        if (i < cv.edges)
-            sum_e += d;
-        else
-            sum_h += d;
+        const gpu_shared::SimPair d = gpu_shared::cloth_edge_deltas(k, glm::vec3(pred[k.v.x]), glm::vec3(pred[k.v.y]), p);
+        sum_e += glm::vec3(k.v.x == v ? d.a : d.b);
     }
-    glm::vec3 y = glm::vec3(x) + sum_e / float(std::max(cv.edges, 1u)) + sum_h / float(std::max(cv.hinges, 1u));
+    const glm::vec3 xv(x);
+    glm::vec3 stencil(0.0f);
+    for (uint32_t i = 0; i < cv.bend_terms; ++i) {
+        const glm::uvec2 t = c.bend_terms[cv.bend_first + i];
+        float coef = 0.0f;
+        std::memcpy(&coef, &t.y, sizeof(coef));
+        stencil += coef * (glm::vec3(pred[t.x]) - xv);
+    }
+    const glm::vec4 frame_target = c.frames[2 * size_t(v) + 1];
+    glm::vec3 y = xv + sum_e / float(std::max(cv.edges, 1u)) + gpu_shared::cloth_bend_delta(stencil, frame_target, x.w, p);
     if (p.tether_limit > 0.0f && cv.tether != gpu_shared::kClothNone)
         y = gpu_shared::cloth_tether(y, glm::vec3(pred[cv.tether]), cv.tether_m, p.tether_limit);
-    const glm::vec3 normal = s + 1 >= p.substeps ? glm::vec3(0.0f) : vertex_normal(c, pred, v);
+    // The wind's normal is the step's (the predict pass's): read once, not from the triangles every small step.
+    const glm::vec3 normal = s + 1 >= p.substeps ? glm::vec3(0.0f) : glm::vec3(c.frames[2 * size_t(v)]);
     end_small_step(v, p, s, x.w, y, glm::vec3(start[v]), p.thickness_m, normal, colliders, sdfs, out_a, out_b);
 }
 
@@ -458,7 +520,7 @@ void step_cloth(ClothState& c, const ClothStepParams& p, const std::vector<gpu_s
     if (c.soft_body) return step_soft_body(c, p, colliders, sdfs);
     const uint32_t nv = uint32_t(c.positions.size());
     c.pin_transform = p.pin_transform;
-    for (uint32_t v = 0; v < nv; ++v) cloth_passes::predict(v, p, c, c.positions, c.prev_positions, c.work_a, c.work_b);
+    for (uint32_t v = 0; v < nv; ++v) cloth_passes::predict(v, p, c, c.positions, c.prev_positions, c.work_a, c.work_b, c.frames);
     // The pairs alternate: (work_a, work_b) -> (positions, prev_positions) -> (work_a, work_b) ...
     std::vector<glm::vec4>* in[2] = {&c.work_a, &c.work_b};
     std::vector<glm::vec4>* out[2] = {&c.positions, &c.prev_positions};

@@ -31,13 +31,16 @@ struct ClothState {
     std::vector<glm::vec4> prev_positions;      // world: with positions, the velocity (x - x_prev) / small step dt
     std::vector<glm::vec4> work_a, work_b;      // within a step: a small step's prediction and its start
     std::vector<gpu_shared::ClothVertex> vertices;
-    std::vector<gpu_shared::ClothConstraint> constraints;  // edges first, then hinges
-    std::vector<uint32_t> adjacency;            // per vertex, its constraints (ClothVertex::first ...)
+    std::vector<gpu_shared::ClothConstraint> constraints;  // edges
+    std::vector<uint32_t> adjacency;            // per vertex, its edges (ClothVertex::first ...)
+    std::vector<glm::uvec2> bend_terms;         // per vertex, its bending stencil (ClothVertex::bend_first ...): neighbour, coefficient (float bits, 1/m^2)
+    std::vector<glm::vec4> bend_rest;           // per vertex: (Q x_rest)_v in its rest frame (xyz, 1/m), the stencil's bound G_v (w, 1/m^2)
+    std::vector<glm::vec4> frames;              // within a step, 2 per vertex: its normal and its bending target (predict)
     std::vector<glm::uvec4> triangles;          // xyz: welded vertex indices; w: 0
     std::vector<uint32_t> vertex_triangles;     // per vertex, its triangles (ClothVertex::tri_first ...)
     std::vector<uint32_t> source_vertex;        // per welded vertex, one vertex of the input mesh it came from
     std::vector<uint32_t> welded_of_source;     // per input vertex, its welded vertex (render mesh mapping)
-    uint32_t edge_count = 0, hinge_count = 0;
+    uint32_t edge_count = 0, hinge_count = 0;  // edges; interior edges in the bending energy
     std::vector<uint32_t> sdf_indices;          // into SimWorld::sdfs
     std::vector<uint32_t> collider_indices;     // into SimWorld::colliders
     glm::mat4 pin_transform{1.0f};              // rest -> world of the attach mesh now (pins)
@@ -107,9 +110,11 @@ struct SdfRef {
 
 // Per vertex, the first pass of a step: small step 0's prediction from the state (pos, prev): pinned
 // vertices to their place at its end, free ones a Verlet step with gravity, damping and the wind across
-// the cloth. Writes the prediction to `pred` and the start (pos) to `start`.
+// the cloth. Writes the prediction to `pred`, the start (pos) to `start`, and the vertex's frame for the
+// step to frames[2v] (its unit normal, which the wind reads in every small step) and frames[2v + 1] (its
+// bending target: its rest curvature turned into its frame now, w its stencil's bound).
 void predict(uint32_t v, const gpu_shared::ClothStepParams& p, const ClothState& c, const std::vector<glm::vec4>& pos,
-             const std::vector<glm::vec4>& prev, std::vector<glm::vec4>& pred, std::vector<glm::vec4>& start);
+             const std::vector<glm::vec4>& prev, std::vector<glm::vec4>& pred, std::vector<glm::vec4>& start, std::vector<glm::vec4>& frames);
 
 // The contacts of a particle that ends a small step at y, having started it at yp: pushed out of the
 // colliders and SDFs to thickness_m (its collision radius) + margin, then each contact's friction and
@@ -128,7 +133,7 @@ void end_small_step(uint32_t v, const gpu_shared::ClothStepParams& p, uint32_t s
                     std::vector<glm::vec4>& out_a, std::vector<glm::vec4>& out_b);
 
 // Per vertex, small step s: one Jacobi iteration over the prediction (the averaged corrections of its
-// constraints), the tether, the colliders and SDFs (pushed out to thickness + margin), the contacts'
+// edges and its bending's step against c.frames), the tether, the colliders and SDFs (pushed out to thickness + margin), the contacts'
 // friction and launch-free depenetration (cloth_contact_finish); then, unless s is the last small step,
 // small step s + 1's prediction. Writes (out_a, out_b) = (the next prediction, this small step's end), or
 // after the last one the state (position, previous position).

@@ -11,14 +11,13 @@ namespace tressel {
 namespace {
 
 using gpu_shared::kClothTileMaxEntries;
-using gpu_shared::kClothTileMaxTriangles;
 using gpu_shared::kClothTileMaxVertices;
 using gpu_shared::kClothTileNoEntry;
 using gpu_shared::kClothTileThreads;
 
 static_assert(kClothTileMaxVertices <= 3 * kClothTileThreads, "cloth_tile.comp loads at most 3 vertices per thread");
 static_assert(kClothTileMaxVertices <= 0xffffu && kClothTileMaxEntries < kClothTileNoEntry, "tile-local indices are 16 bits");
-static_assert(kClothTileMaxVertices <= 256u, "a tile's triangle records pack local indices in 8 bits");
+static_assert(kClothTileMaxVertices <= 256u, "a tile's bending groups pack local indices in 8 bits");
 
 uint32_t float_bits(float f) {
     uint32_t u = 0;
@@ -46,50 +45,39 @@ std::vector<uint32_t> morton_order(const ClothState& c) {
     return order;
 }
 
-// Vertices of constraint k (2 for an edge, 4 for a hinge).
-uint32_t constraint_arity(const ClothState& c, uint32_t k) { return k < c.edge_count ? 2u : 4u; }
-
 // The tile being filled: its owned vertices and the vertices they reach (marks reset when it is written).
 struct Builder {
     const ClothState& c;
     ClothTiles& out;
-    std::vector<float> split_e, split_h;
+    std::vector<float> split_e;
     std::vector<int32_t> local_of;      // cloth vertex -> 1 while in the current tile's reach, else -1
     std::vector<uint32_t> reach;        // the current tile's vertices in the order first reached
     std::vector<uint32_t> owned;
-    std::vector<int32_t> record_of;     // constraint -> its record in the current tile, else -1
+    std::vector<int32_t> record_of;     // edge -> its record in the current tile, else -1
     uint32_t entries = 0;
-    uint32_t triangles = 0;             // of the owned vertices
 
     // Calls f(u) for every vertex that owning v brings into reach (v itself included; repeats allowed).
     template <class F>
     void for_reach(uint32_t v, F&& f) const {
         const auto& cv = c.vertices[v];
         f(v);
-        for (uint32_t i = 0; i < cv.edges + cv.hinges; ++i) {
-            const uint32_t k = c.adjacency[cv.first + i];
-            const glm::uvec4 kv = c.constraints[k].v;
-            for (uint32_t j = 0; j < constraint_arity(c, k); ++j) f(kv[int(j)]);
+        for (uint32_t i = 0; i < cv.edges; ++i) {
+            const glm::uvec4 kv = c.constraints[c.adjacency[cv.first + i]].v;
+            f(kv.x);
+            f(kv.y);
         }
-        for (uint32_t i = 0; i < cv.tri_count; ++i) {
-            const glm::uvec4 t = c.triangles[c.vertex_triangles[cv.tri_first + i]];
-            f(t.x);
-            f(t.y);
-            f(t.z);
-        }
+        for (uint32_t i = 0; i < cv.bend_terms; ++i) f(c.bend_terms[cv.bend_first + i].x);
     }
 
     // Whether v's counts fit an owned vertex's record at all (tile_owned's packing).
     bool packable(uint32_t v) const {
         const auto& cv = c.vertices[v];
-        return cv.edges < 2048u && cv.hinges < 2048u && cv.tri_count < 1024u;
+        return cv.edges < 2048u && cv.bend_terms < (1u << 21);
     }
 
     bool fits(uint32_t v) {
         const auto& cv = c.vertices[v];
-        if (!packable(v) || owned.size() + 1 > kClothTileThreads || entries + cv.edges + cv.hinges > kClothTileMaxEntries ||
-            triangles + cv.tri_count > kClothTileMaxTriangles)
-            return false;
+        if (!packable(v) || owned.size() + 1 > kClothTileThreads || entries + cv.edges > kClothTileMaxEntries) return false;
         size_t added = 0;
         std::vector<uint32_t> fresh;
         for_reach(v, [&](uint32_t u) {
@@ -106,8 +94,7 @@ struct Builder {
             reach.push_back(u);
         });
         owned.push_back(v);
-        entries += c.vertices[v].edges + c.vertices[v].hinges;
-        triangles += c.vertices[v].tri_count;
+        entries += c.vertices[v].edges;
     }
 
     void flush() {
@@ -116,8 +103,6 @@ struct Builder {
         t.first_vertex = uint32_t(out.vertices.size());
         t.first_owned = uint32_t(out.owned.size() / 2);
         t.first_edge = uint32_t(out.edges.size());
-        t.first_hinge = uint32_t(out.hinges.size() / 2);
-        t.first_triangle = uint32_t(out.triangles.size());
         // Local indices: the owned vertices first, then the rest of the reach in the order reached.
         std::vector<uint32_t> order = owned;
         for (uint32_t u : reach) local_of[u] = -1;
@@ -127,59 +112,52 @@ struct Builder {
                 local_of[u] = int32_t(order.size());
                 order.push_back(u);
             }
-        for (uint32_t u : order) out.vertices.push_back(glm::uvec4(u, float_bits(split_e[u]), float_bits(split_h[u]), 0u));
-        // Each constraint of an owned vertex once (edges, then hinges, in the order met), with the entry
-        // of each of its owned vertices: that vertex's first entry + the constraint's place in its adjacency.
-        std::vector<uint32_t> records;  // constraints of the tile
-        std::vector<glm::uvec4> dst;    // their entries per slot
+        for (uint32_t u : order) out.vertices.push_back(glm::uvec4(u, float_bits(split_e[u]), 0u, 0u));
+        // Each edge of an owned vertex once (in the order met), with the entry of each of its owned
+        // vertices: that vertex's first entry + the edge's place in its adjacency.
+        std::vector<uint32_t> records;  // edges of the tile
+        std::vector<glm::uvec2> dst;    // their entries per slot
         uint32_t entry = 0;
         for (uint32_t o = 0; o < owned.size(); ++o) {
             const uint32_t v = owned[o];
             const auto& cv = c.vertices[v];
-            out.owned.push_back(glm::uvec4(entry, uint32_t(out.triangles.size()) - t.first_triangle, cv.edges | (cv.hinges << 11) | (cv.tri_count << 22), cv.tether));
+            out.owned.push_back(glm::uvec4(entry, uint32_t(out.bend.size()), cv.edges | (cv.bend_terms << 11), cv.tether));
             out.owned.push_back(glm::uvec4(float_bits(cv.tether_m), float_bits(cv.rest_os.x), float_bits(cv.rest_os.y), float_bits(cv.rest_os.z)));
-            for (uint32_t i = 0; i < cv.edges + cv.hinges; ++i) {
+            for (uint32_t i = 0; i < cv.edges; ++i) {
                 const uint32_t k = c.adjacency[cv.first + i];
                 if (record_of[k] < 0) {
                     record_of[k] = int32_t(records.size());
                     records.push_back(k);
-                    dst.push_back(glm::uvec4(kClothTileNoEntry));
+                    dst.push_back(glm::uvec2(kClothTileNoEntry));
                 }
                 dst[size_t(record_of[k])][int(gpu_shared::cloth_slot_of(c.constraints[k], v))] = entry + i;
             }
-            entry += cv.edges + cv.hinges;
-            for (uint32_t i = 0; i < cv.tri_count; ++i) {
-                const glm::uvec4 tri = c.triangles[c.vertex_triangles[cv.tri_first + i]];
-                out.triangles.push_back(uint32_t(local_of[tri.x]) | (uint32_t(local_of[tri.y]) << 8) | (uint32_t(local_of[tri.z]) << 16));
+            entry += cv.edges;
+            // The stencil in groups of 3: a group's unused terms name local vertex 0 with coefficient 0.
+            for (uint32_t i = 0; i < cv.bend_terms; i += 3) {
+                glm::uvec4 g(0u);
+                for (uint32_t j = 0; j < 3 && i + j < cv.bend_terms; ++j) {
+                    const glm::uvec2 term = c.bend_terms[cv.bend_first + i + j];
+                    g.x |= uint32_t(local_of[term.x]) << (8 * j);
+                    g[int(j) + 1] = term.y;
+                }
+                out.bend.push_back(g);
             }
         }
-        for (int pass = 0; pass < 2; ++pass)
-            for (size_t r = 0; r < records.size(); ++r) {
-                const uint32_t k = records[r];
-                const bool edge = k < c.edge_count;
-                if (edge != (pass == 0)) continue;
-                const auto& con = c.constraints[k];
-                const auto local = [&](int j) { return uint32_t(local_of[con.v[j]]); };
-                const glm::uvec4 d = dst[r];
-                if (edge) {
-                    out.edges.push_back(glm::uvec4(local(0) | (local(1) << 16), d.x | (d.y << 16), float_bits(con.rest.x), 0u));
-                    ++t.edge_count;
-                } else {
-                    out.hinges.push_back(glm::uvec4(local(0) | (local(1) << 16), local(2) | (local(3) << 16), d.x | (d.y << 16), d.z | (d.w << 16)));
-                    out.hinges.push_back(glm::uvec4(float_bits(con.rest.x), float_bits(con.rest.y), 0u, 0u));
-                    ++t.hinge_count;
-                }
-            }
+        for (size_t r = 0; r < records.size(); ++r) {
+            const auto& con = c.constraints[records[r]];
+            const glm::uvec2 d = dst[r];
+            out.edges.push_back(glm::uvec4(uint32_t(local_of[con.v.x]) | (uint32_t(local_of[con.v.y]) << 16), d.x | (d.y << 16), float_bits(con.rest.x), 0u));
+            ++t.edge_count;
+        }
         for (uint32_t k : records) record_of[k] = -1;
         for (uint32_t u : order) local_of[u] = -1;
-        t.triangle_count = uint32_t(out.triangles.size()) - t.first_triangle;
         t.vertex_count = uint32_t(order.size());
         t.owned_count = uint32_t(owned.size());
         out.tiles.push_back(t);
         reach.clear();
         owned.clear();
         entries = 0;
-        triangles = 0;
     }
 };
 
@@ -192,12 +170,11 @@ ClothTiles build_cloth_tiles(const ClothState& c) {
         out.why = c.soft_body ? "a soft body has no tiles" : "the cloth has no vertices";
         return out;
     }
-    Builder b{c, out, std::vector<float>(nv, 0.0f), std::vector<float>(nv, 0.0f), std::vector<int32_t>(nv, -1), {}, {},
-              std::vector<int32_t>(c.constraints.size(), -1)};
-    // Each vertex's split inverse masses, as its constraints hold them (the same per kind).
-    for (uint32_t k = 0; k < c.constraints.size(); ++k) {
-        const auto& con = c.constraints[k];
-        for (uint32_t j = 0; j < constraint_arity(c, k); ++j) (k < c.edge_count ? b.split_e : b.split_h)[con.v[int(j)]] = con.split_w[int(j)];
+    Builder b{c, out, std::vector<float>(nv, 0.0f), std::vector<int32_t>(nv, -1), {}, {}, std::vector<int32_t>(c.constraints.size(), -1)};
+    // Each vertex's split inverse mass, as its edges hold it.
+    for (const auto& con : c.constraints) {
+        b.split_e[con.v.x] = con.split_w.x;
+        b.split_e[con.v.y] = con.split_w.y;
     }
     for (uint32_t v : morton_order(c)) {
         if (b.fits(v)) {
@@ -207,8 +184,8 @@ ClothTiles build_cloth_tiles(const ClothState& c) {
         b.flush();
         if (!b.fits(v)) {
             out = ClothTiles{};
-            out.why = "vertex " + std::to_string(v) + " has " + std::to_string(c.vertices[v].edges + c.vertices[v].hinges) +
-                      " constraints: more than a tile holds";
+            out.why = "vertex " + std::to_string(v) + " has " + std::to_string(c.vertices[v].edges) + " edges and " +
+                      std::to_string(c.vertices[v].bend_terms) + " bending neighbours: more than a tile holds";
             return out;
         }
         b.take(v);

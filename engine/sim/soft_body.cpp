@@ -301,7 +301,7 @@ void step_soft_body(ClothState& b, const ClothStepParams& p, const std::vector<g
                     const std::vector<cloth_passes::SdfRef>& sdfs) {
     const uint32_t nv = uint32_t(b.positions.size());
     b.pin_transform = p.pin_transform;
-    for (uint32_t v = 0; v < nv; ++v) cloth_passes::predict(v, p, b, b.positions, b.prev_positions, b.work_a, b.work_b);
+    for (uint32_t v = 0; v < nv; ++v) cloth_passes::predict(v, p, b, b.positions, b.prev_positions, b.work_a, b.work_b, b.frames);
     std::vector<glm::vec4>* in[2] = {&b.work_a, &b.work_b};
     std::vector<glm::vec4>* out[2] = {&b.positions, &b.prev_positions};
     for (uint32_t s = 0; s < p.substeps; ++s) {

@@ -3,33 +3,29 @@
 // and the GPU passes (engine/sim/gpu/cloth_gpu, shaders/sim/cloth_*.comp). One text for C++ and GLSL.
 //
 // A cloth is a triangle mesh whose vertices are particles (float4, w = inverse mass, 0 = pinned). Its
-// constraints are the mesh's edges (distance) and interior edges' hinges (dihedral angle), each with a
-// compliance. A step of the world is split into `substeps` small steps (Macklin, Storey, Lu, Terdiman,
-// Chentanez, Jeschke & Mueller 2019, "Small steps in physics simulation"), each a prediction and one
-// Jacobi iteration: every vertex gathers, from the predicted positions, the correction each of its
-// constraints asks of it, and moves by their average (per kind) times a relaxation factor; with one
-// iteration per small step every multiplier starts and ends it at zero, so none is stored. Nothing
-// depends on the order of anything, so the GPU's step is the CPU's to rounding. A long-range attachment
-// (tether) keeps each free vertex within its rest distance along the cloth of its nearest pin, which
-// carries the weight of a hanging cloth to the pins at once.
+// edges are distance constraints with a compliance; its bending is the quadratic energy of Bergou,
+// Wardetzky, Harmon, Zorin & Grinspun 2006 ("A quadratic bending model for inextensible surfaces"):
+// each interior edge's hinge adds k w |sum_i g_i x_i - R k_rest|^2 / 2 (g: the rest hinge's dihedral
+// gradients, constant; k_rest its rest curvature vector), which makes a vertex's bending force a fixed
+// stencil over its neighbours (ClothVertex::bend_terms) less its rest curvature turned by its frame.
+// A step of the world is split into `substeps` small steps (Macklin, Storey, Lu, Terdiman, Chentanez,
+// Jeschke & Mueller 2019, "Small steps in physics simulation"), each a prediction and one Jacobi
+// iteration: every vertex gathers, from the predicted positions, the correction each of its edges asks
+// of it and its bending's, and moves by the edges' average plus the bending's step; with one iteration
+// per small step every multiplier starts and ends it at zero, so none is stored. Nothing depends on the
+// order of anything, so the GPU's step is the CPU's to rounding. A long-range attachment (tether) keeps
+// each free vertex within its rest distance along the cloth of its nearest pin, which carries the weight
+// of a hanging cloth to the pins at once.
 #ifndef TRESSEL_SHARED_CLOTH_H
 #define TRESSEL_SHARED_CLOTH_H
 #include "shared/sim.h"
 #include "shared/sim_sdf.h"
 
-#ifdef __cplusplus
-namespace tressel::gpu_shared {
-using glm::atan;
-}  // namespace tressel::gpu_shared
-#endif
-
 TRESSEL_SHARED_BEGIN
 
 TRESSEL_CONST(uint, kClothWorkgroupSize, 64u);
 TRESSEL_CONST(uint, kClothNone, 0xffffffffu);        // no tether / no vertex
-TRESSEL_CONST(uint, kClothEdge, 0u);                 // ClothConstraint kinds
-TRESSEL_CONST(uint, kClothHinge, 1u);
-TRESSEL_CONST(float, kClothPi, 3.14159265358979f);
+TRESSEL_CONST(uint, kClothEdge, 0u);                 // ClothConstraint kind (rest.z)
 // A vertex is in contact with a surface while it is within thickness + margin + this of it (metres): the
 // step's last pass applies friction and takes the depenetration out of its velocity there.
 TRESSEL_CONST(float, kClothContactTolerance_m, 0.0005f);
@@ -60,24 +56,25 @@ TRESSEL_CONST(uint, kClothBindRenderVertices, 17u); // soft bodies: SoftRenderVe
 TRESSEL_CONST(uint, kClothBindTiles, 18u);        // tiled small steps (cloth_tile.comp, sim/cloth_tiles.h): ClothTile per tile
 TRESSEL_CONST(uint, kClothBindTileVertices, 19u); // uvec4 per tile-local vertex
 TRESSEL_CONST(uint, kClothBindTileEdges, 20u);    // uvec4 per tile edge
-TRESSEL_CONST(uint, kClothBindTileHinges, 21u);   // 2 uvec4 per tile hinge
+TRESSEL_CONST(uint, kClothBindTileBend, 21u);     // uvec4 per group of 3 bending terms of an owned vertex
 TRESSEL_CONST(uint, kClothBindTileOwned, 22u);    // 2 uvec4 per owned vertex
-TRESSEL_CONST(uint, kClothBindTileTriangles, 23u); // uint per owned vertex's triangle: local a | b << 8 | c << 16
-TRESSEL_CONST(uint, kClothBindingCount, 24u);
+TRESSEL_CONST(uint, kClothBindBendRest, 23u);     // vec4 per vertex: its rest curvature term and stencil bound
+TRESSEL_CONST(uint, kClothBindBendTerms, 24u);    // uvec2 per bending term: x neighbour, y coefficient (float bits)
+TRESSEL_CONST(uint, kClothBindFrames, 25u);       // 2 vec4 per vertex, written by the predict pass: its normal, its bending target
+TRESSEL_CONST(uint, kClothBindingCount, 26u);
 
 // Tiles (cloth_tile.comp): a workgroup of kClothTileThreads owns up to that many vertices and holds in
-// shared memory the predictions of at most kClothTileMaxVertices (owned and reached), the corrections
-// of at most kClothTileMaxEntries constraint slots of its owned vertices and at most
-// kClothTileMaxTriangles triangles of its owned vertices (a regular grid's 6 a vertex): 19.5 KB. Sizes
-// matter where they push tiles out of one wave: on an H200 a 256 x 256 cloth's 1,024 tiles of 64 owned
-// vertices all run at once (10 an SM by registers, 11 by shared memory); with 36 KB a tile, 1.5 times
-// slower (engine/sim/README.md "Tiles").
+// shared memory the predictions of at most kClothTileMaxVertices (owned and reached) and the corrections
+// of at most kClothTileMaxEntries edge slots of its owned vertices (a regular grid's 6 a vertex): 12.8
+// KB. Each owned vertex's bending stencil (a regular grid's 12 neighbours) is read into registers, in
+// groups of 3 terms, before the first barrier. Sizes matter where they push tiles out of one wave: on an
+// H200 a 256 x 256 cloth's 1,024 tiles of 64 owned vertices all run at once (engine/sim/README.md "Tiles").
 TRESSEL_CONST(uint, kClothTileThreads, 64u);
 TRESSEL_CONST(uint, kClothTileMaxVertices, 192u);
-TRESSEL_CONST(uint, kClothTileMaxEntries, 1152u);
-TRESSEL_CONST(uint, kClothTileMaxTriangles, 384u);
+TRESSEL_CONST(uint, kClothTileMaxEntries, 768u);
+TRESSEL_CONST(uint, kClothTileBendGroupsAhead, 4u);  // bending groups a thread loads before the first barrier (12 terms)
 TRESSEL_CONST(uint, kClothTileNoEntry, 0xffffu);  // a constraint slot whose vertex the tile does not own
-TRESSEL_CONST(uint, kClothTileSharedBytes, kClothTileMaxVertices * 24u + kClothTileMaxEntries * 12u + kClothTileMaxTriangles * 4u);
+TRESSEL_CONST(uint, kClothTileSharedBytes, kClothTileMaxVertices * 20u + kClothTileMaxEntries * 12u);
 
 struct ClothTile {
     uint first_vertex;          // its vertices at [first_vertex, + vertex_count) of the tile vertices, owned first
@@ -86,14 +83,10 @@ struct ClothTile {
     uint first_owned;           // its owned vertices' records at 2 x [first_owned, + owned_count)
     uint first_edge;            // its edges at [first_edge, + edge_count)
     uint edge_count;
-    uint first_hinge;           // its hinges' record pairs at 2 x [first_hinge, + hinge_count)
-    uint hinge_count;
-    uint first_triangle;        // its owned vertices' triangles at [first_triangle, + triangle_count)
-    uint triangle_count;
     uint pad0;
     uint pad1;
 };
-TRESSEL_CHECK_SIZE(ClothTile, 48)
+TRESSEL_CHECK_SIZE(ClothTile, 32)
 
 struct ClothPush {
     uint count;                 // vertices
@@ -115,7 +108,7 @@ struct ClothStepParams {
     mat4 pin_transform_prev;    // rest -> world at the step's start
     float damping_decay;        // exp(-damping * dt * 60) per small step, as the hair's
     float stretch_compliance;   // 1 / (stretch stiffness N/m x dt^2): alpha~ of every edge
-    float bend_compliance;      // 1 / (bend stiffness N m x dt^2): alpha~ of a hinge is this / its weight; 0 = off
+    float bend_compliance;      // 1 / (bend stiffness N m x dt^2): alpha~ of a vertex's bending (cloth_bend_delta); 0 = off
     float relaxation;           // Jacobi over-relaxation of the averaged corrections
     uint vertex_count;
     uint collider_count;
@@ -132,135 +125,95 @@ struct ClothStepParams {
 };
 TRESSEL_CHECK_SIZE(ClothStepParams, 224)
 
-// A constraint: an edge (v.x, v.y) or a hinge (shared edge v.x, v.y; wing v.z of the triangle
-// (v.x, v.y, v.z) and wing v.w of (v.y, v.x, v.w)).
+// A constraint: an edge (v.x, v.y; v.z, v.w unused).
 struct ClothConstraint {
     uvec4 v;
-    vec4 rest;                  // x: rest length (m) or rest angle (rad); y: weight (hinge: stiffness per N m); z: kind; w: 0
-    vec4 split_w;               // per vertex v.x..v.w: its split inverse mass for this kind (cloth_constraint_delta); 0 pinned
+    vec4 rest;                  // x: rest length (m); y: 1; z: kind (kClothEdge); w: 0
+    vec4 split_w;               // x, y: v.x's and v.y's split inverse mass for edges (cloth_edge_deltas); 0 pinned
 };
 TRESSEL_CHECK_SIZE(ClothConstraint, 48)
 
 // Per vertex, constant.
 struct ClothVertex {
     vec4 rest_os;               // xyz: rest position in the attach mesh's space (m); w: inverse mass (1/kg), 0 pinned
-    uint first;                 // its constraints: indices at [first, first + edges + hinges) of the adjacency list
+    uint first;                 // its edges: constraint indices at [first, first + edges) of the adjacency list
     uint edges;
-    uint hinges;
+    uint bend_terms;            // its bending stencil: (neighbour, coefficient) at [bend_first, + bend_terms) of the terms
     uint tether;                // the nearest pinned vertex along the cloth (kClothNone: none)
     float tether_m;             // rest distance to it along the cloth's edges; a soft body's particle: its collision radius (m)
     uint tri_first;             // its triangles: indices at [tri_first, tri_first + tri_count) of the triangle list
     uint tri_count;
-    uint pad;
+    uint bend_first;
 };
 TRESSEL_CHECK_SIZE(ClothVertex, 48)
 
-// Gradients of a hinge's angle (g0..g3 for v.x..v.w, xyz) and the angle itself (g0.w, radians).
-struct ClothHinge {
-    vec4 g0;
-    vec4 g1;
-    vec4 g2;
-    vec4 g3;
-};
-
-// An angle difference brought into [-pi, pi].
-SIM_FN float cloth_wrap_angle(float a) {
-    if (a > kClothPi) return a - 2.0f * kClothPi;
-    if (a < -kClothPi) return a + 2.0f * kClothPi;
-    return a;
-}
-
-// Signed dihedral angle of the hinge p0-p1 between the triangles (p0, p1, p2) and (p1, p0, p3), zero when
-// flat, and its gradients (Bridson, Marino & Fedkiw 2003, with the sign of this angle). Zero gradients
-// for a degenerate triangle.
-SIM_FN ClothHinge cloth_hinge(vec3 p0, vec3 p1, vec3 p2, vec3 p3) {
-    ClothHinge h;
-    h.g0 = vec4(0.0f);
-    h.g1 = vec4(0.0f);
-    h.g2 = vec4(0.0f);
-    h.g3 = vec4(0.0f);
-    vec3 e = p1 - p0;
-    float l2 = dot(e, e);
-    vec3 na = cross(e, p2 - p0);
-    vec3 nb = cross(p3 - p0, e);
-    float a2 = dot(na, na);
-    float b2 = dot(nb, nb);
-    if (l2 <= kSimTinyLength_m * kSimTinyLength_m || a2 <= 1e-24f || b2 <= 1e-24f) return h;
-    // Reciprocals, not quotients: a GPU's division is a dozen instructions, and the hinges are most of the
-    // cloth's small step (engine/sim/README.md "Tiles").
-    float l = sqrt(l2);
-    float inv_l = 1.0f / l;
-    float angle = atan(dot(cross(nb, na), e) * inv_l, dot(na, nb));
-    vec3 ua = na * (1.0f / a2);
-    vec3 ub = nb * (1.0f / b2);
-    vec3 g2 = ua * l;
-    vec3 g3 = ub * l;
-    // The wings' projections on the hinge (from p0); the gradients sum to zero (the angle does not change
-    // under translation), which gives g0 from the other three.
-    float s2 = dot(p2 - p0, e) * inv_l;
-    float s3 = dot(p3 - p0, e) * inv_l;
-    vec3 g1 = -(ua * s2 + ub * s3);
-    vec3 g0 = -(g1 + g2 + g3);
-    h.g0 = vec4(g0.x, g0.y, g0.z, angle);
-    h.g1 = vec4(g1.x, g1.y, g1.z, 0.0f);
-    h.g2 = vec4(g2.x, g2.y, g2.z, 0.0f);
-    h.g3 = vec4(g3.x, g3.y, g3.z, 0.0f);
-    return h;
-}
-
-// XPBD (Macklin et al. 2016, eq. 18) for one constraint with its multiplier at zero (one iteration per
-// small step): what it asks of each of its vertices (d0..d3 for v.x..v.w, xyz; an edge's d2, d3 zero),
-// given its vertices' positions (an edge's unused x2, x3 anything) and the step's compliances. An edge C = |x0 - x1| - rest; a hinge C = angle - rest
-// angle. The masses are split (Tonge, Benevolenski & Voroshilov 2012, "Mass splitting for jitter-free
-// parallel rigid body simulation"): a vertex in n constraints of a kind is n shares of inverse mass n w
-// (c.split_w), each constraint moves its shares, and the vertex moves by the average of its shares' moves
-// per kind. Averaging alone (Macklin et al. 2014) keeps a stiff constraint stable under Jacobi but divides
-// a compliant one's force by the vertex's constraint count (a soft sheet hung 2.5 times farther than its
-// stiffness says); split masses keep both: a stiff constraint gets the averaged Jacobi step (times the
+// XPBD (Macklin et al. 2016, eq. 18) for an edge C = |x0 - x1| - rest with its multiplier at zero (one
+// iteration per small step): what it asks of its two vertices (.a, .b; xyz), given the step's
+// compliance. The masses are split (Tonge, Benevolenski & Voroshilov 2012, "Mass splitting for
+// jitter-free parallel rigid body simulation"): a vertex in n edges is n shares of inverse mass n w
+// (c.split_w), each edge moves its shares, and the vertex moves by the average of its shares' moves.
+// Averaging alone (Macklin et al. 2014) keeps a stiff constraint stable under Jacobi but divides a
+// compliant one's force by the vertex's constraint count (a soft sheet hung 2.5 times farther than its
+// stiffness says); split masses keep both: a stiff edge gets the averaged Jacobi step (times the
 // relaxation, in the denominator), a compliant one its true force.
-struct ClothDeltas {
-    vec4 d0;
-    vec4 d1;
-    vec4 d2;
-    vec4 d3;
-};
-
-SIM_FN ClothDeltas cloth_constraint_deltas(ClothConstraint c, vec3 x0, vec3 x1, vec3 x2, vec3 x3, ClothStepParams p) {
-    ClothDeltas r;
-    r.d0 = vec4(0.0f);
-    r.d1 = vec4(0.0f);
-    r.d2 = vec4(0.0f);
-    r.d3 = vec4(0.0f);
-    vec4 w = c.split_w;
-    if (uint(c.rest.z) == kClothEdge) {
-        vec3 d = x0 - x1;
-        float len = sqrt(dot(d, d));
-        float wsum = (w.x + w.y) / p.relaxation + p.stretch_compliance;
-        if (len <= kSimTinyLength_m || wsum <= 0.0f) return r;
-        vec3 n = d * (1.0f / len);
-        float dl = -(len - c.rest.x) / wsum;
-        r.d0 = vec4(n * (w.x * dl), 0.0f);
-        r.d1 = vec4(n * (-w.y * dl), 0.0f);
-        return r;
-    }
-    if (p.bend_compliance <= 0.0f || c.rest.y <= 0.0f) return r;
-    ClothHinge h = cloth_hinge(x0, x1, x2, x3);
-    vec3 g0 = sim_xyz(h.g0), g1 = sim_xyz(h.g1), g2 = sim_xyz(h.g2), g3 = sim_xyz(h.g3);
-    float wsum = (w.x * dot(g0, g0) + w.y * dot(g1, g1) + w.z * dot(g2, g2) + w.w * dot(g3, g3)) / p.relaxation +
-                 p.bend_compliance / c.rest.y;
-    if (wsum <= 0.0f) return r;
-    float dl = -cloth_wrap_angle(h.g0.w - c.rest.x) / wsum;
-    r.d0 = vec4(g0 * w.x * dl, 0.0f);
-    r.d1 = vec4(g1 * w.y * dl, 0.0f);
-    r.d2 = vec4(g2 * w.z * dl, 0.0f);
-    r.d3 = vec4(g3 * w.w * dl, 0.0f);
+SIM_FN SimPair cloth_edge_deltas(ClothConstraint c, vec3 x0, vec3 x1, ClothStepParams p) {
+    SimPair r;
+    r.a = vec4(0.0f);
+    r.b = vec4(0.0f);
+    vec3 d = x0 - x1;
+    float len = sqrt(dot(d, d));
+    float wsum = (c.split_w.x + c.split_w.y) / p.relaxation + p.stretch_compliance;
+    if (len <= kSimTinyLength_m || wsum <= 0.0f) return r;
+    vec3 n = d * (1.0f / len);
+    float dl = -(len - c.rest.x) / wsum;
+    r.a = vec4(n * (c.split_w.x * dl), 0.0f);
+    r.b = vec4(n * (-c.split_w.y * dl), 0.0f);
     return r;
 }
 
-// What the constraint asks of its vertex `which` (0..3).
-SIM_FN vec3 cloth_constraint_delta(ClothConstraint c, vec3 x0, vec3 x1, vec3 x2, vec3 x3, ClothStepParams p, uint which) {
-    ClothDeltas r = cloth_constraint_deltas(c, x0, x1, x2, x3, p);
-    return sim_xyz(which == 0u ? r.d0 : which == 1u ? r.d1 : which == 2u ? r.d2 : r.d3);
+// Bending (Bergou et al. 2006). A hinge p0-p1 between the triangles (p0, p1, p2) and (p1, p0, p3): the
+// gradients of its dihedral angle when flat are normal to it and fixed by its intrinsic shape, a scalar
+// per vertex: g2 = 1 / h2 and g3 = 1 / h3 (the wings' heights over the edge), g1 = -(s2 / h2 + s3 / h3) /
+// |e| (s: the wings' projections on the edge from p0) and g0 = -(g1 + g2 + g3), so that sum g_i = 0 and
+// sum g_i p_i = 0 over the unfolded hinge: the combination sum g_i x_i vanishes for any rigid motion of
+// a flat hinge, and for a small fold by theta it is theta along the normal (a folded rest hinge's rest
+// curvature vector is sum g_i x_rest_i). Returns (g0, g1, g2, g3); zero for a degenerate hinge.
+SIM_FN vec4 cloth_bend_hinge_coefficients(vec3 p0, vec3 p1, vec3 p2, vec3 p3) {
+    vec3 e = p1 - p0;
+    float l = sqrt(dot(e, e));
+    if (l <= kSimTinyLength_m) return vec4(0.0f);
+    vec3 u = e * (1.0f / l);
+    float s2 = dot(p2 - p0, u), s3 = dot(p3 - p0, u);
+    vec3 r2 = p2 - p0 - u * s2, r3 = p3 - p0 - u * s3;
+    float h2 = sqrt(dot(r2, r2)), h3 = sqrt(dot(r3, r3));
+    if (h2 <= kSimTinyLength_m || h3 <= kSimTinyLength_m) return vec4(0.0f);
+    float g2 = 1.0f / h2, g3 = 1.0f / h3;
+    float g1 = -(s2 * g2 + s3 * g3) / l;
+    return vec4(-(g1 + g2 + g3), g1, g2, g3);
+}
+
+// A vertex's bending target: its rest curvature term (bend_rest.xyz: (Q x_rest)_v in its rest frame)
+// turned into its frame now: the unit normal, and the direction to its first stencil neighbour x_ref in
+// the plane across it (then normal x that). Zero where the frame is degenerate.
+SIM_FN vec3 cloth_bend_target(vec4 bend_rest, vec3 normal, vec3 x, vec3 x_ref) {
+    vec3 t = x_ref - x;
+    t = t - normal * dot(t, normal);
+    float tl = sqrt(dot(t, t));
+    if (tl <= kSimTinyLength_m || dot(normal, normal) <= 0.5f) return vec3(0.0f);
+    t = t * (1.0f / tl);
+    vec3 b = cross(normal, t);
+    return t * bend_rest.x + b * bend_rest.y + normal * bend_rest.z;
+}
+
+// One Jacobi step on a vertex's bending energy (k/2) x^T Q x - k x^T R b: given its stencil's sum
+// `stencil` = sum_j Q_vj (x_j - x_v) = (Q x)_v (the rows of Q sum to zero) and target = (R b_v, G_v),
+// the move -g / (alpha~ / w + G_v / relaxation) with g = (Q x)_v - R b_v. G_v = Q_vv + sum_j |Q_vj|
+// bounds the row (Gershgorin), so the step is stable at any stiffness and relaxation below 2; where the
+// compliance decides (alpha~ / w >> G_v) it is the force's own effect over the small step, -w k h^2 g.
+SIM_FN vec3 cloth_bend_delta(vec3 stencil, vec4 target, float inv_mass, ClothStepParams p) {
+    if (p.bend_compliance <= 0.0f || inv_mass <= 0.0f || target.w <= 0.0f) return vec3(0.0f);
+    vec3 g = stencil - vec3(target.x, target.y, target.z);
+    return g * (-1.0f / (p.bend_compliance / inv_mass + target.w / p.relaxation));
 }
 
 // Where a pinned vertex is at the end of small step `s` (0-based) of the step: its rest position under
@@ -272,10 +225,8 @@ SIM_FN vec3 cloth_pin_position(ClothStepParams p, vec3 rest_os, uint s) {
     return a + (b - a) * t;
 }
 
-// Which of the constraint's vertices `vertex` is (0..3).
-SIM_FN uint cloth_slot_of(ClothConstraint c, uint vertex) {
-    return c.v.x == vertex ? 0u : c.v.y == vertex ? 1u : c.v.z == vertex ? 2u : 3u;
-}
+// Which of the edge's vertices `vertex` is (0, 1).
+SIM_FN uint cloth_slot_of(ClothConstraint c, uint vertex) { return c.v.x == vertex ? 0u : 1u; }
 
 // The long-range attachment: x brought back within limit x rest of its pin (anchor), unchanged inside.
 SIM_FN vec3 cloth_tether(vec3 x, vec3 anchor, float rest_m, float limit) {

@@ -31,9 +31,12 @@ layout(std430, binding = kClothBindRenderVertices) readonly buffer RenderVertice
 layout(std430, binding = kClothBindTiles) readonly buffer TilesBuf { ClothTile tiles[]; };
 layout(std430, binding = kClothBindTileVertices) readonly buffer TileVerticesBuf { uvec4 tile_vertices[]; };
 layout(std430, binding = kClothBindTileEdges) readonly buffer TileEdgesBuf { uvec4 tile_edges[]; };
-layout(std430, binding = kClothBindTileHinges) readonly buffer TileHingesBuf { uvec4 tile_hinges[]; };
+layout(std430, binding = kClothBindTileBend) readonly buffer TileBendBuf { uvec4 tile_bend[]; };
 layout(std430, binding = kClothBindTileOwned) readonly buffer TileOwnedBuf { uvec4 tile_owned[]; };
-layout(std430, binding = kClothBindTileTriangles) readonly buffer TileTrianglesBuf { uint tile_triangles[]; };
+layout(std430, binding = kClothBindBendRest) readonly buffer BendRestBuf { vec4 bend_rest[]; };
+layout(std430, binding = kClothBindBendTerms) readonly buffer BendTermsBuf { uvec2 bend_terms[]; };
+// Written by the predict pass, read by the small steps.
+layout(std430, binding = kClothBindFrames) buffer FramesBuf { vec4 frames[]; };
 
 ClothStepParams P() { return step_params[pc.slot]; }
 

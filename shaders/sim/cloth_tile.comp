@@ -4,19 +4,19 @@ layout(local_size_x = kClothTileThreads) in;
 
 // Small step pc.substep (cloth_passes::substep) over one tile of the cloth (ClothTile, built by
 // build_cloth_tiles): a workgroup brings the predictions of the tile's vertices (those it owns and the
-// ring its constraints and triangles reach) into shared memory, evaluates each constraint touching an
-// owned vertex once, keeping the correction of each owned slot in that vertex's entries, then every owned
-// vertex adds its entries in its adjacency order (the CPU reference's order) and ends the small step as
-// cloth_substep.comp does. A cloth this size is bound by how many tiles the GPU holds at once (their
-// shared memory: engine/sim/README.md "Tiles") and by the latency of dependent loads, not by bytes:
-// every load that does not need shared memory is issued before the first barrier, and each thread loads
-// its next constraint while it solves the current one.
+// ring its edges and bending stencils reach) into shared memory, evaluates each edge touching an owned
+// vertex once, keeping the correction of each owned slot in that vertex's entries, then every owned
+// vertex adds its entries in its adjacency order (the CPU reference's order), sums its bending stencil
+// over shared memory and ends the small step as cloth_substep.comp does. A cloth this size is bound by
+// the latency of each thread's chain of dependent loads (engine/sim/README.md "Tiles"): every load that
+// does not need shared memory (the tile's vertices, the owned vertex's record, start, frame, tether
+// anchor and first bending groups, the thread's first edge) is issued before the first barrier, and each
+// thread loads its next edge while it solves the current one.
 shared vec4 s_x[kClothTileMaxVertices];
-shared vec2 s_split[kClothTileMaxVertices];
+shared float s_split[kClothTileMaxVertices];
 shared float s_ex[kClothTileMaxEntries];
 shared float s_ey[kClothTileMaxEntries];
 shared float s_ez[kClothTileMaxEntries];
-shared uint s_tri[kClothTileMaxTriangles];
 
 void put(uint entry, vec4 d) {
     if (entry == kClothTileNoEntry) return;
@@ -27,31 +27,21 @@ void put(uint entry, vec4 d) {
 
 vec3 entry_at(uint i) { return vec3(s_ex[i], s_ey[i], s_ez[i]); }
 
-// What the hinge whose records are (h, r) asks of its four vertices.
-ClothDeltas hinge_deltas(uvec4 h, uvec4 r, ClothStepParams q) {
-    uint a = h.x & 0xffffu, b = h.x >> 16u, c = h.y & 0xffffu, e = h.y >> 16u;
-    ClothConstraint k;
-    k.v = uvec4(0u);
-    k.rest = vec4(uintBitsToFloat(r.x), uintBitsToFloat(r.y), float(kClothHinge), 0.0);
-    k.split_w = vec4(s_split[a].y, s_split[b].y, s_split[c].y, s_split[e].y);
-    return cloth_constraint_deltas(k, s_x[a].xyz, s_x[b].xyz, s_x[c].xyz, s_x[e].xyz, q);
-}
-
-// Those corrections, each in its owned vertex's entry.
-void put_hinge(uvec4 h, ClothDeltas d) {
-    put(h.z & 0xffffu, d.d0);
-    put(h.z >> 16u, d.d1);
-    put(h.w & 0xffffu, d.d2);
-    put(h.w >> 16u, d.d3);
+// A group of 3 bending terms added to the stencil's sum, in order (cloth_passes::substep's).
+vec3 bend_group(vec3 sum, uvec4 g, vec3 xv, uint terms) {
+    sum += uintBitsToFloat(g.y) * (s_x[g.x & 0xffu].xyz - xv);
+    if (terms > 1u) sum += uintBitsToFloat(g.z) * (s_x[(g.x >> 8u) & 0xffu].xyz - xv);
+    if (terms > 2u) sum += uintBitsToFloat(g.w) * (s_x[(g.x >> 16u) & 0xffu].xyz - xv);
+    return sum;
 }
 
 void main() {
-    // The step's constants are read where they are used (the constraints need three of them).
+    // The step's constants are read where they are used (the edges need three of them).
     float tether_limit = step_params[pc.slot].tether_limit;
     ClothTile t = tiles[gl_WorkGroupID.x];
     uint tid = gl_LocalInvocationIndex;
     // Everything that needs only the tile: its vertices (at most 3 per thread), this thread's owned
-    // vertex and its first edge and hinge.
+    // vertex and its first edge.
     const uint T = kClothTileThreads;
     uvec4 tv0 = tid < t.vertex_count ? tile_vertices[t.first_vertex + tid] : uvec4(0u);
     uvec4 tv1 = tid + T < t.vertex_count ? tile_vertices[t.first_vertex + tid + T] : uvec4(0u);
@@ -60,9 +50,8 @@ void main() {
     uvec4 o0 = owner ? tile_owned[2u * (t.first_owned + tid)] : uvec4(0u);
     uvec4 o1 = owner ? tile_owned[2u * (t.first_owned + tid) + 1u] : uvec4(0u);
     uvec4 e_next = tid < t.edge_count ? tile_edges[t.first_edge + tid] : uvec4(0u);
-    uvec4 h_next = tid < t.hinge_count ? tile_hinges[2u * (t.first_hinge + tid)] : uvec4(0u);
-    uvec4 r_next = tid < t.hinge_count ? tile_hinges[2u * (t.first_hinge + tid) + 1u] : uvec4(0u);
-    // Then what those name: the predictions, and for the owned vertex its start and its tether's anchor.
+    // Then what those name: the predictions, and for the owned vertex its start, its frame for the step,
+    // its tether's anchor and its first bending groups.
     vec4 x0 = tid < t.vertex_count ? in_a[tv0.x] : vec4(0.0);
     vec4 x1 = tid + T < t.vertex_count ? in_a[tv1.x] : vec4(0.0);
     vec4 x2 = tid + 2u * T < t.vertex_count ? in_a[tv2.x] : vec4(0.0);
@@ -71,48 +60,40 @@ void main() {
     bool tethered = owner && tether_limit > 0.0 && tether != kClothNone;
     vec3 anchor = tethered ? in_a[tether].xyz : vec3(0.0);
     vec4 start = owner ? in_b[v] : vec4(0.0);
-    // The owned vertices' triangles (for the wind's normal), a run of records, all loads issued at once:
-    // read one by one after the constraints they held the tile's end on a load from memory per triangle.
-    [[unroll]] for (uint k = 0u; k < kClothTileMaxTriangles / T; ++k) {
-        uint i = tid + k * T;
-        if (i < t.triangle_count) s_tri[i] = tile_triangles[t.first_triangle + i];
-    }
+    vec4 normal_now = owner ? frames[2u * v] : vec4(0.0);
+    vec4 target = owner ? frames[2u * v + 1u] : vec4(0.0);
+    uint terms = o0.z >> 11u;
+    uvec4 b0 = terms > 0u ? tile_bend[o0.y] : uvec4(0u);
+    uvec4 b1 = terms > 3u ? tile_bend[o0.y + 1u] : uvec4(0u);
+    uvec4 b2 = terms > 6u ? tile_bend[o0.y + 2u] : uvec4(0u);
+    uvec4 b3 = terms > 9u ? tile_bend[o0.y + 3u] : uvec4(0u);
     if (tid < t.vertex_count) {
         s_x[tid] = x0;
-        s_split[tid] = vec2(uintBitsToFloat(tv0.y), uintBitsToFloat(tv0.z));
+        s_split[tid] = uintBitsToFloat(tv0.y);
     }
     if (tid + T < t.vertex_count) {
         s_x[tid + T] = x1;
-        s_split[tid + T] = vec2(uintBitsToFloat(tv1.y), uintBitsToFloat(tv1.z));
+        s_split[tid + T] = uintBitsToFloat(tv1.y);
     }
     if (tid + 2u * T < t.vertex_count) {
         s_x[tid + 2u * T] = x2;
-        s_split[tid + 2u * T] = vec2(uintBitsToFloat(tv2.y), uintBitsToFloat(tv2.z));
+        s_split[tid + 2u * T] = uintBitsToFloat(tv2.y);
     }
     barrier();
-    ClothStepParams q;  // what a constraint reads of the step
+    ClothStepParams q;  // what an edge reads of the step
     q.relaxation = step_params[pc.slot].relaxation;
     q.stretch_compliance = step_params[pc.slot].stretch_compliance;
-    q.bend_compliance = step_params[pc.slot].bend_compliance;
     for (uint i = tid; i < t.edge_count; i += T) {
         uvec4 e = e_next;
         if (i + T < t.edge_count) e_next = tile_edges[t.first_edge + i + T];
         uint a = e.x & 0xffffu, b = e.x >> 16u;
         ClothConstraint k;
         k.v = uvec4(0u);
-        k.rest = vec4(uintBitsToFloat(e.z), 0.0, float(kClothEdge), 0.0);
-        k.split_w = vec4(s_split[a].x, s_split[b].x, 0.0, 0.0);
-        ClothDeltas d = cloth_constraint_deltas(k, s_x[a].xyz, s_x[b].xyz, s_x[a].xyz, s_x[b].xyz, q);
-        put(e.y & 0xffffu, d.d0);
-        put(e.y >> 16u, d.d1);
-    }
-    for (uint i = tid; i < t.hinge_count; i += T) {
-        uvec4 h = h_next, r = r_next;
-        if (i + T < t.hinge_count) {
-            h_next = tile_hinges[2u * (t.first_hinge + i + T)];
-            r_next = tile_hinges[2u * (t.first_hinge + i + T) + 1u];
-        }
-        put_hinge(h, hinge_deltas(h, r, q));
+        k.rest = vec4(uintBitsToFloat(e.z), 1.0, float(kClothEdge), 0.0);
+        k.split_w = vec4(s_split[a], s_split[b], 0.0, 0.0);
+        SimPair d = cloth_edge_deltas(k, s_x[a].xyz, s_x[b].xyz, q);
+        put(e.y & 0xffffu, d.a);
+        put(e.y >> 16u, d.b);
     }
     barrier();
     if (!owner) return;
@@ -125,20 +106,18 @@ void main() {
         out_b[v] = last ? start : x;
         return;
     }
-    uint edges = o0.z & 0x7ffu, hinges = (o0.z >> 11u) & 0x7ffu, tri_count = o0.z >> 22u;
-    vec3 sum_e = vec3(0.0), sum_h = vec3(0.0);
+    uint edges = o0.z & 0x7ffu;
+    vec3 sum_e = vec3(0.0);
     for (uint i = 0u; i < edges; ++i) sum_e += entry_at(o0.x + i);
-    for (uint i = edges; i < edges + hinges; ++i) sum_h += entry_at(o0.x + i);
-    vec3 y = x.xyz + sum_e / float(max(edges, 1u)) + sum_h / float(max(hinges, 1u));
+    vec3 stencil = vec3(0.0);
+    if (terms > 0u) stencil = bend_group(stencil, b0, x.xyz, terms);
+    if (terms > 3u) stencil = bend_group(stencil, b1, x.xyz, terms - 3u);
+    if (terms > 6u) stencil = bend_group(stencil, b2, x.xyz, terms - 6u);
+    if (terms > 9u) stencil = bend_group(stencil, b3, x.xyz, terms - 9u);
+    for (uint k = kClothTileBendGroupsAhead; 3u * k < terms; ++k) stencil = bend_group(stencil, tile_bend[o0.y + k], x.xyz, terms - 3u * k);
+    vec3 y = x.xyz + sum_e / float(max(edges, 1u)) + cloth_bend_delta(stencil, target, x.w, p);
     if (tethered) y = cloth_tether(y, anchor, uintBitsToFloat(o1.x), p.tether_limit);
-    vec3 normal = vec3(0.0);
-    if (pc.substep + 1u < p.substeps) {
-        for (uint i = 0u; i < tri_count; ++i) {
-            uint tr = s_tri[o0.y + i];
-            normal += cloth_triangle_normal(s_x[tr & 0xffu].xyz, s_x[(tr >> 8u) & 0xffu].xyz, s_x[tr >> 16u].xyz);
-        }
-        normal = sim_safe_normalize(normal, vec3(0.0));
-    }
+    vec3 normal = pc.substep + 1u >= p.substeps ? vec3(0.0) : normal_now.xyz;
     // end_small_step, with the start already loaded.
     SimPair r = contacts(p, y, start.xyz, p.thickness_m);
     y = r.a.xyz;

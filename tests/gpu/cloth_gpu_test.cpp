@@ -154,8 +154,8 @@ TEST_F(ClothGpuTest, OddAndEvenSmallStepCountsEndInTheState) {
 }
 
 TEST_F(ClothGpuTest, LargerClothsStepInTilesAndMatchTheCpu) {
-    // 71 x 71 and 131 x 131 vertices: many tiles (cloth_tile.comp), each solving its constraints in shared
-    // memory and adding each vertex's corrections in the order the CPU adds them.
+    // 71 x 71 and 131 x 131 vertices: many tiles (cloth_tile.comp), each solving its edges and bending in
+    // shared memory and adding each vertex's corrections in the order the CPU adds them.
     auto pipelines = SimGpuPipelines::create(device());
     ASSERT_TRUE(pipelines.ok());
     ASSERT_TRUE(pipelines->cloth_tile.valid()) << "the CPU driver gives a workgroup the tiles' shared memory";
@@ -182,8 +182,8 @@ TEST_F(ClothGpuTest, LargerClothsStepInTilesAndMatchTheCpu) {
 }
 
 TEST_F(ClothGpuTest, AVertexTooConnectedForATileStepsOnThePerVertexPass) {
-    // A disc of 600 thin triangles around one vertex: its 1,200 constraints are more than a tile holds, so
-    // the cloth has no tiles and every small step takes the per-vertex pass (cloth_substep.comp).
+    // A disc of 600 thin triangles around one vertex: its 600 edges reach more vertices than a tile holds,
+    // so the cloth has no tiles and every small step takes the per-vertex pass (cloth_substep.comp).
     const uint32_t n = 600;
     Mesh disc;
     disc.name = "fan";
@@ -200,7 +200,7 @@ TEST_F(ClothGpuTest, AVertexTooConnectedForATileStepsOnThePerVertexPass) {
     SimWorld cpu = make_world(10, &disc, &pins), gpu_world = make_world(10, &disc, &pins);
     const ClothTiles tiles = build_cloth_tiles(cpu.cloths[0]);
     EXPECT_TRUE(tiles.empty());
-    EXPECT_NE(tiles.why.find("1200 constraints"), std::string::npos) << tiles.why;
+    EXPECT_NE(tiles.why.find("600 edges"), std::string::npos) << tiles.why;
     auto pipelines = SimGpuPipelines::create(device());
     ASSERT_TRUE(pipelines.ok());
     auto sim = SimGpu::create(device(), *pipelines, gpu_world);

@@ -71,9 +71,11 @@ Result<ClothGpu> ClothGpu::create(gpu::Device& device, const SimGpuPipelines& pi
                {&g.tiles_data_[0], sim_buffers::device_buffer_or_stub(device, tiles.tiles, name + "tiles")},
                {&g.tiles_data_[1], sim_buffers::device_buffer_or_stub(device, tiles.vertices, name + "tile vertices")},
                {&g.tiles_data_[2], sim_buffers::device_buffer_or_stub(device, tiles.edges, name + "tile edges")},
-               {&g.tiles_data_[3], sim_buffers::device_buffer_or_stub(device, tiles.hinges, name + "tile hinges")},
+               {&g.tiles_data_[3], sim_buffers::device_buffer_or_stub(device, tiles.bend, name + "tile bending groups")},
                {&g.tiles_data_[4], sim_buffers::device_buffer_or_stub(device, tiles.owned, name + "tile owned vertices")},
-               {&g.tiles_data_[5], sim_buffers::device_buffer_or_stub(device, tiles.triangles, name + "tile triangles")},
+               {&g.bend_rest_, sim_buffers::device_buffer_or_stub(device, c.bend_rest, name + "bending rest")},
+               {&g.bend_terms_, sim_buffers::device_buffer_or_stub(device, c.bend_terms, name + "bending terms")},
+               {&g.frames_, sim_buffers::device_buffer_or_stub(device, std::vector<glm::vec4>(2 * size_t(g.vertices_), glm::vec4(0.0f)), name + "frames")},
                {&g.params_, host_buffer(device, VkDeviceSize(slots) * sizeof(gpu_shared::ClothStepParams), name + "params")},
                {&g.colliders_, host_buffer(device, VkDeviceSize(slots) * g.max_colliders_ * sizeof(gpu_shared::SimCollider), name + "colliders")},
                {&g.sdf_frames_, host_buffer(device, VkDeviceSize(slots) * g.max_sdfs_ * sizeof(gpu_shared::SimSdfFrame), name + "sdf frames")}};
@@ -109,7 +111,10 @@ void ClothGpu::bind(gpu::DescriptorSet& s, uint32_t in_pair, gpu::Buffer& out_a,
     s.bind_buffer(gpu_shared::kClothBindClusterRest, cluster_rest_);
     s.bind_buffer(gpu_shared::kClothBindClusters, clusters_);
     s.bind_buffer(gpu_shared::kClothBindRenderVertices, render_vertices_);
-    for (uint32_t i = 0; i < 6; ++i) s.bind_buffer(gpu_shared::kClothBindTiles + i, tiles_data_[i]);
+    for (uint32_t i = 0; i < 5; ++i) s.bind_buffer(gpu_shared::kClothBindTiles + i, tiles_data_[i]);
+    s.bind_buffer(gpu_shared::kClothBindBendRest, bend_rest_);
+    s.bind_buffer(gpu_shared::kClothBindBendTerms, bend_terms_);
+    s.bind_buffer(gpu_shared::kClothBindFrames, frames_);
 }
 
 Status ClothGpu::set_draw_target(gpu::Buffer* mesh_vertices) {

@@ -63,7 +63,9 @@ private:
     gpu::Buffer params_, colliders_, sdf_frames_;  // host-visible, per slot
     gpu::Buffer vertex_data_, constraints_, adjacency_, triangles_, vertex_triangles_, sdf_grids_, sdf_fields_, sdf_offsets_;
     gpu::Buffer cluster_rest_, clusters_, render_vertices_;  // soft bodies (stubs for a cloth)
-    gpu::Buffer tiles_data_[6];        // ClothTiles at kClothBindTiles.. (stubs without tiles)
+    gpu::Buffer tiles_data_[5];        // ClothTiles at kClothBindTiles.. (stubs without tiles)
+    gpu::Buffer bend_rest_, bend_terms_;  // the bending stencils (stubs for a soft body)
+    gpu::Buffer frames_;               // per vertex and step: its normal and bending target (the predict pass writes them)
     uint32_t tiles_ = 0;               // workgroups of a tiled small step; 0: the per-vertex pass
     bool soft_ = false;
     uint32_t render_count_ = 0;        // vertices the draw pass writes (a soft body's render mesh; else the cloth's)

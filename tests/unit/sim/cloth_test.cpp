@@ -1,4 +1,4 @@
-// Cloth accessories (engine/sim/cloth.h): the hinge's gradients, the mesh checks, and the CPU reference's
+// Cloth accessories (engine/sim/cloth.h): the bending coefficients, the mesh checks, and the CPU reference's
 // behaviour under gravity, pins, collisions and wind.
 #include <algorithm>
 #include <array>
@@ -7,6 +7,7 @@
 #include <cstring>
 #include <random>
 
+#include <glm/gtc/matrix_transform.hpp>
 #include <gtest/gtest.h>
 
 #include "groom/groom_bench.h"
@@ -20,7 +21,7 @@
 namespace tressel {
 namespace {
 
-using gpu_shared::ClothHinge;
+using gpu_shared::ClothStepParams;
 
 
 // A sheet of side `side_m` lying in x-z at height y, cells per side `cells`.
@@ -67,36 +68,78 @@ SimWorld cloth_world(ClothState cloth, const std::vector<SimSdfInputs>& sdfs = {
     return w;
 }
 
-TEST(ClothFormulas, HingeAngleAndGradientsMatchFiniteDifferences) {
+// The dihedral angle of the hinge p0-p1 between (p0, p1, p2) and (p1, p0, p3), zero when flat.
+double fold_angle(glm::dvec3 p0, glm::dvec3 p1, glm::dvec3 p2, glm::dvec3 p3) {
+    const glm::dvec3 e = p1 - p0;
+    const glm::dvec3 na = glm::cross(e, p2 - p0), nb = glm::cross(p3 - p0, e);
+    return std::atan2(glm::dot(glm::cross(nb, na), glm::normalize(e)), glm::dot(na, nb));
+}
+
+TEST(ClothFormulas, BendingCoefficientsGiveTheFoldAndVanishUnderRigidMotion) {
+    // Bergou et al. 2006: sum g_i x_i is zero for the flat hinge moved rigidly, and for a small fold by
+    // theta its length is |theta| (so a hinge's quadratic energy k w |sum g_i x_i|^2 / 2 is the dihedral
+    // energy k w theta^2 / 2 of the same stiffness for small folds).
     std::mt19937 rng(7);
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-    int checked = 0;
     for (int trial = 0; trial < 200; ++trial) {
         glm::vec3 p[4] = {{0, 0, 0}, {1, 0, 0}, {0.5f, 1, 0}, {0.5f, -1, 0}};
-        for (auto& q : p) q += glm::vec3(u(rng), u(rng), u(rng)) * 0.3f;
-        const ClothHinge h = gpu_shared::cloth_hinge(p[0], p[1], p[2], p[3]);
-        const glm::vec3 g[4] = {glm::vec3(h.g0), glm::vec3(h.g1), glm::vec3(h.g2), glm::vec3(h.g3)};
-        if (std::abs(h.g0.w) > 2.5f) continue;  // near the wrap at pi the angle is not differentiable
-        const double eps = 1e-3;
-        for (int v = 0; v < 4; ++v)
-            for (int a = 0; a < 3; ++a) {
-                glm::vec3 hi[4] = {p[0], p[1], p[2], p[3]}, lo[4] = {p[0], p[1], p[2], p[3]};
-                hi[v][a] += float(eps);
-                lo[v][a] -= float(eps);
-                const double fd = (double(gpu_shared::cloth_hinge(hi[0], hi[1], hi[2], hi[3]).g0.w) -
-                                   double(gpu_shared::cloth_hinge(lo[0], lo[1], lo[2], lo[3]).g0.w)) / (2 * eps);
-                EXPECT_NEAR(g[v][a], fd, 2e-3 + 1e-2 * std::abs(fd)) << "trial " << trial << " vertex " << v << " axis " << a;
-            }
-        // The gradients sum to zero: a hinge moved rigidly keeps its angle.
-        EXPECT_LT(glm::length(g[0] + g[1] + g[2] + g[3]), 1e-4f);
-        ++checked;
+        for (auto& q : p) q += glm::vec3(u(rng), u(rng), 0.0f) * 0.3f;  // a random flat hinge
+        const glm::vec4 g = gpu_shared::cloth_bend_hinge_coefficients(p[0], p[1], p[2], p[3]);
+        const double gs[4] = {g.x, g.y, g.z, g.w};
+        EXPECT_NEAR(gs[0] + gs[1] + gs[2] + gs[3], 0.0, 1e-4);
+        // A rigid motion: rotated about a random axis and moved.
+        const glm::dmat3 r = glm::dmat3(glm::rotate(glm::dmat4(1.0), double(u(rng)) * 3.0, glm::normalize(glm::dvec3(u(rng), u(rng), u(rng)) + 0.01)));
+        const glm::dvec3 shift(u(rng), u(rng), u(rng));
+        glm::dvec3 moved(0.0);
+        for (int i = 0; i < 4; ++i) moved += gs[i] * (r * glm::dvec3(p[i]) + shift);
+        EXPECT_LT(glm::length(moved), 2e-5 * (std::abs(gs[2]) + std::abs(gs[3]))) << "trial " << trial;
+        // Folded: the second wing turned about the hinge by theta.
+        for (double theta : {0.01, 0.05}) {
+            const glm::dvec3 axis = glm::normalize(glm::dvec3(p[1] - p[0]));
+            const glm::dmat3 fold = glm::dmat3(glm::rotate(glm::dmat4(1.0), theta, axis));
+            const glm::dvec3 p3 = glm::dvec3(p[0]) + fold * glm::dvec3(p[3] - p[0]);
+            const glm::dvec3 k = gs[0] * glm::dvec3(p[0]) + gs[1] * glm::dvec3(p[1]) + gs[2] * glm::dvec3(p[2]) + gs[3] * p3;
+            const double angle = fold_angle(p[0], p[1], p[2], p3);
+            EXPECT_NEAR(std::abs(angle), theta, 1e-6);
+            EXPECT_NEAR(glm::length(k), theta, 0.01 * theta) << "trial " << trial;
+        }
     }
-    EXPECT_GT(checked, 150);
-    // Flat is zero; lifting the first wing folds it positive.
-    const ClothHinge flat = gpu_shared::cloth_hinge({0, 0, 0}, {1, 0, 0}, {0.5f, 1, 0}, {0.5f, -1, 0});
-    EXPECT_NEAR(flat.g0.w, 0.0f, 1e-6f);
-    const ClothHinge folded = gpu_shared::cloth_hinge({0, 0, 0}, {1, 0, 0}, {0.5f, 1, 0.2f}, {0.5f, -1, 0});
-    EXPECT_GT(folded.g0.w, 0.1f);
+    // A degenerate hinge has none.
+    EXPECT_EQ(gpu_shared::cloth_bend_hinge_coefficients({0, 0, 0}, {1, 0, 0}, {0.5f, 0, 0}, {0.5f, -1, 0}), glm::vec4(0.0f));
+}
+
+TEST(ClothBuild, CurvedRestShapeMovedRigidlyFeelsNoBending) {
+    // A quarter cylinder (a pre-shaped scarf): at its rest shape turned and moved anywhere, every vertex's
+    // stencil sum equals its target (its rest curvature turned by its frame), so bending pulls nothing.
+    Mesh m = flat_sheet(0.3f, 12);
+    for (auto& p : m.positions) {
+        const float a = (p.x / 0.3f) * 1.57f;
+        p = glm::vec3(0.2f * std::sin(a), 0.2f * (1.0f - std::cos(a)), p.z);
+    }
+    const ClothState c = must_build(m, pins_where(m, [](glm::vec3 p) { return p.z < -0.149f; }));
+    const glm::mat4 motion = glm::translate(glm::mat4(1.0f), glm::vec3(0.3f, -1.0f, 2.0f)) *
+                             glm::rotate(glm::mat4(1.0f), 2.0f, glm::normalize(glm::vec3(1.0f, 2.0f, -0.5f)));
+    std::vector<glm::vec4> x(c.vertex_count());
+    for (size_t v = 0; v < x.size(); ++v) x[v] = motion * glm::vec4(glm::vec3(c.vertices[v].rest_os), 1.0f);
+    std::vector<glm::vec4> pred(x.size()), start(x.size()), frames(2 * x.size());
+    ClothStepParams p = make_cloth_params(c.params, Environment{}, 1.0 / 60.0, 0.0, glm::mat4(1.0f), glm::mat4(1.0f), 0, 0, uint32_t(x.size()));
+    double worst = 0.0, largest = 0.0;
+    for (uint32_t v = 0; v < x.size(); ++v) {
+        cloth_passes::predict(v, p, c, x, x, pred, start, frames);
+        const auto& cv = c.vertices[v];
+        glm::vec3 stencil(0.0f);
+        for (uint32_t i = 0; i < cv.bend_terms; ++i) {
+            const glm::uvec2 t = c.bend_terms[cv.bend_first + i];
+            float coef = 0.0f;
+            std::memcpy(&coef, &t.y, sizeof(coef));
+            stencil += coef * (glm::vec3(x[t.x]) - glm::vec3(x[v]));
+        }
+        worst = std::max(worst, double(glm::length(stencil - glm::vec3(frames[2 * v + 1]))));
+        largest = std::max(largest, double(glm::length(glm::vec3(c.bend_rest[v]))));
+    }
+    std::printf("curved rest moved rigidly: largest rest term %.3f 1/m, largest residual %.2e 1/m\n", largest, worst);
+    EXPECT_GT(largest, 1.0);                // it is curved: the rest terms are not small
+    EXPECT_LT(worst, 1e-3 * largest);       // and moved rigidly they are met
 }
 
 TEST(ClothBuild, WeldsSplitVerticesAndBuildsEdgesHingesAndTethers) {
@@ -139,14 +182,7 @@ TEST(ClothTiles, EveryVertexIsOwnedOnceAndEveryCorrectionHasOneSlot) {
     const ClothTiles t = build_cloth_tiles(c);
     ASSERT_FALSE(t.empty()) << t.why;
     std::map<std::array<uint32_t, 2>, uint32_t> edge_of;
-    std::map<std::array<uint32_t, 4>, uint32_t> hinge_of;
-    for (uint32_t k = 0; k < c.constraints.size(); ++k) {
-        const glm::uvec4 v = c.constraints[k].v;
-        if (k < c.edge_count)
-            edge_of[{v.x, v.y}] = k;
-        else
-            hinge_of[{v.x, v.y, v.z, v.w}] = k;
-    }
+    for (uint32_t k = 0; k < c.constraints.size(); ++k) edge_of[{c.constraints[k].v.x, c.constraints[k].v.y}] = k;
     std::vector<int> owner(c.vertex_count(), 0);
     size_t owned_total = 0;
     for (const auto& tile : t.tiles) {
@@ -159,30 +195,29 @@ TEST(ClothTiles, EveryVertexIsOwnedOnceAndEveryCorrectionHasOneSlot) {
         };
         // Each owned vertex's entries, in its adjacency order: which constraint and slot fills each.
         std::vector<std::pair<uint32_t, uint32_t>> filled;  // (its vertex, the constraint) per entry
-        uint32_t entries = 0, triangles = 0;
+        uint32_t entries = 0;
         for (uint32_t o = 0; o < tile.owned_count; ++o) {
             const uint32_t v = global(o);
             ++owner[v];
             const auto& cv = c.vertices[v];
             const glm::uvec4 rec = t.owned[2 * (tile.first_owned + o)];
             EXPECT_EQ(rec.x, entries);
-            EXPECT_EQ(rec.z, cv.edges | (cv.hinges << 11) | (cv.tri_count << 22));
+            EXPECT_EQ(rec.z, cv.edges | (cv.bend_terms << 11));
             EXPECT_EQ(rec.w, cv.tether);
-            for (uint32_t i = 0; i < cv.tri_count; ++i) {
-                const glm::uvec4 tri = c.triangles[c.vertex_triangles[cv.tri_first + i]];
-                ASSERT_LT(rec.y + i, tile.triangle_count);
-                const uint32_t lt = t.triangles[tile.first_triangle + rec.y + i];
-                EXPECT_EQ(global(lt & 0xffu), tri.x);
-                EXPECT_EQ(global((lt >> 8) & 0xffu), tri.y);
-                EXPECT_EQ(global(lt >> 16), tri.z);
+            // Its bending stencil, in groups of 3 in its order, naming the tile's copies of its neighbours.
+            for (uint32_t i = 0; i < cv.bend_terms; ++i) {
+                ASSERT_LT(rec.y + i / 3, t.bend.size());
+                const glm::uvec4 g = t.bend[rec.y + i / 3];
+                const glm::uvec2 term = c.bend_terms[cv.bend_first + i];
+                EXPECT_EQ(global((g.x >> (8 * (i % 3))) & 0xffu), term.x) << "vertex " << v << " term " << i;
+                EXPECT_EQ(g[int(i % 3) + 1], term.y);
             }
-            triangles += cv.tri_count;
-            entries += cv.edges + cv.hinges;
+            if (cv.bend_terms % 3 != 0) {  // a group's unused coefficients are 0
+                EXPECT_EQ(t.bend[rec.y + cv.bend_terms / 3][3], 0u);
+            }
+            entries += cv.edges;
         }
         ASSERT_LE(entries, gpu_shared::kClothTileMaxEntries);
-        // The owned vertices' triangles are the tile's, each once, within what shared memory holds.
-        EXPECT_EQ(triangles, tile.triangle_count);
-        ASSERT_LE(tile.triangle_count, gpu_shared::kClothTileMaxTriangles);
         filled.assign(entries, {0u, 0u});
         std::vector<int> hits(entries, 0);
         const auto note = [&](uint32_t entry, uint32_t vertex, uint32_t k, uint32_t split_bits, float split) {
@@ -210,28 +245,16 @@ TEST(ClothTiles, EveryVertexIsOwnedOnceAndEveryCorrectionHasOneSlot) {
             }
             EXPECT_TRUE(found) << "tile edge " << a << "-" << b;
         }
-        for (uint32_t i = 0; i < tile.hinge_count; ++i) {
-            const glm::uvec4 h = t.hinges[2 * (tile.first_hinge + i)];
-            const uint32_t lv[4] = {h.x & 0xffffu, h.x >> 16, h.y & 0xffffu, h.y >> 16};
-            const uint32_t dst[4] = {h.z & 0xffffu, h.z >> 16, h.w & 0xffffu, h.w >> 16};
-            const auto it = hinge_of.find({global(lv[0]), global(lv[1]), global(lv[2]), global(lv[3])});
-            const bool found = it != hinge_of.end();
-            if (found) {
-                const auto& con = c.constraints[it->second];
-                for (int j = 0; j < 4; ++j) note(dst[j], con.v[j], it->second, t.vertices[tile.first_vertex + lv[j]].z, con.split_w[j]);
-            }
-            EXPECT_TRUE(found) << "tile hinge " << i;
-        }
         // Every entry is written by exactly one constraint slot, and it is its own vertex's.
         uint32_t first = 0;
         for (uint32_t o = 0; o < tile.owned_count; ++o) {
             const uint32_t v = global(o);
-            for (uint32_t i = 0; i < c.vertices[v].edges + c.vertices[v].hinges; ++i) {
+            for (uint32_t i = 0; i < c.vertices[v].edges; ++i) {
                 EXPECT_EQ(hits[first + i], 1) << "vertex " << v << " entry " << i;
                 EXPECT_EQ(filled[first + i].first, v);
                 EXPECT_EQ(filled[first + i].second, c.adjacency[c.vertices[v].first + i]);
             }
-            first += c.vertices[v].edges + c.vertices[v].hinges;
+            first += c.vertices[v].edges;
         }
         owned_total += tile.owned_count;
     }
@@ -419,8 +442,7 @@ TEST(ClothSim, EnergyDoesNotGrowWithoutGravity) {
     auto pins = pins_where(sheet, [](glm::vec3 p) { return p.z < -0.149f; });
     ClothState c = must_build(sheet, pins);
     // Start it with the rest shape flat (the build took the noisy shape as rest): a flat rest, noisy start.
-    for (auto& k : c.constraints)
-        if (k.rest.z == float(gpu_shared::kClothHinge)) k.rest.x = 0.0f;
+    for (auto& r : c.bend_rest) r = glm::vec4(0.0f, 0.0f, 0.0f, r.w);
     SimWorld w = cloth_world(std::move(c));
     w.environment.gravity_mps2 = glm::dvec3(0.0);
     double e_prev = 0.0, peak = 0.0;
