@@ -301,7 +301,7 @@ inline constexpr std::array kCloth{
     num("bend_stiffness", "N m", 0.0, 0.01, "bending rigidity: moment per metre of width per unit curvature (silk 1e-7, cotton 1e-5, leather 1e-3); 0 = none").as("Bend stiffness", "Material"),
     kAccessoryDamping,
     integer("iterations", "", 1, 64, "small steps per simulation substep, one Jacobi iteration each: more hold stiff cloth stiffer (stretch falls with their square) and cost more").as("Iterations", "Solver"),
-    num("relaxation", "1", 0.1, 2.0, "over-relaxation of the Jacobi iteration for stiff constraints: above 1 converges faster, near 2 may ring").as("Over-relaxation", "Solver"),
+    num("relaxation", "1", 0.1, 2.0, "over-relaxation of the edges' Jacobi iteration (stretch; bending is not over-relaxed): above 1 converges faster, near 2 may ring").as("Over-relaxation", "Solver"),
     kAccessoryFriction,
     num("thickness", "m", 0.0, 0.05, "collision radius around each cloth vertex, added to the collision margin").as("Thickness", "Contact"),
     num("wind_scale", "1", 0.0, 10.0, "how strongly the cloth feels the wind (air across the cloth's surface)").as("Wind response", "Material"),

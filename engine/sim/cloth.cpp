@@ -504,12 +504,12 @@ void substep(uint32_t v, const ClothStepParams& p, uint32_t s, const ClothState&
         std::memcpy(&coef, &t.y, sizeof(coef));
         stencil += coef * (glm::vec3(pred[t.x]) - xv);
     }
-    const glm::vec4 frame_target = c.frames[2 * size_t(v) + 1];
-    glm::vec3 y = xv + sum_e / float(std::max(cv.edges, 1u)) + gpu_shared::cloth_bend_delta(stencil, frame_target, x.w, p);
+    // The wind's normal is the step's (the predict pass's): read once, not from the triangles every small step.
+    const glm::vec3 frame_normal(c.frames[2 * size_t(v)]);
+    glm::vec3 y = xv + sum_e / float(std::max(cv.edges, 1u)) + gpu_shared::cloth_bend_delta(stencil, c.frames[2 * size_t(v) + 1], x.w, p);
     if (p.tether_limit > 0.0f && cv.tether != gpu_shared::kClothNone)
         y = gpu_shared::cloth_tether(y, glm::vec3(pred[cv.tether]), cv.tether_m, p.tether_limit);
-    // The wind's normal is the step's (the predict pass's): read once, not from the triangles every small step.
-    const glm::vec3 normal = s + 1 >= p.substeps ? glm::vec3(0.0f) : glm::vec3(c.frames[2 * size_t(v)]);
+    const glm::vec3 normal = s + 1 >= p.substeps ? glm::vec3(0.0f) : frame_normal;
     end_small_step(v, p, s, x.w, y, glm::vec3(start[v]), p.thickness_m, normal, colliders, sdfs, out_a, out_b);
 }
 

@@ -26,6 +26,8 @@ TRESSEL_SHARED_BEGIN
 TRESSEL_CONST(uint, kClothWorkgroupSize, 64u);
 TRESSEL_CONST(uint, kClothNone, 0xffffffffu);        // no tether / no vertex
 TRESSEL_CONST(uint, kClothEdge, 0u);                 // ClothConstraint kind (rest.z)
+// Bending's Jacobi step takes at most 1 / this of a mode's way (cloth_bend_delta).
+TRESSEL_CONST(float, kClothBendBoundScale, 2.0f);
 // A vertex is in contact with a surface while it is within thickness + margin + this of it (metres): the
 // step's last pass applies friction and takes the depenetration out of its velocity there.
 TRESSEL_CONST(float, kClothContactTolerance_m, 0.0005f);
@@ -207,13 +209,21 @@ SIM_FN vec3 cloth_bend_target(vec4 bend_rest, vec3 normal, vec3 x, vec3 x_ref) {
 
 // One Jacobi step on a vertex's bending energy (k/2) x^T Q x - k x^T R b: given its stencil's sum
 // `stencil` = sum_j Q_vj (x_j - x_v) = (Q x)_v (the rows of Q sum to zero) and target = (R b_v, G_v),
-// the move -g / (alpha~ / w + G_v / relaxation) with g = (Q x)_v - R b_v. G_v = Q_vv + sum_j |Q_vj|
-// bounds the row (Gershgorin), so the step is stable at any stiffness and relaxation below 2; where the
-// compliance decides (alpha~ / w >> G_v) it is the force's own effect over the small step, -w k h^2 g.
+// the move -g / (alpha~ / w + 2 G_v) with g = (Q x)_v - R b_v. G_v = Q_vv + sum_j |Q_vj| bounds the row
+// (Gershgorin), so the step takes at most half of any mode's way at any stiffness. A Verlet prediction
+// and one Jacobi step a small step are stable only while the steps taken together move a mode at most
+// 4/3 of its way, and the edges' over-relaxed step (1.5 by default) moves the in-plane modes that
+// bending's gradient also pulls on: with the bound alone (a step of up to a whole mode's way) a 0.3 m
+// cantilever of 16 cells at 1e-2 N m reached 3,000% strain, and with it over-relaxed as the edges are,
+// at 1e-3 N m within a second; with twice the bound every cantilever of 8 to 32 cells, 1e-4 to 1e-2 N m,
+// 5 or 20 small steps comes to rest (at the edges' relaxation of 2, the range's end, stiff bending
+// rings). Where the compliance decides (alpha~ / w >> G_v) the step is the force's own effect over the
+// small step, -w k h^2 g; where G_v does, the smooth modes are left unconverged and the cloth is softer
+// than its stiffness (engine/sim/README.md, "Cloth accessories").
 SIM_FN vec3 cloth_bend_delta(vec3 stencil, vec4 target, float inv_mass, ClothStepParams p) {
     if (p.bend_compliance <= 0.0f || inv_mass <= 0.0f || target.w <= 0.0f) return vec3(0.0f);
     vec3 g = stencil - vec3(target.x, target.y, target.z);
-    return g * (-1.0f / (p.bend_compliance / inv_mass + target.w / p.relaxation));
+    return g * (-1.0f / (p.bend_compliance / inv_mass + kClothBendBoundScale * target.w));
 }
 
 // Where a pinned vertex is at the end of small step `s` (0-based) of the step: its rest position under

@@ -24,8 +24,9 @@ void main() {
         uvec2 t = bend_terms[cv.bend_first + i];
         stencil += uintBitsToFloat(t.y) * (in_a[t.x].xyz - x.xyz);
     }
+    vec3 frame_normal = frames[2u * v].xyz;
     vec3 y = x.xyz + sum_e / float(max(cv.edges, 1u)) + cloth_bend_delta(stencil, frames[2u * v + 1u], x.w, p);
     if (p.tether_limit > 0.0 && cv.tether != kClothNone) y = cloth_tether(y, in_a[cv.tether].xyz, cv.tether_m, p.tether_limit);
-    vec3 normal = pc.substep + 1u >= p.substeps ? vec3(0.0) : frames[2u * v].xyz;
+    vec3 normal = pc.substep + 1u >= p.substeps ? vec3(0.0) : frame_normal;
     end_small_step(v, p, x.w, y, p.thickness_m, normal);
 }

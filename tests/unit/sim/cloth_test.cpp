@@ -359,6 +359,46 @@ TEST(ClothSim, StiffnessMeansTheSameAt5And20Iterations) {
     EXPECT_LT(stiff.sag_m - 0.3, 0.2 * e20);
 }
 
+TEST(ClothSim, StifferBendingHoldsACantileverUp) {
+    // A 0.3 m sheet of 8 cells clamped along one edge (two rows pinned), horizontal: a cantilever that
+    // droops under its weight less the stiffer it bends. Beam theory (weight 1.47 N/m^2): 1.5 m of
+    // droop at 1e-3 N m (it hangs), 0.15 m at 1e-2 (less with large deflection).
+    double sag[3] = {};
+    double strain = 0.0;
+    const double stiffness[3] = {1e-4, 1e-3, 1e-2};
+    for (int k = 0; k < 3; ++k) {
+        ClothParams p;
+        p.bend_stiffness_nm = stiffness[k];
+        const Mesh sheet = flat_sheet(0.3f, 8);
+        ClothState c = must_build(sheet, pins_where(sheet, [](glm::vec3 q) { return q.z < -0.15f + 0.3f / 8.0f + 0.001f; }), p);
+        SimWorld w = cloth_world(std::move(c));
+        ASSERT_TRUE(run_frames(w, 240).ok());
+        for (const glm::vec4& q : w.cloths[0].positions) sag[k] = std::max(sag[k], double(-q.y));
+        strain = std::max(strain, measure_cloth_stretch(w.cloths[0]).max_strain);
+        EXPECT_LT(cloth_kinetic_energy(w.cloths[0], w.step_dt_s()), 1e-4) << "at rest";
+    }
+    std::printf("cantilever 0.3 m, 8 cells, 20 small steps: sag %.4f m at 1e-4 N m, %.4f at 1e-3, %.4f at 1e-2 (strain at most %.4f)\n",
+                sag[0], sag[1], sag[2], strain);
+    EXPECT_GT(sag[0], 0.25);            // soft: it hangs from its clamp (0.2625 m below it)
+    EXPECT_LT(sag[1], sag[0] - 0.02);
+    EXPECT_LT(sag[2], 0.75 * sag[1]);
+    EXPECT_GT(sag[2], 0.05);            // and not rigid
+    EXPECT_LT(strain, 0.02);
+    // The stiffest bending on finer cells at 5 small steps comes to rest too: a bending step of up to a
+    // whole mode's way (no factor 2 in cloth_bend_delta) stretched this one 3,000%.
+    ClothParams p;
+    p.bend_stiffness_nm = 1e-2;
+    p.iterations = 5;
+    const Mesh sheet = flat_sheet(0.3f, 16);
+    ClothState c = must_build(sheet, pins_where(sheet, [](glm::vec3 q) { return q.z < -0.15f + 0.3f / 16.0f + 0.001f; }), p);
+    SimWorld w = cloth_world(std::move(c));
+    ASSERT_TRUE(run_frames(w, 240).ok());
+    const double fine_strain = measure_cloth_stretch(w.cloths[0]).max_strain, fine_ke = cloth_kinetic_energy(w.cloths[0], w.step_dt_s());
+    std::printf("cantilever of 16 cells at 1e-2 N m, 5 small steps: strain %.4f, kinetic %.2e J/kg\n", fine_strain, fine_ke);
+    EXPECT_LT(fine_strain, 0.05);
+    EXPECT_LT(fine_ke, 1e-4);
+}
+
 TEST(ClothSim, DrapedOverASphereRestsOutsideItsMargin) {
     const float radius = 0.1f;
     const Mesh ball = make_sphere_mesh(radius, 48, 96);
