@@ -1,6 +1,7 @@
 #include "sim/cloth.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -45,12 +46,6 @@ Vec3Key key_of(glm::vec3 p) {
     return k;
 }
 
-
-uint32_t float_bits(float f) {
-    uint32_t u = 0;
-    std::memcpy(&u, &f, sizeof(u));
-    return u;
-}
 
 }  // namespace
 
@@ -321,7 +316,7 @@ Result<ClothState> build_cloth(const ClothBuildInputs& in) {
         for (uint32_t u : order) {
             const float coef = float(q_row[v][u]);
             if (coef == 0.0f) continue;
-            c.bend_terms.emplace_back(u, float_bits(coef));
+            c.bend_terms.emplace_back(u, std::bit_cast<uint32_t>(coef));
             bound += std::abs(double(coef));
         }
         cv.bend_terms = uint32_t(c.bend_terms.size()) - cv.bend_first;
@@ -500,9 +495,7 @@ void substep(uint32_t v, const ClothStepParams& p, uint32_t s, const ClothState&
     glm::vec3 stencil(0.0f);
     for (uint32_t i = 0; i < cv.bend_terms; ++i) {
         const glm::uvec2 t = c.bend_terms[cv.bend_first + i];
-        float coef = 0.0f;
-        std::memcpy(&coef, &t.y, sizeof(coef));
-        stencil += coef * (glm::vec3(pred[t.x]) - xv);
+        stencil += std::bit_cast<float>(t.y) * (glm::vec3(pred[t.x]) - xv);
     }
     // The wind's normal is the step's (the predict pass's): read once, not from the triangles every small step.
     const glm::vec3 frame_normal(c.frames[2 * size_t(v)]);
