@@ -160,12 +160,13 @@ TEST(CliBake, ScarfHoldsTheDefaultScenesHairUnderIt) {
             EXPECT_EQ(a["hair_wrong_side"].get<uint64_t>(), 0u) << "the scene starts with the hair under the kerchief";
         }
         if (frame < 60) continue;  // falling onto the hair and settling (while it falls the hair is a step behind it)
-        // (Measured every 10th frame over 120: 6,299 vertices up to 8.8 mm over it at frame 11, while it
-        // lands; from 21 on 0, 1 or 2 at a frame, up to 3.4 mm, the highest of the rest under 1.8 mm.)
+        // (Measured every 10th and 20th frame over 240 in two bakes: 6,287 vertices up to 8.8 mm over it
+        // at frame 11, while it lands; 1 or 2 follow vertices up to 3.7 mm at frames 21 to 51 while it
+        // settles; none from 61 on, the highest 1.35 to 1.6 mm over its surface, under the 2 mm radius.)
         ++measured;
         EXPECT_GT(a["hair_near"].get<uint64_t>(), 50000u) << "the kerchief lies on the hair";
-        EXPECT_LE(a["hair_wrong_side"].get<uint64_t>(), 5u) << "frame " << frame;
-        EXPECT_LE(a["hair_max_height_m"].get<double>(), 2.5 * limit) << "frame " << frame;
+        EXPECT_EQ(a["hair_wrong_side"].get<uint64_t>(), 0u) << "frame " << frame;
+        EXPECT_LE(a["hair_max_height_m"].get<double>(), limit) << "frame " << frame;
     }
     EXPECT_EQ(measured, 1u);  // frame 61 (1.0 s)
 }
