@@ -349,6 +349,10 @@ StepFrame begin_step(SimWorld& world) {
         s.frame.rest_to_world = s.transform;
         s.frame.world_to_rest = glm::inverse(s.transform);
         s.frame.step_motion = s.transform * glm::inverse(before);
+        if (s.surface_of_cloth >= 0 && size_t(s.surface_of_cloth) < world.cloths.size()) {
+            const bool carried = motion_moves_mesh(world.motion, world.cloths[size_t(s.surface_of_cloth)].attach_mesh);
+            s.frame.step_motion = rigid_now(world, carried, t_now) * glm::inverse(rigid_now(world, carried, t_prev));
+        }
         if (s.ease_in_s > 0.0) {
             const double u = std::clamp(t_now / s.ease_in_s, 0.0, 1.0);
             s.margin_offset_m = s.ease_in_depth_m * (1.0 - u * u * (3.0 - 2.0 * u));
@@ -465,6 +469,7 @@ Result<uint32_t> add_accessory_field(SimWorld& world, size_t cloth, glm::vec3 bm
         st.margin_offset_m = st.ease_in_depth_m;
     }
     st.moves = false;
+    st.surface_of_cloth = int32_t(cloth);
     for (const SimGroupState& g : world.groups)
         if (g.sdf_indices.size() >= 32)
             return make_error(ErrorCode::InvalidArgument, who + ": hair group '" + g.name + "' already collides with 32 fields, the most a group may");

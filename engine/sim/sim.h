@@ -108,6 +108,12 @@ struct SimSdfState {
     // -ease_in_depth_m to margin_m over ease_in_s (smoothstep), so hair that starts inside is let out over
     // that time instead of pushed out in one step. margin_offset_m: how far below margin_m it is now.
     double ease_in_s = 0.0, ease_in_depth_m = 0.0, margin_offset_m = 0.0;
+    // A field rebuilt in world space from an accessory's positions every step (add_accessory_field): the
+    // grid stays put (moves false) while the surface in it moves with the accessory. Its step_motion (what
+    // a contact's travel and friction are measured against) is then that accessory's attach mesh's rigid
+    // motion over the step, not the identity: hair lying still under a kerchief on a turning head is not
+    // dragged back by friction against the world. -1: not an accessory's field.
+    int32_t surface_of_cloth = -1;
 };
 
 struct SimColliderState {

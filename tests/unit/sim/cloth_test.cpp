@@ -13,6 +13,7 @@
 #include "groom/groom_bench.h"
 #include "sim/cloth.h"
 #include "sim/cloth_tiles.h"
+#include "sim/motion.h"
 #include "sim/sim.h"
 #include "sim_test_util.h"
 #include "hair_cloth_world.h"
@@ -530,6 +531,45 @@ TEST(ClothHair, HairSwingingUpIntoASheetStaysUnderIt) {
     bad = add_accessory_field(h->world, 0, glm::vec3(1.0f), glm::vec3(-1.0f), 0.01, glm::vec3(0.0f));
     ASSERT_FALSE(bad.ok());
     EXPECT_NE(bad.error().message.find("cloth 'sheet'"), std::string::npos);
+}
+
+// A cloth's hair field is rebuilt in a grid that stays put, but the surface in it moves with the mesh the
+// cloth is pinned to: a hair contact's travel and friction are measured against that mesh's motion over
+// the step (SimSdfState::surface_of_cloth), not against the world. Hair lying under a kerchief on a turning
+// head is not held back by friction against the room.
+TEST(ClothHair, FieldOfAClothOnAMovingHeadMovesWithIt) {
+    auto h = test::make_hair_under_cloth(true);
+    SimWorld& w = h->world;
+    ASSERT_EQ(w.accessory_fields.size(), 1u);
+    const uint32_t field = w.accessory_fields[0].sdf;
+    w.motion.type = MotionType::Procedural;
+    w.motion.mesh = "head";
+    w.motion.turn_deg = 30.0;
+    w.motion.frequency_hz = 1.0;
+    w.motion.pivot_m = glm::dvec3(0.0, 0.05, 0.0);
+    for (const char* attach : {"head", "hat stand"}) {
+        SimWorld copy = w;
+        copy.cloths[0].attach_mesh = attach;
+        const double dt = copy.step_dt_s();
+        const StepFrame frame = begin_step(copy);
+        const glm::mat4 expected = std::string(attach) == "head"
+                                       ? glm::mat4(motion_transform(copy.motion, dt) * glm::inverse(motion_transform(copy.motion, 0.0)))
+                                       : glm::mat4(1.0f);
+        const glm::mat4 got = copy.sdfs[field].frame.step_motion;
+        double worst = 0.0;
+        for (int c = 0; c < 4; ++c)
+            for (int r = 0; r < 4; ++r) worst = std::max(worst, double(std::abs(got[c][r] - expected[c][r])));
+        EXPECT_LT(worst, 1e-6) << "pinned to " << attach;
+        // The step moves the head visibly (30 degrees at 1 Hz: 0.5 degrees in the first step at 60 Hz x 2).
+        if (std::string(attach) == "head") {
+            EXPECT_GT(std::abs(got[0][2]), 1e-3);
+        }
+        // The grid itself stays in the world.
+        EXPECT_EQ(copy.sdfs[field].frame.world_to_rest, glm::mat4(1.0f));
+        ASSERT_FALSE(frame.groups.empty());
+        ASSERT_GT(frame.groups[0].sdf_frames.size(), 0u);
+        EXPECT_EQ(frame.groups[0].sdf_frames.back().step_motion, got) << "the hair reads it";
+    }
 }
 
 }  // namespace
