@@ -428,11 +428,53 @@ TEST(ClothSim, DrapedOverASphereRestsOutsideItsMargin) {
     EXPECT_LT(s.max_strain, 0.06);
 }
 
+// A sheet draped over a ball that turns (15 degrees at 0.3 Hz about its centre, as the default scene's
+// head), pinned at its top, with friction 0.5: it turns with the ball, its vertices no faster than the
+// ball's surface carries them (at most 0.1 m/s where the sheet hangs 0.2 m from the axis). The cloth's
+// contacts run once per small step and must carry a point by the surface's motion over a small step:
+// with the whole step's motion every small step, the sheet took iterations x the surface's speed and
+// flapped (peak speeds near 1 m/s, kinetic energy 50 times this bar).
+TEST(ClothSim, DrapedOverATurningBallTurnsWithIt) {
+    const float radius = 0.1f;
+    const Mesh ball = make_sphere_mesh(radius, 48, 96);
+    const SdfGrid field = test::build_test_field(ball, 48, 0.3);
+    const Mesh sheet = flat_sheet(0.4f, 24, radius + 0.01f);
+    ClothParams params;
+    params.friction = 0.5;
+    ClothState c = must_build(sheet, pins_where(sheet, [](glm::vec3 p) { return std::abs(p.x) < 0.02f && std::abs(p.z) < 0.02f; }), params);
+    c.attach_mesh = "ball";
+    c.sdf_indices.push_back(0);
+    SimWorldInputs in;
+    in.sdfs = {{"ball", &field, 0.004}};
+    in.motion.type = MotionType::Procedural;
+    in.motion.mesh = "ball";
+    in.motion.turn_deg = 15.0;
+    in.motion.frequency_hz = 0.3;
+    SimWorld w = test::build(in);
+    w.cloths.push_back(std::move(c));
+    ASSERT_TRUE(run_frames(w, 120).ok());  // draped
+    // The previous positions are the last small step's start (cloth_kinetic_energy).
+    const double small_step_s = w.step_dt_s() / double(w.cloths[0].params.iterations);
+    double peak_speed = 0.0, peak_ke = 0.0;
+    for (int f = 0; f < 120; ++f) {
+        ASSERT_TRUE(run_frames(w, 1).ok());
+        const ClothState& cl = w.cloths[0];
+        for (size_t v = 0; v < cl.positions.size(); ++v)
+            peak_speed = std::max(peak_speed, double(glm::length(glm::vec3(cl.positions[v]) - glm::vec3(cl.prev_positions[v]))) / small_step_s);
+        peak_ke = std::max(peak_ke, cloth_kinetic_energy(cl, w.step_dt_s()));
+    }
+    std::printf("sheet over a turning ball: peak vertex speed %.3f m/s, peak kinetic %.5f J/kg over its third and fourth second\n", peak_speed,
+                peak_ke);
+    EXPECT_LT(peak_speed, 0.2);
+    EXPECT_LT(peak_ke, 0.005);
+}
+
 TEST(ClothSim, SheetStartingInsideABallIsPushedOutWithoutLaunch) {
     const float radius = 0.1f;
     const Mesh ball = make_sphere_mesh(radius, 48, 96);
     const SdfGrid field = test::build_test_field(ball, 48, 0.3);
-    // A sheet through the ball's upper half, pinned at its four corners, no gravity: only depenetration moves it.
+    // A sheet through the ball's upper half, pinned at its four corners, no gravity: only depenetration moves
+    // it. Speeds over the last small step (the previous positions are its start), as cloth_kinetic_energy.
     const Mesh sheet = flat_sheet(0.4f, 24, 0.05f);
     auto pins = pins_where(sheet, [](glm::vec3 p) { return std::abs(p.x) > 0.19f && std::abs(p.z) > 0.19f; });
     SimWorld w = cloth_world(must_build(sheet, pins), {{"ball", &field, 0.004}});
@@ -442,14 +484,20 @@ TEST(ClothSim, SheetStartingInsideABallIsPushedOutWithoutLaunch) {
         ASSERT_TRUE(run_frames(w, 1).ok());
         const ClothState& c = w.cloths[0];
         for (size_t v = 0; v < c.positions.size(); ++v)
-            peak_speed = std::max(peak_speed, double(glm::length(glm::vec3(c.positions[v]) - glm::vec3(c.prev_positions[v]))) / w.step_dt_s());
+            peak_speed = std::max(peak_speed, double(glm::length(glm::vec3(c.positions[v]) - glm::vec3(c.prev_positions[v]))) /
+                                                  (w.step_dt_s() / double(c.params.iterations)));  // over the last small step
     }
     double worst = 1e9;
     for (const glm::vec4& p : w.cloths[0].positions) worst = std::min(worst, double(glm::length(glm::vec3(p))) - radius);
-    std::printf("sheet started through a ball: deepest %.5f m, peak vertex speed %.3f m/s\n", worst, peak_speed);
+    const double end_ke = cloth_kinetic_energy(w.cloths[0], w.step_dt_s());
+    std::printf("sheet started through a ball: deepest %.5f m, peak vertex speed %.3f m/s, kinetic %.5f J/kg after 1 s\n", worst, peak_speed,
+                end_ke);
     EXPECT_GT(worst, -0.0004);
-    // Pushed out by 5 cm or more within a step, it would leave at several m/s if the push became velocity.
-    EXPECT_LT(peak_speed, 0.5);
+    // Pushed out by 5 cm within a small step of 1/2400 s, a vertex would leave at about 100 m/s if the push
+    // became its velocity; the contacts take it out, but the edges drag the sheet around the pushed vertices
+    // along (4.6 m/s at most in the first step, README "Known issues"). It then comes to rest.
+    EXPECT_LT(peak_speed, 5.0);
+    EXPECT_LT(end_ke, 1e-3);
 }
 
 TEST(ClothSim, WindPushesAcrossTheSheetNotAlongIt) {
