@@ -583,7 +583,10 @@ Status step_once(SimWorld& world) {
         for (uint32_t v = 0; v < nv; ++v) sim_passes::clamp_delta(v, p, g.positions, g.prev_positions, g.contact_normals);
         const uint32_t segments = g.strand_count * (g.n - 1);
         auto exempt = [&](uint32_t strand, size_t i) { return strand < g.sdf_exempt.size() && (g.sdf_exempt[strand] >> i) & 1u; };
-        for (size_t i = 0; i < g.sdf_indices.size(); ++i) {
+        // The guides meet the fields last to first, as the follows do below: the accessories' (added last)
+        // before the collision meshes', so that a guide pinched between a bun and the head ends out of the
+        // head (the bun scene had 4 guide vertices 12.7 mm inside the head while the bun's field eased in).
+        for (size_t i = g.sdf_indices.size(); i-- > 0;) {
             SimSdfState& sdf = world.sdfs[g.sdf_indices[i]];
             const gpu_shared::SimSdfFrame& f = fg.sdf_frames[i];
             const float* field = sdf.grid->distance_m.data();

@@ -506,13 +506,14 @@ void main() {
         s_rz[j] = r.z;
         s_len[j] = rest_lengths[base_all + i];
     }
-    // Three threads copy the parameters and the first SDF's grid and frame: at 32 strands per workgroup,
+    // Three threads copy the parameters and the last SDF's grid and frame (the first met): at 32 strands per workgroup,
     // one in each of three warps that take no part in strand_setup (one thread doing all three put its
     // round trips on the set-up's path).
     if (t == S % T) s_params = step_params[pc.slot];
-    if (step_params[pc.slot].sdf_count > 0u) {
-        if (t == (S + 32u) % T) s_grid = sdf_grids[0];
-        if (t == (S + 64u) % T) s_sdf_frame = sdf_frames[pc.slot * 2u * pc.max_sdfs];
+    if (step_params[pc.slot].sdf_count > 0u) {  // the last field: the guides meet them last to first
+        uint last = step_params[pc.slot].sdf_count - 1u;
+        if (t == (S + 32u) % T) s_grid = sdf_grids[last];
+        if (t == (S + 64u) % T) s_sdf_frame = sdf_frames[pc.slot * 2u * pc.max_sdfs + last];
     }
     if (t < strands_here) strand_setup(first + t, t, d, rest_q);
     barrier();
@@ -569,16 +570,18 @@ void main() {
     }
     phase_mark(4u);
 
-    // Clamp (clearing the contact normals), then per SDF: vertices, even segments, odd segments.
+    // Clamp (clearing the contact normals), then per SDF, last to first (sim::step_once): vertices, even
+    // segments, odd segments.
     for (uint i = t; i < items; i += T) {
         uint a = at(i / N, i % N);
         set_contact(a, vec3(0.0));
         vec4 x = X(a);
         if (x.w > 0.0) set_x(a, with_w(sim_clamp_delta(x.xyz, XP(a), p.max_delta_m), x.w));
     }
-    for (uint sdf = 0u; sdf < p.sdf_count; ++sdf) {
+    for (uint k = 0u; k < p.sdf_count; ++k) {
+        uint sdf = p.sdf_count - 1u - k;
         g_field_offset = sdf_offsets[sdf];
-        if (sdf > 0u) {  // every thread is done with the previous SDF (the barrier after its odd segments)
+        if (k > 0u) {  // every thread is done with the previous SDF (the barrier after its odd segments)
             if (t == 0u) s_grid = sdf_grids[sdf];
             if (t == 32u % T) s_sdf_frame = sdf_frames[pc.slot * 2u * pc.max_sdfs + sdf];
             barrier();

@@ -528,7 +528,7 @@ void SimGpu::record_split(gpu::CommandBuffer& cmd, size_t gi, const SimGroupStat
         run(P.chain_vertices, "sim chain vertices", vertices, set);
     }
     run(P.clamp, "sim clamp", vertices, set);
-    for (uint32_t i = 0; i < uint32_t(g.field_offsets.size()); ++i) {
+    for (uint32_t i = uint32_t(g.field_offsets.size()); i-- > 0;) {  // last to first, as sim::step_once runs
         push.sdf = i;
         push.field_offset = g.field_offsets[i];
         run(P.sdf_vertex, "sim sdf vertices", vertices, set);
