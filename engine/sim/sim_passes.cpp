@@ -290,11 +290,14 @@ void sdf_vertex(uint32_t vertex, uint32_t n, const SdfGridParams& g, const float
     const SimContact r = sim_sdf_collide_vertex(field, g, f, sim_xyz(x), sim_xyz(prev[vertex]));
     if (r.normal == glm::vec4(0.0f)) return;
     glm::vec3 moved = sim_xyz(r.moved);
-    if (vertex % n > 0 && pos[vertex - 1].w <= 0.0f)
+    glm::vec4 c = r.normal;
+    if (vertex % n > 0 && pos[vertex - 1].w <= 0.0f) {
         moved = sim_keep_distance(moved, sim_xyz(pos[vertex - 1]), rest_lengths[vertex - 1]);
+        c = with_w(sim_contact_lifted(sim_xyz(r.normal), sim_xyz(r.moved), moved), 0.0f);
+    }
     prev[vertex] = with_w(sim_xyz(prev[vertex]) + sim_sdf_prev_shift(sim_xyz(r.dep), moved - sim_xyz(x)), prev[vertex].w);
     x = with_w(moved, x.w);
-    contact[vertex] = r.normal;
+    contact[vertex] = c;
 }
 
 void sdf_midpoint(uint32_t segment, uint32_t parity, uint32_t n, const SdfGridParams& g, const float* field,
@@ -313,14 +316,18 @@ void sdf_midpoint(uint32_t segment, uint32_t parity, uint32_t n, const SdfGridPa
     const glm::vec3 mid_start = sim_transform_point(f.step_motion, (sim_xyz(prev[ia]) + sim_xyz(prev[ia + 1])) * 0.5f);
     const glm::vec3 dep = sim_sdf_depenetration(push, mid - mid_start);
     glm::vec3 moved_a = sim_xyz(a) + push;
+    const glm::vec4 normal = with_w(sim_safe_normalize(push, glm::vec3(0.0f)), 0.0f);
+    glm::vec4 contact_a = normal;
     // Next to a pinned vertex: rotate about it rather than stretch (as sdf_vertex does).
-    if (k > 0 && pos[ia - 1].w <= 0.0f) moved_a = sim_keep_distance(moved_a, sim_xyz(pos[ia - 1]), rest_lengths[ia - 1]);
+    if (k > 0 && pos[ia - 1].w <= 0.0f) {
+        moved_a = sim_keep_distance(moved_a, sim_xyz(pos[ia - 1]), rest_lengths[ia - 1]);
+        contact_a = with_w(sim_contact_lifted(sim_xyz(normal), sim_xyz(a) + push, moved_a), 0.0f);
+    }
     prev[ia] = with_w(sim_xyz(prev[ia]) + sim_sdf_prev_shift(dep, moved_a - sim_xyz(a)), prev[ia].w);
     prev[ia + 1] = with_w(sim_xyz(prev[ia + 1]) + dep, prev[ia + 1].w);
     a = with_w(moved_a, a.w);
     b = with_w(sim_xyz(b) + push, b.w);
-    const glm::vec4 normal = with_w(sim_safe_normalize(push, glm::vec3(0.0f)), 0.0f);
-    contact[ia] = normal;
+    contact[ia] = contact_a;
     contact[ia + 1] = normal;
 }
 

@@ -53,6 +53,19 @@ SIM_FN vec3 sim_sdf_push_follow(SDF_FIELD_PARAM SdfGridParams g, SimSdfFrame f, 
     return x;
 }
 
+// The contact recorded for a vertex whose push was turned back onto the sphere about its pinned
+// neighbour (sim_keep_distance): the push's unit normal n, lengthened by the height of the pushed point
+// above the turned one along n (sim_ftl_contact_target reads the plane through the pushed point). Where a
+// skinned body's deformation carries the pinned vertex in (a root on the base of the neck as the arms
+// come down), the turn lands inside again, and a plane through the turned point kept it there: CesiumMan
+// blending into his walk held such a vertex 8.5 mm inside his body. With the plane where the push put it,
+// the last sweep turns the vertex about its parent out onto it, at no extra field sample. (Pushing and
+// turning again while inside cost Rat Boy's step 14-17% on an H200, its fur touching the body at every
+// third vertex.) The length carries the height because the fused pass keeps three floats per contact.
+SIM_FN vec3 sim_contact_lifted(vec3 n, vec3 pushed, vec3 turned) {
+    return n * (1.0f + max(dot(pushed - turned, n), 0.0f));
+}
+
 // How deep world point x lies in the field's collision margin (params.x), in margins: <= 0 outside the
 // margin, (0, 1] within it (the solver pushes it out), > 1 inside the mesh; kSimNoDepth outside the grid.
 // The margin counts as at least 1 mm, so a zero margin still reads a depth inside the mesh.

@@ -25,12 +25,16 @@ void main() {
     vec4 pb = prev[ia + 1u];
     vec3 dep = sim_sdf_depenetration(push, mid - sim_transform_point(f.step_motion, (pa.xyz + pb.xyz) * 0.5));
     vec3 moved_a = a.xyz + push;
-    if (k > 0u && pos[ia - 1u].w <= 0.0) moved_a = sim_keep_distance(moved_a, pos[ia - 1u].xyz, rest_lengths[ia - 1u]);
+    vec4 normal = vec4(sim_safe_normalize(push, vec3(0.0)), 0.0);
+    vec4 contact_a = normal;
+    if (k > 0u && pos[ia - 1u].w <= 0.0) {
+        moved_a = sim_keep_distance(moved_a, pos[ia - 1u].xyz, rest_lengths[ia - 1u]);
+        contact_a = vec4(sim_contact_lifted(normal.xyz, a.xyz + push, moved_a), 0.0);
+    }
     prev[ia] = with_w(pa.xyz + sim_sdf_prev_shift(dep, moved_a - a.xyz), pa.w);
     prev[ia + 1u] = with_w(pb.xyz + dep, pb.w);
     pos[ia] = with_w(moved_a, a.w);
     pos[ia + 1u] = with_w(b.xyz + push, b.w);
-    vec4 normal = vec4(sim_safe_normalize(push, vec3(0.0)), 0.0);
-    contacts[ia] = normal;
+    contacts[ia] = contact_a;
     contacts[ia + 1u] = normal;
 }

@@ -5,7 +5,7 @@ layout(local_size_x = kSimWorkgroupSize) in;
 
 // Per free vertex, one SDF: pushed out to the margin with friction, the depenetration share moving the
 // previous position too, the contact normal recorded; next to a pinned vertex it keeps its rest distance
-// (sim_passes::sdf_vertex).
+// and its contact plane stays where the push put it (sim_contact_lifted; sim_passes::sdf_vertex).
 void main() {
     uint vertex = LINEAR_INVOCATION_INDEX;
     if (vertex >= pc.count) return;
@@ -17,10 +17,13 @@ void main() {
     SimContact r = sim_sdf_collide_vertex(g, f, x.xyz, prev[vertex].xyz);
     if (r.normal == vec4(0.0)) return;
     vec3 moved = r.moved.xyz;
-    if (vertex % n > 0u && pos[vertex - 1u].w <= 0.0)
+    vec4 c = r.normal;
+    if (vertex % n > 0u && pos[vertex - 1u].w <= 0.0) {
         moved = sim_keep_distance(moved, pos[vertex - 1u].xyz, rest_lengths[vertex - 1u]);
+        c = vec4(sim_contact_lifted(r.normal.xyz, r.moved.xyz, moved), 0.0);
+    }
     vec4 xp = prev[vertex];
     prev[vertex] = with_w(xp.xyz + sim_sdf_prev_shift(r.dep.xyz, moved - x.xyz), xp.w);
     pos[vertex] = with_w(moved, x.w);
-    contacts[vertex] = r.normal;
+    contacts[vertex] = c;
 }

@@ -391,13 +391,17 @@ void sdf_vertex(uint s, uint k) {
     SimContact r = sim_sdf_collide_vertex(G, F, x.xyz, xp);
     if (r.normal == vec4(0.0)) return;
     vec3 moved = r.moved.xyz;
+    vec3 c = r.normal.xyz;
     if (k > 0u) {
         vec4 before = X(at(s, k - 1u));
-        if (before.w <= 0.0) moved = sim_keep_distance(moved, before.xyz, s_len[at(s, k - 1u)]);
+        if (before.w <= 0.0) {
+            moved = sim_keep_distance(moved, before.xyz, s_len[at(s, k - 1u)]);
+            c = sim_contact_lifted(r.normal.xyz, r.moved.xyz, moved);
+        }
     }
     set_xp(i, xp + sim_sdf_prev_shift(r.dep.xyz, moved - x.xyz));
     set_x(i, with_w(moved, x.w));
-    set_contact(i, r.normal.xyz);
+    set_contact(i, c);
 }
 
 // sim_passes::sdf_midpoint for the segment from vertex k of slot s.
@@ -414,16 +418,20 @@ void sdf_midpoint(uint s, uint k) {
     vec3 pb = XP(ib);
     vec3 dep = sim_sdf_depenetration(push, mid - sim_transform_point(F.step_motion, (pa + pb) * 0.5));
     vec3 moved_a = a.xyz + push;
+    vec3 normal = sim_safe_normalize(push, vec3(0.0));
+    vec3 contact_a = normal;
     if (k > 0u) {
         vec4 before = X(at(s, k - 1u));
-        if (before.w <= 0.0) moved_a = sim_keep_distance(moved_a, before.xyz, s_len[at(s, k - 1u)]);
+        if (before.w <= 0.0) {
+            moved_a = sim_keep_distance(moved_a, before.xyz, s_len[at(s, k - 1u)]);
+            contact_a = sim_contact_lifted(normal, a.xyz + push, moved_a);
+        }
     }
     set_xp(ia, pa + sim_sdf_prev_shift(dep, moved_a - a.xyz));
     set_xp(ib, pb + dep);
     set_x(ia, with_w(moved_a, a.w));
     set_x(ib, with_w(b.xyz + push, b.w));
-    vec3 normal = sim_safe_normalize(push, vec3(0.0));
-    set_contact(ia, normal);
+    set_contact(ia, contact_a);
     set_contact(ib, normal);
 }
 
