@@ -145,6 +145,19 @@ Result<nlohmann::json> bench_ratboy(gpu::Device& device, const std::filesystem::
         }
         return skinned->set_joints(joints);
     };
+    // The grid placed around each pose, as the runtime places an animated body's (its joints' boxes on the
+    // host, whole cells from the bind pose's grid, the origin updated on the device before the refit).
+    auto boxes = joint_bounds(mesh, bind, bones);
+    if (!boxes) return boxes.error();
+    glm::dvec3 box_lo, box_hi;
+    const std::vector<glm::mat4> rest_joints(bones, glm::mat4(1.0f));
+    if (!posed_bounds(*boxes, rest_joints, box_lo, box_hi)) return make_error(ErrorCode::InvalidArgument, "bench anim: no bone moves the body");
+    const glm::dvec3 bind_centre = 0.5 * (box_lo + box_hi);
+    const SdfGridDesc bind_grid = *desc.fixed_grid;
+    auto place = [&]() {
+        if (!posed_bounds(*boxes, joints, box_lo, box_hi)) return bind_grid.origin_m;
+        return bind_grid.origin_m + glm::round((0.5 * (box_lo + box_hi) - bind_centre) / bind_grid.cell_size_m) * bind_grid.cell_size_m;
+    };
 
     auto ts = gpu::TimestampQueries::create(device, 16);
     if (!ts) return ts.error();
@@ -162,6 +175,11 @@ Result<nlohmann::json> bench_ratboy(gpu::Device& device, const std::filesystem::
         ts->end(*cmd);
         ts->begin(*cmd, "root update");
         for (const auto& r : roots) r->record(*cmd, *skin_pipe);
+        ts->end(*cmd);
+        ts->begin(*cmd, "sdf place");
+        const glm::dvec3 origin = place();
+        record_sdf_place(*cmd, *field, origin);
+        set_sdf_placement(world.sdfs[0], glm::vec3(origin - bind_grid.origin_m));
         ts->end(*cmd);
         record_sdf_refit(*cmd, *sdf_pipes, *field, *refit, &*ts);
         record_sdf_build(*cmd, *sdf_pipes, *field, &*ts);

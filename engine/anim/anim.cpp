@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <glm/gtc/matrix_transform.hpp>
 
@@ -302,6 +303,43 @@ Status skin_mesh(const Mesh& mesh, const SkinBind& bind, std::span<const glm::ma
         if (with_normals) (*normals)[v] = gpu_shared::skin_normal(*m, bind.normals[v]);
     }
     return {};
+}
+
+Result<JointBounds> joint_bounds(const Mesh& mesh, const SkinBind& bind, size_t joint_count) {
+    TRESSEL_TRY(check_skinned(mesh));
+    const size_t n = mesh.positions.size();
+    if (bind.positions.size() != n) return make_error(ErrorCode::InvalidArgument, "mesh '" + mesh.name + "': the bind pose is of another mesh");
+    JointBounds b;
+    b.lo.assign(joint_count, glm::vec3(std::numeric_limits<float>::infinity()));
+    b.hi.assign(joint_count, glm::vec3(-std::numeric_limits<float>::infinity()));
+    for (size_t v = 0; v < n; ++v)
+        for (int k = 0; k < 4; ++k) {
+            if (mesh.weights[v][k] == 0.0f) continue;
+            const size_t j = mesh.joints[v][k];
+            if (j >= joint_count)
+                return make_error(ErrorCode::InvalidArgument, "mesh '" + mesh.name + "': vertex " + std::to_string(v) + " uses joint " +
+                                                                  std::to_string(j) + " but the skin has " + std::to_string(joint_count));
+            b.lo[j] = glm::min(b.lo[j], bind.positions[v]);
+            b.hi[j] = glm::max(b.hi[j], bind.positions[v]);
+        }
+    return b;
+}
+
+bool posed_bounds(const JointBounds& b, std::span<const glm::mat4> joints, glm::dvec3& lo, glm::dvec3& hi) {
+    lo = glm::dvec3(std::numeric_limits<double>::infinity());
+    hi = -lo;
+    bool any = false;
+    for (size_t j = 0; j < b.lo.size() && j < joints.size(); ++j) {
+        if (!(b.lo[j].x <= b.hi[j].x)) continue;  // moves no vertex
+        for (int c = 0; c < 8; ++c) {
+            const glm::vec3 corner((c & 1) ? b.hi[j].x : b.lo[j].x, (c & 2) ? b.hi[j].y : b.lo[j].y, (c & 4) ? b.hi[j].z : b.lo[j].z);
+            const glm::dvec3 q(gpu_shared::skin_point(joints[j], corner));
+            lo = glm::min(lo, q);
+            hi = glm::max(hi, q);
+        }
+        any = true;
+    }
+    return any;
 }
 
 Result<glm::uvec3> root_corners(const Mesh& bind, const ScalpAttachment& a, size_t index) {

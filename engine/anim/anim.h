@@ -99,6 +99,19 @@ Result<SkinBind> unbind_mesh(const Mesh& mesh, std::span<const glm::mat4> rest_j
 Status skin_mesh(const Mesh& mesh, const SkinBind& bind, std::span<const glm::mat4> joints, std::vector<glm::vec3>& positions,
                  std::vector<glm::vec3>* normals = nullptr);
 
+// Where a skinned mesh lies in a pose, without skinning it: per joint, the bounds of the bind positions of
+// the vertices it moves (non-zero weight). A skinned vertex is a weighted mean (non-negative weights that sum
+// to 1) of its joints' images of its bind position, so the posed mesh lies within the bounds of every joint's
+// box carried by its joint matrix: a few corners per joint instead of a pass over the vertices, for the
+// host to place a field's grid around a pose that only the device skins. Joints that move no vertex have
+// empty boxes (lo > hi).
+struct JointBounds {
+    std::vector<glm::vec3> lo, hi;
+};
+Result<JointBounds> joint_bounds(const Mesh& mesh, const SkinBind& bind, size_t joint_count);
+// The bounds of the pose `joints` (the skin's joint matrices) as above; false when no joint moves a vertex.
+bool posed_bounds(const JointBounds& bounds, std::span<const glm::mat4> joints, glm::dvec3& lo, glm::dvec3& hi);
+
 // The skin of a mesh that names its bones but has no skeleton (a TressFX .tfxmesh: bone names and weights,
 // no hierarchy, no bind matrices) on the nodes of another file, `rig`: each bone becomes the rig's node of
 // the same name (or of the name TressFX's files would give it: tressfx_bone_names), with the inverse of that

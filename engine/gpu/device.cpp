@@ -310,6 +310,10 @@ void CommandBuffer::fill(Buffer& buffer, uint32_t value, VkDeviceSize offset, Vk
     vkCmdFillBuffer(cmd_, buffer.handle(), offset, size, value);
 }
 
+void CommandBuffer::update(Buffer& buffer, const void* data, VkDeviceSize bytes, VkDeviceSize offset) {
+    vkCmdUpdateBuffer(cmd_, buffer.handle(), offset, bytes, data);
+}
+
 void CommandBuffer::copy(const Buffer& src, Buffer& dst, VkDeviceSize bytes, VkDeviceSize src_offset,
                          VkDeviceSize dst_offset) {
     if (bytes == VK_WHOLE_SIZE) bytes = std::min(src.size() - src_offset, dst.size() - dst_offset);

@@ -229,6 +229,10 @@ public:
     // Transfer writes -> compute, and compute writes -> transfer.
     void transfer_barrier();
     void fill(Buffer& buffer, uint32_t value, VkDeviceSize offset = 0, VkDeviceSize size = VK_WHOLE_SIZE);
+    // Writes `bytes` (a multiple of 4, at most 65,536) of `data` into `buffer` at `offset` when the command
+    // runs (vkCmdUpdateBuffer: the data is copied into the command buffer now). A transfer: barrier before
+    // compute reads it.
+    void update(Buffer& buffer, const void* data, VkDeviceSize bytes, VkDeviceSize offset = 0);
     void copy(const Buffer& src, Buffer& dst, VkDeviceSize bytes = VK_WHOLE_SIZE, VkDeviceSize src_offset = 0,
               VkDeviceSize dst_offset = 0);
     void release();

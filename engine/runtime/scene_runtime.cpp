@@ -704,9 +704,13 @@ Status SceneRuntime::build_playback(const Scene& scene) {
     auto options = scene_import_options(scene, rig_index);
     if (!options) return options.error();
     p->to_scene = transform_matrix(scene.meshes[rig_index].transform) * to_engine_space(options->units, options->up_axis);
-    auto bind = unbind_mesh(mesh, joint_matrices(*p->skin, world_transforms(file, rest_pose(file)), p->to_scene));
+    const std::vector<glm::mat4> rest_joints = joint_matrices(*p->skin, world_transforms(file, rest_pose(file)), p->to_scene);
+    auto bind = unbind_mesh(mesh, rest_joints);
     if (!bind) return make_error(bind.error().code, who + ": " + bind.error().message);
     p->bind = std::move(*bind);
+    auto boxes = joint_bounds(mesh, p->bind, p->skin->joints.size());
+    if (!boxes) return make_error(boxes.error().code, who + ": " + boxes.error().message);
+    p->joint_boxes = std::move(*boxes);
     // Colliders on a joint of this skin: each follows its joint from the rest pose.
     const std::vector<glm::dmat4> rest_world = world_transforms(file, rest_pose(file));
     for (size_t ci = 0; ci < scene.colliders.size(); ++ci) {
@@ -721,13 +725,20 @@ Status SceneRuntime::build_playback(const Scene& scene) {
         p->joint_colliders.push_back({ci, node, glm::inverse(rest_world[size_t(node)])});
     }
     playback_ = std::move(p);
-    // The bounds of every pose the clip takes (sampled 24 times) and the bind pose: the grid of its fields,
-    // and the drawn mesh's bounds when the device moves it.
+    // The bounds of every pose the clip takes (sampled 24 times) and the bind pose: the drawn mesh's bounds
+    // when the device moves it. The fields' grids are placed around each pose instead (Playback::Field):
+    // sized for the largest pose's box (its joints' boxes carried, posed_bounds), centred on the pose's.
     glm::dvec3 bmin(std::numeric_limits<double>::infinity()), bmax(-std::numeric_limits<double>::infinity());
     for (const glm::vec3& q : mesh.positions) bmin = glm::min(bmin, glm::dvec3(q)), bmax = glm::max(bmax, glm::dvec3(q));
+    glm::dvec3 box_lo, box_hi;
+    if (!posed_bounds(playback_->joint_boxes, rest_joints, box_lo, box_hi))
+        return make_error(ErrorCode::InvalidArgument, who + ": no joint of mesh '" + playback_->mesh + "' moves a vertex");
+    playback_->bind_centre = 0.5 * (box_lo + box_hi);
+    glm::dvec3 pose_extent = box_hi - box_lo;
     for (int i = 0; i <= 24; ++i) {
         TRESSEL_TRY(pose_at(Playback::kBlendInS + playback_->clip->duration_s() * double(i) / 24.0));
         for (const glm::vec3& q : playback_->posed) bmin = glm::min(bmin, glm::dvec3(q)), bmax = glm::max(bmax, glm::dvec3(q));
+        if (posed_bounds(playback_->joint_boxes, playback_->joints, box_lo, box_hi)) pose_extent = glm::max(pose_extent, box_hi - box_lo);
     }
     playback_->clip_min = glm::vec3(bmin);
     playback_->clip_max = glm::vec3(bmax);
@@ -737,7 +748,8 @@ Status SceneRuntime::build_playback(const Scene& scene) {
         while (k < world_->sdfs.size() && world_->sdfs[k].mesh != cm.mesh) ++k;
         if (k == world_->sdfs.size()) continue;
         Diagnostics diag;
-        auto grid = compute_grid(bmin, bmax, cm.cells_x, cm.padding, diag);
+        const glm::dvec3 c = playback_->bind_centre;
+        auto grid = compute_grid(c - 0.5 * pose_extent, c + 0.5 * pose_extent, cm.cells_x, cm.padding, diag);
         if (!grid) return make_error(grid.error().code, who + ": the field of '" + cm.mesh + "': " + grid.error().message);
         Playback::Field f;
         f.sdf = k;
@@ -825,9 +837,11 @@ Status SceneRuntime::pose_fields(double t_s, bool bind_pose) {
         if (p.gpu_posed_t == t_s) return {};
         p.joints = joint_matrices(*p.skin, world_transforms(*p.file, p.local_pose(t_s)), p.to_scene);
         TRESSEL_TRY(p.skinned->set_joints(p.joints));
+        const glm::dvec3 centre = p.pose_centre(p.joints);
         const bool start = world_->clock.steps == 0;
         Status copied;
         TRESSEL_TRY(device_->run_sync([&](gpu::CommandBuffer& cmd) {
+            for (Playback::Field& f : p.fields) record_sdf_place(cmd, *f.gpu, f.origin_for(centre, p.bind_centre));
             p.skinned->record(cmd, *skin_pipeline_);
             if (renderer_ && p.draws.size() > 1) {  // the collision overlay draws the same skinned vertices
                 for (size_t i = 1; i < p.draws.size(); ++i)
@@ -845,6 +859,7 @@ Status SceneRuntime::pose_fields(double t_s, bool bind_pose) {
         TRESSEL_TRY(copied);
         for (Playback::Field& f : p.fields) {
             world_->sdfs[f.sdf].grid = f.bind.get();
+            set_sdf_placement(world_->sdfs[f.sdf], glm::vec3(f.gpu->plan.grid.origin_m - f.desc.fixed_grid->origin_m));
             f.posed_t = t_s;
         }
         p.gpu_posed_t = t_s;
@@ -854,24 +869,37 @@ Status SceneRuntime::pose_fields(double t_s, bool bind_pose) {
     for (Playback::Field& f : p.fields) {
         if (bind_pose) {
             world_->sdfs[f.sdf].grid = f.bind.get();
+            set_sdf_placement(world_->sdfs[f.sdf], glm::vec3(0.0f));
             f.posed_t = -1.0;  // the GPU path rebuilds the pose after
         } else {
             if (f.posed_t != t_s || !f.posed) {
                 TRESSEL_TRY(pose_at(t_s));
                 p.posed_mesh.positions = p.posed;
-                f.desc.mesh = &p.posed_mesh;
+                SdfBuildDesc desc = f.desc;
+                desc.mesh = &p.posed_mesh;
+                desc.fixed_grid->origin_m = f.origin_for(p.pose_centre(p.joints), p.bind_centre);
                 Diagnostics diag;
-                auto built = build_sdf_cpu(f.desc, diag);
-                f.desc.mesh = nullptr;
+                auto built = build_sdf_cpu(desc, diag);
                 if (!built) return make_error(built.error().code, "the field of '" + p.mesh + "' posed at " + std::to_string(t_s) + " s: " + built.error().message);
                 f.posed = std::make_unique<SdfGrid>(std::move(*built));
                 f.posed_t = t_s;
             }
             world_->sdfs[f.sdf].grid = f.posed.get();
+            set_sdf_placement(world_->sdfs[f.sdf], glm::vec3(f.posed->grid.origin_m - f.desc.fixed_grid->origin_m));
         }
         if (sim_) TRESSEL_TRY(sim_->upload_sdf_field(*device_, *world_, f.sdf));
     }
     return {};
+}
+
+glm::dvec3 SceneRuntime::Playback::pose_centre(std::span<const glm::mat4> pose_joints) const {
+    glm::dvec3 lo, hi;
+    return posed_bounds(joint_boxes, pose_joints, lo, hi) ? 0.5 * (lo + hi) : bind_centre;
+}
+
+glm::dvec3 SceneRuntime::Playback::Field::origin_for(glm::dvec3 centre, glm::dvec3 bind_centre) const {
+    const SdfGridDesc& g = *desc.fixed_grid;
+    return g.origin_m + glm::round((centre - bind_centre) / g.cell_size_m) * g.cell_size_m;
 }
 
 std::vector<NodeTransform> SceneRuntime::Playback::local_pose(double t_s) const {

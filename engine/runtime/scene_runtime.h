@@ -275,12 +275,24 @@ private:
         std::vector<JointCollider> joint_colliders;
         std::vector<glm::dmat4> joint_world;
         double joint_world_t = -1.0;
-        // Collision fields of the animated mesh, rebuilt from its pose before every frame on one grid that
-        // covers every pose of the clip (CPU build); `bind` is the field of the bind pose, for the sag-free
-        // solve (the rest state is the bind pose's).
+        // Where the mesh lies in a pose without skinning it (posed_bounds): the grids of its fields are
+        // placed around each pose, and bind_centre is the centre of the bind pose's box.
+        JointBounds joint_boxes;
+        glm::dvec3 bind_centre{0.0};
+        // The centre of the box of the pose whose joint matrices are `pose_joints`.
+        glm::dvec3 pose_centre(std::span<const glm::mat4> pose_joints) const;
+        // Collision fields of the animated mesh, rebuilt from its pose before every frame on a grid placed
+        // around that pose: the cells and the cell count of a grid sized for the largest pose the clip
+        // takes (every pose's box, sampled 25 times), moved by whole cells with the pose's centre, so a body
+        // that walks across the scene keeps its cells as fine as one standing still. `bind` is the field of
+        // the bind pose (its grid centred on the bind pose's box), for the sag-free solve (the rest state
+        // is the bind pose's); the simulation samples every pose's field through that grid moved by the
+        // pose's placement (SimSdfState::placement_m).
         struct Field {
             uint32_t sdf = 0;                       // index into the world's fields
-            SdfBuildDesc desc;                      // its mesh set per build, fixed_grid set
+            SdfBuildDesc desc;                      // its mesh set per build, fixed_grid set (the bind pose's grid)
+            // The grid's origin for a pose centred at `centre`: the bind pose's moved by whole cells.
+            glm::dvec3 origin_for(glm::dvec3 centre, glm::dvec3 bind_centre) const;
             std::unique_ptr<SdfGrid> bind, posed;
             double posed_t = -1.0;
             // GPU simulation: the field rebuilt on the device from the skinned positions (refit, build, copy

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include <glm/gtc/matrix_transform.hpp>
+
 #include "groom/clearance.h"
 #include "groom/follow.h"
 #include "groom/spatial.h"
@@ -336,6 +338,12 @@ std::vector<float> field_depths(const SimWorld& world, size_t group, bool follow
     return out;
 }
 
+void set_sdf_placement(SimSdfState& s, glm::vec3 placement_m) {
+    s.placement_m = placement_m;
+    s.frame.rest_to_world = s.transform * glm::translate(glm::mat4(1.0f), placement_m);
+    s.frame.world_to_rest = glm::inverse(s.frame.rest_to_world);
+}
+
 StepFrame begin_step(SimWorld& world) {
     const double dt = world.step_dt_s();
     const double t_prev = double(world.clock.steps) * dt;
@@ -346,8 +354,7 @@ StepFrame begin_step(SimWorld& world) {
     for (SimSdfState& s : world.sdfs) {
         const glm::mat4 before = s.transform;
         s.transform = rigid_now(world, s.moves, t_now);
-        s.frame.rest_to_world = s.transform;
-        s.frame.world_to_rest = glm::inverse(s.transform);
+        set_sdf_placement(s, s.placement_m);
         s.frame.step_motion = s.transform * glm::inverse(before);
         if (s.surface_of_cloth >= 0 && size_t(s.surface_of_cloth) < world.cloths.size()) {
             const bool carried = motion_moves_mesh(world.motion, world.cloths[size_t(s.surface_of_cloth)].attach_mesh);

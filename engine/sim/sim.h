@@ -114,7 +114,16 @@ struct SimSdfState {
     // motion over the step, not the identity: hair lying still under a kerchief on a turning head is not
     // dragged back by friction against the world. -1: not an accessory's field.
     int32_t surface_of_cloth = -1;
+    // Where the field's grid stands now relative to where grid_params puts it, in the rest frame: a posed
+    // body's field is built on a grid placed around each pose (the same cells and cell count, moved by whole
+    // cells), and sampled through this offset. It moves the grid, not the surface: step_motion (a contact's
+    // travel and friction) does not see it. Set it with set_sdf_placement.
+    glm::vec3 placement_m{0.0f};
 };
+
+// Moves field `s`'s grid to `placement_m` from where its grid_params put it, taking effect now (the frame's
+// rest_to_world and world_to_rest) and in every later step.
+void set_sdf_placement(SimSdfState& s, glm::vec3 placement_m);
 
 struct SimColliderState {
     Collider desc;                              // rest (world at t = 0)

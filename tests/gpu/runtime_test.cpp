@@ -676,13 +676,16 @@ TEST_F(RuntimeTest, AnimatedScalpCarriesTheRootsAndIsDrawnPosed) {
     EXPECT_NE(st.error().message.find("dance"), std::string::npos) << st.error().message;
 }
 
-// The animated body's collision field follows it: rebuilt from the pose before every frame on one grid
-// covering the clip (CPU build). Long soft hair on CesiumMan's head, not preloaded, falls onto his back
-// and shoulders while he blends in from the bind pose (0.5 s) and walks, 40 frames on the GPU step. After
-// the first step and over the last 10 frames no guide vertex is more than 0.1 x margin inside the posed
-// body (exact distance to the posed mesh); with the field left in the bind pose it was 32-33 mm, and
-// without the blend-in the first step left one 14 mm in. Not yet the bar on every frame: half-way
-// through the blend one vertex is 8.5 mm in (frame 14).
+// The animated body's collision field follows it: rebuilt from the pose before every frame on a grid
+// placed around that pose (moved by whole cells with it; the world samples it where it was built). Long
+// soft hair on CesiumMan's head, not preloaded, falls onto his back and shoulders while he blends in from
+// the bind pose (0.5 s) and walks, 40 frames on the GPU step. After
+// the first step, on every frame, no guide vertex is more than 0.1 x margin inside the posed body (exact
+// distance to the posed mesh); with the field left in the bind pose it was 32-33 mm, and without the
+// blend-in the first step left one 14 mm in. Half-way through the blend a root on the base of the neck,
+// whose pinned second vertex the skin's deformation carries 12 mm into the body, held its third vertex
+// 8.5 mm inside (frame 14) before that vertex's contact plane was kept where its push put it
+// (sim_contact_lifted); none now.
 // Both paths: the GPU simulation's field skinned, refit and rebuilt on the device; the CPU simulation's
 // built by the CPU reference from the CPU-skinned pose.
 TEST_F(RuntimeTest, AnimatedBodysFieldFollowsItAndKeepsTheHairOut) {
@@ -718,6 +721,7 @@ TEST_F(RuntimeTest, AnimatedBodysFieldFollowsItAndKeepsTheHairOut) {
     ASSERT_TRUE(ref.ok);
     double deepest = 0.0, first_step = 0.0, field_moved = 0.0, worst_frame_depth = 0.0;
     int worst_frame = 0;
+    double grid_moved_cells = 0.0;
     size_t touching = 0;  // vertex-frames within two margins of the body: the hair lies on it
     double nearest = 1e9;
     auto first = rt->current_field(0);
@@ -745,6 +749,15 @@ TEST_F(RuntimeTest, AnimatedBodysFieldFollowsItAndKeepsTheHairOut) {
             nearest = std::min(nearest, -d);
         }
         (void)at;
+        // The field's grid is placed around each pose: where the world samples it is where it was built.
+        {
+            const SimSdfState& sdf = rt->world()->sdfs[0];
+            auto now = rt->current_field(0);
+            ASSERT_TRUE(now.ok());
+            const glm::dvec3 placed = glm::dvec3(sdf.grid_params.origin_m) + glm::dvec3(sdf.placement_m);
+            EXPECT_LT(glm::length(now->grid.origin_m - placed), 1e-5) << "frame " << frame;
+            grid_moved_cells = std::max(grid_moved_cells, double(glm::length(sdf.placement_m)) / double(sdf.grid_params.origin_m.w));
+        }
         if (frame == 1) first_step = frame_deepest;
         if (frame > 30) deepest = std::max(deepest, frame_deepest);
         if (frame_deepest > worst_frame_depth) worst_frame_depth = frame_deepest, worst_frame = frame;
@@ -767,6 +780,8 @@ TEST_F(RuntimeTest, AnimatedBodysFieldFollowsItAndKeepsTheHairOut) {
                 "the body; the field changed by up to %.3g m\n",
                 path, deepest, first_step, worst_frame_depth, worst_frame, 0.1 * cm.margin_m, touching, field_moved);
     EXPECT_GT(field_moved, 0.01) << "the field follows the pose";
+    std::printf("%s: the field's grid moved with the pose by up to %.3g cells\n", path, grid_moved_cells);
+    EXPECT_GE(grid_moved_cells, 1.0) << "the grid is placed around each pose";
     EXPECT_NEAR(rt->slice_pose_time(), rt->world()->time_s(), 1e-9) << "the slice shows this frame's field";
     {
         SliceStyle style;
@@ -779,7 +794,7 @@ TEST_F(RuntimeTest, AnimatedBodysFieldFollowsItAndKeepsTheHairOut) {
     EXPECT_GT(touching, 100u) << "the hair must lie on the body for the test to mean anything";
     EXPECT_LE(first_step, 0.1 * cm.margin_m);
     EXPECT_LE(deepest, 0.1 * cm.margin_m);
-    EXPECT_LE(worst_frame_depth, 0.01);
+    EXPECT_LE(worst_frame_depth, 0.1 * cm.margin_m) << "frame " << worst_frame;
   }
 }
 

@@ -115,8 +115,8 @@ TEST_F(SkinGpuTest, MatchesTheCpuReferenceOnTheShippedCharacters) {
 }
 
 // CesiumMan walking: at four times of the clip his field is rebuilt on the GPU from the skinned positions
-// (no host copy of the pose) and compared with the CPU reference build of the CPU-skinned mesh on the same
-// grid: band cells within 1e-5 of a cell and the same sign everywhere; from the CPU-skinned positions the
+// (no host copy of the pose), its grid moved by whole cells between the poses (record_sdf_place), and
+// compared with the CPU reference build of the CPU-skinned mesh on the same grid: band cells within 1e-5 of a cell and the same sign everywhere; from the CPU-skinned positions the
 // far field as the GPU build of a still mesh, from the GPU-skinned ones within 0.15 cell.
 TEST_F(SkinGpuTest, SkinnedFieldRebuiltOnTheGpuMatchesTheCpuBuildOfThePose) {
     WalkOnDevice w;
@@ -180,11 +180,15 @@ TEST_F(SkinGpuTest, SkinnedFieldRebuiltOnTheGpuMatchesTheCpuBuildOfThePose) {
         return r;
     };
     const bool ieee = device().info().is_cpu();
+    // The grid placed around each pose (record_sdf_place, as the runtime does): moved by whole cells, within
+    // the padding, between the poses compared.
+    const glm::dvec3 offsets[] = {{0, 0, 0}, {2, -1, 1}, {-2, 1, 0}, {1, 2, -2}};
     for (size_t i = 0; i < std::size(times); ++i) {
         Mesh posed_mesh = *w.body;
         posed_mesh.positions = posed[i];
         SdfBuildDesc cpu_desc = desc;
         cpu_desc.mesh = &posed_mesh;
+        cpu_desc.fixed_grid->origin_m += offsets[i] * grid->cell_size_m;
         auto cpu = build_sdf_cpu(cpu_desc, diag);
         ASSERT_TRUE(cpu.ok()) << cpu.error().describe();
         for (size_t v = 0; v < cpu_source.size(); ++v) cpu_source[v] = glm::vec4(posed[i][v], 1.0f);
@@ -193,6 +197,7 @@ TEST_F(SkinGpuTest, SkinnedFieldRebuiltOnTheGpuMatchesTheCpuBuildOfThePose) {
         for (bool gpu_skinned : {false, true}) {
             ASSERT_TRUE(device()
                             .run_sync([&](gpu::CommandBuffer& cmd) {
+                                record_sdf_place(cmd, *field, cpu_desc.fixed_grid->origin_m);
                                 if (gpu_skinned) w.skinned->record(cmd, *w.pipe);
                                 record_sdf_refit(cmd, *sdf_pipes, *field, gpu_skinned ? *refit : *cpu_refit, nullptr);
                                 EXPECT_TRUE(record_sdf_build(cmd, *sdf_pipes, *field, nullptr));
@@ -201,6 +206,7 @@ TEST_F(SkinGpuTest, SkinnedFieldRebuiltOnTheGpuMatchesTheCpuBuildOfThePose) {
             auto gpu = read_back_sdf(device(), *field);
             ASSERT_TRUE(gpu.ok());
             ASSERT_EQ(cpu->distance_m.size(), gpu->distance_m.size());
+            EXPECT_EQ(gpu->grid.origin_m, cpu->grid.origin_m);
             const Diff d = compare(*gpu, *cpu);
             std::printf("CesiumMan at %.2f s, %s-skinned (%s sign, %d x %d x %d): %zu band cells, worst %.3g cell; far field worst %.3g "
                         "cell; %zu sign differences; %zu cells moved over a cell from the bind pose\n",

@@ -256,6 +256,13 @@ Result<SdfGpuField> prepare_sdf_gpu(gpu::Device& device, const SdfGpuPipelines& 
     return f;
 }
 
+void record_sdf_place(gpu::CommandBuffer& cmd, SdfGpuField& f, glm::dvec3 origin_m) {
+    f.plan.grid.origin_m = origin_m;
+    const gpu_shared::SdfGridParams params = f.plan.grid.gpu_params(f.plan.band_cells);
+    cmd.update(f.params, &params, sizeof(params));
+    cmd.transfer_barrier();
+}
+
 bool record_sdf_build(gpu::CommandBuffer& cmd, const SdfGpuPipelines& P, SdfGpuField& f,
                       gpu::TimestampQueries* ts, bool second_half) {
     Recorder r{cmd, ts, cmd.device()};

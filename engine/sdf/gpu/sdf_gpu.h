@@ -120,6 +120,12 @@ Result<SdfRefitGpu> prepare_sdf_refit(gpu::Device& device, const SdfGpuPipelines
 void record_sdf_refit(gpu::CommandBuffer& cmd, const SdfGpuPipelines& pipelines, const SdfGpuField& field, const SdfRefitGpu& refit,
                       gpu::TimestampQueries* timestamps);
 
+// Moves a prepared field's grid to `origin_m` (the centre of cell (0,0,0)): the same cells and cell count
+// elsewhere, for a deforming mesh's field placed around each pose. Records the update of the field's
+// params buffer (and a barrier) before the next record_sdf_refit / record_sdf_build; field.plan.grid
+// (what read_back_sdf reports) takes the new origin now.
+void record_sdf_place(gpu::CommandBuffer& cmd, SdfGpuField& field, glm::dvec3 origin_m);
+
 // Downloads distances and flags into the CPU type (stats filled the same way as build_sdf_cpu).
 Result<SdfGrid> read_back_sdf(gpu::Device& device, const SdfGpuField& field);
 

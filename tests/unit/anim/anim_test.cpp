@@ -465,8 +465,9 @@ TEST(AnimCharacters, SeparatePartsSkinAsOneMesh) {
 }
 
 // The shipped characters: at the file's rest pose skinning gives back the mesh the importer built (its
-// bind pose), every clip samples to finite positions that move, and RobotExpressive's morph-target
-// channels are left out with a warning.
+// bind pose), every clip samples to finite positions that move, every pose lies within its joints' boxes
+// carried by the joints (posed_bounds) and those bounds are not loose beyond 2.5 times the pose's extent
+// on any axis, and RobotExpressive's morph-target channels are left out with a warning.
 TEST(AnimCharacters, ClipsOfTheShippedCharactersSkinTheirMeshes) {
     for (const char* file : {"CesiumMan.glb", "RiggedFigure.glb", "RobotExpressive.glb"}) {
         auto scene = import_mesh_file(test::testdata("gltf") / file);
@@ -495,7 +496,18 @@ TEST(AnimCharacters, ClipsOfTheShippedCharactersSkinTheirMeshes) {
             EXPECT_LT(worst, 1e-4f) << file << " '" << m.name << "': the importer's bind pose";
         }
         EXPECT_GT(skinned, 0u) << file;
+        std::vector<JointBounds> boxes;
+        {
+            size_t b = 0;
+            for (const Mesh& m : scene->meshes) {
+                if (m.skin < 0) continue;
+                auto jb = joint_bounds(m, binds[b++], scene->skins[size_t(m.skin)].joints.size());
+                ASSERT_TRUE(jb.ok()) << file << ": " << jb.error().describe();
+                boxes.push_back(std::move(*jb));
+            }
+        }
         Diagnostics diag;
+        double loosest = 0.0;  // largest ratio of the joints' box extent to the posed mesh's, any axis of 5 cm or more
         for (const Animation& a : scene->animations) {
             ClipSampler clip(*scene, a, &diag);
             EXPECT_GT(clip.channel_count(), 0u) << file << " '" << a.name << "'";
@@ -509,15 +521,28 @@ TEST(AnimCharacters, ClipsOfTheShippedCharactersSkinTheirMeshes) {
                 for (const Mesh& m : scene->meshes) {
                     if (m.skin < 0) continue;
                     std::vector<glm::vec3> out;
-                    ASSERT_TRUE(skin_mesh(m, binds[b++], joint_matrices(scene->skins[size_t(m.skin)], world), out).ok());
+                    const auto joints = joint_matrices(scene->skins[size_t(m.skin)], world);
+                    ASSERT_TRUE(skin_mesh(m, binds[b], joints, out).ok());
+                    // The pose lies within its joints' boxes carried by the joints (posed_bounds), which the
+                    // runtime places the body's field around.
+                    glm::dvec3 lo, hi, mlo(1e30), mhi(-1e30);
+                    ASSERT_TRUE(posed_bounds(boxes[b++], joints, lo, hi));
                     for (size_t v = 0; v < out.size(); ++v) {
                         ASSERT_TRUE(std::isfinite(out[v].x) && std::isfinite(out[v].y) && std::isfinite(out[v].z));
                         moved = std::max(moved, double(glm::length(out[v] - m.positions[v])));
+                        const glm::dvec3 q(out[v]);
+                        ASSERT_TRUE(glm::all(glm::greaterThanEqual(q, lo - 1e-5)) && glm::all(glm::lessThanEqual(q, hi + 1e-5)))
+                            << file << " '" << a.name << "' mesh '" << m.name << "' vertex " << v << " outside its pose's bounds";
+                        mlo = glm::min(mlo, q), mhi = glm::max(mhi, q);
                     }
+                    for (int ax = 0; ax < 3; ++ax)
+                        if (mhi[ax] - mlo[ax] >= 0.05) loosest = std::max(loosest, (hi[ax] - lo[ax]) / (mhi[ax] - mlo[ax]));
                 }
             }
             EXPECT_GT(moved, 0.005) << file << " '" << a.name << "' moves its mesh";
         }
+        std::printf("%s: the joints' boxes bound each pose within %.3g times its extent\n", file, loosest);
+        EXPECT_LT(loosest, 2.5) << file;  // measured: CesiumMan 2.3 (his depth, boxes turned 45 degrees), RiggedFigure 1.44, RobotExpressive 1.8
         std::printf("%s: %zu clips, %zu warnings\n", file, scene->animations.size(), diag.items.size());
     }
 }
