@@ -205,14 +205,17 @@ Status SceneRuntime::build_simulation(const Scene& scene) {
     auto world = build_sim_world(in);
     if (!world) return world.error();
     world_ = std::move(*world);
-    TRESSEL_TRY(build_cloths(scene));
+    // The clip before the accessories: a cloth pinned to a joint is placed and its field sized by the clip.
     TRESSEL_TRY(build_playback(scene));
     if (playback_) {
         world_->root_driver = [this](SimWorld& w, double t) { drive_roots(w, t); };
         if (!playback_->joint_colliders.empty())
             world_->collider_driver = [this](size_t i, double t, glm::mat4& out) { return collider_at(i, t, out); };
-        reset_to_rest(*world_);  // the roots where the clip starts
+        if (!playback_->joint_accessories.empty())
+            world_->cloth_driver = [this](size_t i, double t, glm::mat4& out) { return cloth_at(i, t, out); };
     }
+    TRESSEL_TRY(build_cloths(scene));
+    if (playback_) reset_to_rest(*world_);  // the roots where the clip starts
     const bool gpu_state = options_.simulation == SimBackend::Gpu || renderer_;
     if (gpu_state) {
         SimGpuMode mode = device_->info().is_cpu() ? SimGpuMode::Split : SimGpuMode::Fused;
@@ -307,10 +310,16 @@ Status SceneRuntime::build_cloths(const Scene& scene) {
         for (glm::vec3 q : under->mesh.positions) umin = glm::min(umin, q), umax = glm::max(umax, q);
         glm::vec3 rmin(std::numeric_limits<float>::infinity()), rmax(-std::numeric_limits<float>::infinity());
         for (const glm::vec4& q : accessory_surface(cloth)) rmin = glm::min(rmin, glm::vec3(q)), rmax = glm::max(rmax, glm::vec3(q));
-        const bool moves = motion_moves_mesh(world_->motion, cloth.attach_mesh);
+        // Where its pins go: 64 times over 4 s of the motion, or over the blend-in and the clip for one
+        // pinned to a joint of the playing skeleton.
+        const size_t ci = size_t(cloth_of_accessory_[ai]);
+        glm::mat4 m0;
+        const bool on_joint = world_->cloth_driver && world_->cloth_driver(ci, 0.0, m0);
+        const bool moves = on_joint || motion_moves_mesh(world_->motion, cloth.attach_mesh);
+        const double span_s = on_joint ? Playback::kBlendInS + playback_->clip->duration_s() / std::max(std::abs(playback_->speed), 1e-3) : 4.0;
         glm::vec3 bmin = rmin, bmax = rmax;
         for (int i = 1; moves && i <= 64; ++i) {
-            const glm::mat4 m(motion_transform(world_->motion, 4.0 * double(i) / 64.0));
+            const glm::mat4 m = cloth_attach_now(*world_, ci, span_s * double(i) / 64.0) * glm::inverse(cloth_attach_now(*world_, ci, 0.0));
             for (int k = 0; k < 8; ++k) {
                 const glm::vec3 corner((k & 1) ? rmax.x : rmin.x, (k & 2) ? rmax.y : rmin.y, (k & 4) ? rmax.z : rmin.z);
                 const glm::vec3 q(m * glm::vec4(corner, 1.0f));
@@ -724,6 +733,18 @@ Status SceneRuntime::build_playback(const Scene& scene) {
                                                               c.attach_joint + "'");
         p->joint_colliders.push_back({ci, node, glm::inverse(rest_world[size_t(node)])});
     }
+    // Accessories pinned to a joint of this skin: their pins follow that joint from the rest pose.
+    for (size_t ai = 0; ai < scene.accessories.size(); ++ai) {
+        const Accessory& a = scene.accessories[ai];
+        if (a.attach_joint.empty() || a.attach != p->mesh) continue;
+        int node = -1;
+        for (size_t n = 0; n < file.nodes.size() && node < 0; ++n)
+            if (file.nodes[n].name == a.attach_joint) node = int(n);
+        if (node < 0)
+            return make_error(ErrorCode::InvalidArgument, "accessories['" + a.name + "'].attach_joint: mesh '" + p->mesh + "' has no joint '" +
+                                                              a.attach_joint + "'");
+        p->joint_accessories.push_back({ai, node, glm::inverse(rest_world[size_t(node)])});
+    }
     playback_ = std::move(p);
     // The bounds of every pose the clip takes (sampled 24 times) and the bind pose: the drawn mesh's bounds
     // when the device moves it. The fields' grids are placed around each pose instead (Playback::Field):
@@ -917,16 +938,29 @@ std::vector<NodeTransform> SceneRuntime::Playback::local_pose(double t_s) const 
     return local;
 }
 
+glm::mat4 SceneRuntime::Playback::joint_motion(int node, const glm::dmat4& inverse_rest, double t_s) {
+    if (joint_world_t != t_s) {
+        joint_world = world_transforms(*file, local_pose(t_s));
+        joint_world_t = t_s;
+    }
+    return glm::mat4(to_scene * joint_world[size_t(node)] * inverse_rest * glm::inverse(to_scene));
+}
+
 bool SceneRuntime::collider_at(size_t index, double t_s, glm::mat4& out) {
     if (!playback_) return false;
-    Playback& p = *playback_;
-    for (const Playback::JointCollider& jc : p.joint_colliders) {
-        if (jc.collider != index) continue;
-        if (p.joint_world_t != t_s) {
-            p.joint_world = world_transforms(*p.file, p.local_pose(t_s));
-            p.joint_world_t = t_s;
-        }
-        out = glm::mat4(p.to_scene * p.joint_world[size_t(jc.node)] * jc.inverse_rest * glm::inverse(p.to_scene));
+    for (const Playback::JointAttachment& jc : playback_->joint_colliders) {
+        if (jc.index != index) continue;
+        out = playback_->joint_motion(jc.node, jc.inverse_rest, t_s);
+        return true;
+    }
+    return false;
+}
+
+bool SceneRuntime::cloth_at(size_t cloth, double t_s, glm::mat4& out) {
+    if (!playback_) return false;
+    for (const Playback::JointAttachment& ja : playback_->joint_accessories) {
+        if (ja.index >= cloth_of_accessory_.size() || cloth_of_accessory_[ja.index] != int(cloth)) continue;
+        out = playback_->joint_motion(ja.node, ja.inverse_rest, t_s);
         return true;
     }
     return false;

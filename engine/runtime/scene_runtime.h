@@ -265,16 +265,19 @@ private:
         double clip_time_s(double t_s) const { return start_s + speed * std::max(0.0, t_s - kBlendInS); }
         // The nodes' local transforms at simulation time t_s: the blend-in from the rest pose, then the clip.
         std::vector<NodeTransform> local_pose(double t_s) const;
-        // Colliders on a joint (Collider::attach_joint): scene index, node, inverse of the node's rest world
-        // transform; the nodes' world transforms at joint_world_t.
-        struct JointCollider {
-            size_t collider = 0;
+        // Colliders and accessories on a joint (Collider::attach_joint, Accessory::attach_joint): scene index
+        // (of the collider or the accessory), node, inverse of the node's rest world transform; the nodes'
+        // world transforms at joint_world_t.
+        struct JointAttachment {
+            size_t index = 0;
             int node = 0;
             glm::dmat4 inverse_rest{1.0};
         };
-        std::vector<JointCollider> joint_colliders;
+        std::vector<JointAttachment> joint_colliders, joint_accessories;
         std::vector<glm::dmat4> joint_world;
         double joint_world_t = -1.0;
+        // A joint's motion from the rest pose at t_s, in scene space (rest -> world).
+        glm::mat4 joint_motion(int node, const glm::dmat4& inverse_rest, double t_s);
         // Where the mesh lies in a pose without skinning it (posed_bounds): the grids of its fields are
         // placed around each pose, and bind_centre is the centre of the bind pose's box.
         JointBounds joint_boxes;
@@ -320,6 +323,7 @@ private:
     Status pose_at(double t_s);
     void drive_roots(SimWorld& world, double t_s);
     bool collider_at(size_t index, double t_s, glm::mat4& out);  // SimWorld::collider_driver
+    bool cloth_at(size_t cloth, double t_s, glm::mat4& out);     // SimWorld::cloth_driver
     // The animated mesh's fields posed at t_s (or at the bind pose), given to the world and the GPU step.
     Status pose_fields(double t_s, bool bind_pose = false);
     Status solve_rest_state_now();

@@ -241,6 +241,7 @@ void describe(V& v, S& s) {
     v.field("type", s.type);
     v.field("mesh", s.mesh);
     v.field("attach", s.attach);
+    v.field("attach_joint", s.attach_joint);
     v.field("enabled", s.enabled);
     v.field("visible", s.visible);
     v.field("color", s.color);

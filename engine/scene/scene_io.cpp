@@ -323,6 +323,7 @@ Status validate_references(const Scene& s) {
         if (a.mesh.empty()) return invalid(ap + ".mesh", "is required: the name of the mesh that is the accessory");
         TRESSEL_TRY(check_reference(ap + ".mesh", a.mesh, meshes, "mesh"));
         if (!a.attach.empty()) TRESSEL_TRY(check_reference(ap + ".attach", a.attach, meshes, "mesh"));
+        if (!a.attach_joint.empty() && a.attach.empty()) return invalid(ap + ".attach_joint", "needs attach: the mesh whose skin has the joint");
         if (a.pins.mode == PinMode::NearMesh && a.attach.empty())
             return invalid(ap + ".pins.mode", "near_mesh needs attach: the mesh the pinned vertices are near");
         if (a.pins.mode == PinMode::Box && glm::any(glm::greaterThan(a.pins.box_min_m, a.pins.box_max_m)))

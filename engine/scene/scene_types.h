@@ -273,6 +273,7 @@ struct Accessory {
     AccessoryType type = AccessoryType::Cloth;
     std::string mesh;                         // the accessory's own mesh (a MeshRef name)
     std::string attach;                       // mesh its pins follow (usually the head); "" = world
+    std::string attach_joint;                 // skeletal animation: joint (node) of attach's skin the pins follow; "" = the mesh's motion
     AccessoryPins pins;
     ClothParams cloth;                        // type cloth
     SoftBodyParams soft_body;                 // type soft_body

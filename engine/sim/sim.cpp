@@ -338,6 +338,14 @@ std::vector<float> field_depths(const SimWorld& world, size_t group, bool follow
     return out;
 }
 
+// Where cloth `ci`'s pins stand at time t (rest -> world): its joint's transform when the world has a
+// cloth driver that knows it, else its attach mesh's motion.
+glm::mat4 cloth_attach_now(const SimWorld& world, size_t ci, double t_s) {
+    glm::mat4 m;
+    if (world.cloth_driver && world.cloth_driver(ci, t_s, m)) return m;
+    return rigid_now(world, motion_moves_mesh(world.motion, world.cloths[ci].attach_mesh), t_s);
+}
+
 void set_sdf_placement(SimSdfState& s, glm::vec3 placement_m) {
     s.placement_m = placement_m;
     s.frame.rest_to_world = s.transform * glm::translate(glm::mat4(1.0f), placement_m);
@@ -357,8 +365,8 @@ StepFrame begin_step(SimWorld& world) {
         set_sdf_placement(s, s.placement_m);
         s.frame.step_motion = s.transform * glm::inverse(before);
         if (s.surface_of_cloth >= 0 && size_t(s.surface_of_cloth) < world.cloths.size()) {
-            const bool carried = motion_moves_mesh(world.motion, world.cloths[size_t(s.surface_of_cloth)].attach_mesh);
-            s.frame.step_motion = rigid_now(world, carried, t_now) * glm::inverse(rigid_now(world, carried, t_prev));
+            const size_t ci = size_t(s.surface_of_cloth);
+            s.frame.step_motion = cloth_attach_now(world, ci, t_now) * glm::inverse(cloth_attach_now(world, ci, t_prev));
         }
         if (s.ease_in_s > 0.0) {
             const double u = std::clamp(t_now / s.ease_in_s, 0.0, 1.0);
@@ -408,8 +416,7 @@ StepFrame begin_step(SimWorld& world) {
     for (size_t ci = 0; ci < world.cloths.size(); ++ci) {
         const ClothState& c = world.cloths[ci];
         StepFrame::Cloth& fc = frame.cloths[ci];
-        const bool moves = motion_moves_mesh(world.motion, c.attach_mesh);
-        const glm::mat4 before = rigid_now(world, moves, t_prev), now = rigid_now(world, moves, t_now);
+        const glm::mat4 before = cloth_attach_now(world, ci, t_prev), now = cloth_attach_now(world, ci, t_now);
         const uint32_t nc = uint32_t(c.collider_indices.size()), ns = uint32_t(c.sdf_indices.size());
         fc.params = c.soft_body ? make_soft_body_params(c, world.environment, dt, t_now, before, now, nc, ns)
                                 : make_cloth_params(c.params, world.environment, dt, t_now, before, now, nc, ns, uint32_t(c.vertex_count()));
@@ -686,7 +693,7 @@ void reset_to_rest(SimWorld& world) {
         g.external_root_targets.clear();
         place_at_rest(g);
     }
-    for (ClothState& c : world.cloths) place_cloth_at_rest(c, rigid_now(world, motion_moves_mesh(world.motion, c.attach_mesh), 0.0));
+    for (size_t ci = 0; ci < world.cloths.size(); ++ci) place_cloth_at_rest(world.cloths[ci], cloth_attach_now(world, ci, 0.0));
 }
 
 Status set_root_transforms(SimWorld& world, size_t group, std::span<const glm::mat4> transforms) {

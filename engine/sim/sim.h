@@ -192,11 +192,18 @@ struct SimWorld {
     // Colliders attached to a skeleton's joint (Collider::attach_joint): when set and it returns true, the
     // transform of collider `index` at time t (rest -> world) instead of the motion's.
     std::function<bool(size_t index, double t_s, glm::mat4& out)> collider_driver;
+    // Cloths and soft bodies pinned to a skeleton's joint (Accessory::attach_joint): when set and it returns
+    // true, the attach transform of cloth `index` at time t (rest -> world) instead of its mesh's motion.
+    std::function<bool(size_t index, double t_s, glm::mat4& out)> cloth_driver;
 
     double step_dt_s() const { return 1.0 / (environment.sim_rate_hz * double(environment.substeps)); }
     double frame_dt_s() const { return 1.0 / environment.sim_rate_hz; }
     double time_s() const { return clock.time_s(step_dt_s()); }
 };
+
+// Where cloth (or soft body) `cloth` of `world` has its pins at time t (rest -> world): its joint's
+// transform from world.cloth_driver when that knows it, else its attach mesh's motion.
+glm::mat4 cloth_attach_now(const SimWorld& world, size_t cloth, double t_s);
 
 // Validation of what the simulation is given: the declared checks scene loading applies
 // (scene/param_check.h: finite, inside the ranges of docs/scene-schema.md, gpu_vertices_per_strand 4, 8,

@@ -849,6 +849,95 @@ TEST_F(RuntimeTest, ColliderOnAJointFollowsTheJoint) {
     EXPECT_FALSE(validate_scene(unattached).ok());
 }
 
+// An accessory pinned to a joint (Accessory::attach_joint): a sheet over CesiumMan's head, pinned at its
+// middle to his head joint, follows the head through the blend-in and 40 frames of the walk: every pinned
+// vertex where the joint carries its rest place (within 1e-5 m), the free ones hanging with it (none left
+// behind beyond the sheet's size, nothing non-finite). A joint that the skin does not have is an error
+// naming it, and attach_joint without attach is refused by validation.
+TEST_F(RuntimeTest, ClothPinnedToAJointFollowsItThroughTheWalk) {
+    const std::filesystem::path dir = test::scratch_dir("runtime_cloth_joint");
+    const char* head_joint = "Skeleton_neck_joint_2";
+    auto file = import_mesh_file(test::testdata("gltf/CesiumMan.glb"));
+    ASSERT_TRUE(file.ok());
+    int node = -1;
+    for (size_t n = 0; n < file->nodes.size(); ++n)
+        if (file->nodes[n].name == head_joint) node = int(n);
+    ASSERT_GE(node, 0);
+    const std::vector<glm::dmat4> rest = world_transforms(*file, rest_pose(*file));
+    const glm::vec3 top = glm::vec3(rest[size_t(node)][3]) + glm::vec3(0.0f, 0.2f, 0.0f);  // above the head
+    {
+        const Mesh sheet = make_cloth_sheet("sheet", top - glm::vec3(0.12f, 0.0f, 0.12f), glm::vec3(0.24f, 0, 0), glm::vec3(0, 0, 0.24f), 8, 8);
+        std::string obj;
+        for (const glm::vec3& p : sheet.positions) obj += "v " + std::to_string(p.x) + " " + std::to_string(p.y) + " " + std::to_string(p.z) + "\n";
+        for (size_t t = 0; t < sheet.indices.size(); t += 3)
+            obj += "f " + std::to_string(sheet.indices[t] + 1) + " " + std::to_string(sheet.indices[t + 2] + 1) + " " +
+                   std::to_string(sheet.indices[t + 1] + 1) + "\n";
+        ASSERT_TRUE(write_file_atomic(dir / "sheet.obj", obj).ok());
+    }
+    auto rt = make();
+    ASSERT_TRUE(rt);
+    Scene s = walking_man_scene();
+    s.hair_groups[0].growth.guides = 20;
+    MeshRef sheet_ref;
+    sheet_ref.name = "sheet";
+    sheet_ref.path = (dir / "sheet.obj").string();
+    s.meshes.push_back(sheet_ref);
+    Accessory a;
+    a.name = "cap";
+    a.mesh = "sheet";
+    a.attach = "man";
+    a.attach_joint = head_joint;
+    a.pins.mode = PinMode::Box;
+    a.pins.box_min_m = glm::dvec3(top) - glm::dvec3(0.05, 0.01, 0.05);
+    a.pins.box_max_m = glm::dvec3(top) + glm::dvec3(0.05, 0.01, 0.05);
+    a.cloth.hair_collision = false;
+    s.accessories.push_back(a);
+    ASSERT_TRUE(rt->apply(s).ok()) << rt->report().summary();
+    ASSERT_EQ(rt->world()->cloths.size(), 1u);
+    ClipSampler clip(*file, file->animations[0]);
+    double worst = 0.0, moved = 0.0, farthest = 0.0;
+    size_t pinned = 0;
+    for (int frame = 1; frame <= 40; ++frame) {
+        ASSERT_TRUE(rt->step(1).ok());
+        if (frame % 10 != 0) continue;
+        ASSERT_TRUE(rt->download().ok());
+        const double t = rt->world()->time_s();
+        const glm::dmat4 T = world_transforms(*file, played_pose(*file, clip, t))[size_t(node)] * glm::inverse(rest[size_t(node)]);
+        const ClothState& c = rt->world()->cloths[0];
+        const glm::vec3 head = glm::vec3(T * glm::dvec4(glm::dvec3(top), 1.0));
+        pinned = 0;
+        for (size_t v = 0; v < c.vertex_count(); ++v) {
+            const glm::vec4 x = c.positions[v];
+            ASSERT_TRUE(std::isfinite(x.x) && std::isfinite(x.y) && std::isfinite(x.z)) << "frame " << frame;
+            farthest = std::max(farthest, double(glm::length(glm::vec3(x) - head)));
+            if (x.w > 0.0f) continue;
+            ++pinned;
+            const glm::vec3 want = glm::vec3(T * glm::dvec4(glm::dvec3(c.vertices[v].rest_os), 1.0));
+            worst = std::max(worst, double(glm::length(glm::vec3(x) - want)));
+            moved = std::max(moved, double(glm::length(glm::vec3(x) - glm::vec3(c.vertices[v].rest_os))));
+        }
+    }
+    std::printf("a sheet pinned to CesiumMan's head joint over 40 frames: %zu pinned vertices within %.3g m of the joint's carry, moved up "
+                "to %.3g m; every vertex within %.3g m of the carried pin centre\n",
+                pinned, worst, moved, farthest);
+    EXPECT_GT(pinned, 0u);
+    EXPECT_LE(worst, 1e-5);
+    EXPECT_GT(moved, 0.01) << "the head must move for the test to mean anything";
+    EXPECT_LT(farthest, 0.2) << "the sheet (0.17 m from its middle to a corner) hangs from the head, not left behind";
+
+    Scene wrong = s;
+    wrong.accessories[0].attach_joint = "no_such_joint";
+    auto st = rt->apply(wrong);
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.error().message.find("accessories['cap'].attach_joint"), std::string::npos) << st.error().message;
+    EXPECT_NE(st.error().message.find("no joint 'no_such_joint'"), std::string::npos) << st.error().message;
+    EXPECT_TRUE(rt->scene() == s) << "the scene as it was keeps running";
+    Scene unattached = s;
+    unattached.accessories[0].attach.clear();
+    unattached.accessories[0].pins.mode = PinMode::Box;
+    EXPECT_FALSE(validate_scene(unattached).ok());
+}
+
 // Play and reset never launch the hair: CesiumMan's walk from rest, reset and played again five times. The
 // kinetic energy of the free guide vertices over the blend-in and the 10 frames after it stays within twice
 // the steady walk's (its largest over seconds 2 to 3), and every reset replays the same frames.
