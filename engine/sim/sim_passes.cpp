@@ -293,7 +293,7 @@ void sdf_vertex(uint32_t vertex, uint32_t n, const SdfGridParams& g, const float
     glm::vec4 c = r.normal;
     if (vertex % n > 0 && pos[vertex - 1].w <= 0.0f) {
         moved = sim_keep_distance(moved, sim_xyz(pos[vertex - 1]), rest_lengths[vertex - 1]);
-        c = with_w(sim_contact_lifted(sim_xyz(r.normal), sim_xyz(r.moved), moved), 0.0f);
+        c = with_w(sim_contact_lifted(sim_xyz(r.normal), sim_xyz(r.moved), moved, f.params.x), 0.0f);
     }
     prev[vertex] = with_w(sim_xyz(prev[vertex]) + sim_sdf_prev_shift(sim_xyz(r.dep), moved - sim_xyz(x)), prev[vertex].w);
     x = with_w(moved, x.w);
@@ -321,7 +321,7 @@ void sdf_midpoint(uint32_t segment, uint32_t parity, uint32_t n, const SdfGridPa
     // Next to a pinned vertex: rotate about it rather than stretch (as sdf_vertex does).
     if (k > 0 && pos[ia - 1].w <= 0.0f) {
         moved_a = sim_keep_distance(moved_a, sim_xyz(pos[ia - 1]), rest_lengths[ia - 1]);
-        contact_a = with_w(sim_contact_lifted(sim_xyz(normal), sim_xyz(a) + push, moved_a), 0.0f);
+        contact_a = with_w(sim_contact_lifted(sim_xyz(normal), sim_xyz(a) + push, moved_a, f.params.x), 0.0f);
     }
     prev[ia] = with_w(sim_xyz(prev[ia]) + sim_sdf_prev_shift(dep, moved_a - sim_xyz(a)), prev[ia].w);
     prev[ia + 1] = with_w(sim_xyz(prev[ia + 1]) + dep, prev[ia + 1].w);

@@ -110,7 +110,8 @@ void clamp_delta(uint32_t vertex, const SimGroupParams& p, std::span<glm::vec4> 
 // not cause), and the push's normal is recorded in `contact` for ftl_contact. Pinned vertices are exempt
 // (roots may sit just inside a collision mesh), and a free vertex next to a pinned one keeps its rest
 // distance to it (sim_keep_distance), so a root inside the mesh never stretches its segment; its contact
-// keeps the plane where the push put it (sim_contact_lifted), which ftl_contact turns it out onto.
+// keeps the plane through the pushed point where the turn left it below the surface (sim_contact_lifted),
+// which ftl_contact turns it out onto.
 void sdf_vertex(uint32_t vertex, uint32_t n, const gpu_shared::SdfGridParams& g, const float* field, const SimSdfFrame& f,
                 std::span<glm::vec4> pos, std::span<glm::vec4> prev, std::span<const float> rest_lengths, std::span<glm::vec4> contact);
 

@@ -439,7 +439,8 @@ SIM_FN vec3 sim_contact_keep_outside(vec3 t, vec3 a, float len_m, vec3 plane_poi
 // The solver's last sweep for free child b of parent a (final): the follow-the-leader target at exactly
 // rest_m from a, kept outside b's contact plane. The contact c is zero when b had none, else its plane's
 // unit normal, lengthened by the plane's height above b's position after the SDF pushes where a push was
-// turned back about a pinned vertex (sim_contact_lifted; a length within 1 um of 1 is a plane through b).
+// turned back about a pinned vertex below the surface (sim_contact_lifted; a length within 1 um of 1 is a
+// plane through b).
 // Primitive colliders then push it and turn it back onto the sphere about a.
 TRESSEL_CONST(float, kSimContactLiftedLength2, 1.000002f);
 SIM_FN vec3 sim_ftl_contact_target(vec4 a, vec4 b, float rest_m, vec3 c) {

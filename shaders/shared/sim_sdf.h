@@ -53,17 +53,24 @@ SIM_FN vec3 sim_sdf_push_follow(SDF_FIELD_PARAM SdfGridParams g, SimSdfFrame f, 
     return x;
 }
 
-// The contact recorded for a vertex whose push was turned back onto the sphere about its pinned
-// neighbour (sim_keep_distance): the push's unit normal n, lengthened by the height of the pushed point
-// above the turned one along n (sim_ftl_contact_target reads the plane through the pushed point). Where a
-// skinned body's deformation carries the pinned vertex in (a root on the base of the neck as the arms
-// come down), the turn lands inside again, and a plane through the turned point kept it there: CesiumMan
-// blending into his walk held such a vertex 8.5 mm inside his body. With the plane where the push put it,
-// the last sweep turns the vertex about its parent out onto it, at no extra field sample. (Pushing and
-// turning again while inside cost Rat Boy's step 14-17% on an H200, its fur touching the body at every
-// third vertex.) The length carries the height because the fused pass keeps three floats per contact.
-SIM_FN vec3 sim_contact_lifted(vec3 n, vec3 pushed, vec3 turned) {
-    return n * (1.0f + max(dot(pushed - turned, n), 0.0f));
+// The contact recorded for a vertex whose push (to `margin_m` outside the surface) was turned back onto
+// the sphere about its pinned neighbour (sim_keep_distance): the push's unit normal n, lengthened, where
+// the turn took it back by more than half the margin, by that pull-back: sim_ftl_contact_target reads the
+// plane through the pushed point. Where a skinned body's
+// deformation carries the pinned vertex in (a root on the base of the neck as the arms come down), the
+// turn lands inside again, and a plane through the turned point kept it there: CesiumMan blending into his
+// walk held such a vertex 8.5 mm inside his body. With the pushed point's plane the last sweep turns it
+// out onto it, at no extra field sample. (Pushing and turning again while inside cost Rat Boy's step
+// 14-17% on an H200, his fur touching the body at every third vertex.) Tried and not kept: a plane lifted
+// on every turn gave the lift as velocity to hair resting on a head (the default scene with hair volume,
+// still: 2.7 mm/s RMS and 0.27 m/s at most against 1 mm/s and 1 cm/s); a plane lifted only to the surface
+// left CesiumMan's vertex 6.1 mm in (the neck curves away from it), and a lift only for pull-backs beyond
+// the whole margin 4.3 mm. Resting hair's turns pull back far less than half a margin: its rest figures are
+// those without the lift, to the digit. The length carries the height because the fused pass keeps three
+// floats per contact.
+SIM_FN vec3 sim_contact_lifted(vec3 n, vec3 pushed, vec3 turned, float margin_m) {
+    float pull_back = dot(pushed - turned, n);
+    return pull_back > 0.5f * max(margin_m, 0.0f) ? n * (1.0f + pull_back) : n;
 }
 
 // How deep world point x lies in the field's collision margin (params.x), in margins: <= 0 outside the

@@ -29,7 +29,7 @@ void main() {
     vec4 contact_a = normal;
     if (k > 0u && pos[ia - 1u].w <= 0.0) {
         moved_a = sim_keep_distance(moved_a, pos[ia - 1u].xyz, rest_lengths[ia - 1u]);
-        contact_a = vec4(sim_contact_lifted(normal.xyz, a.xyz + push, moved_a), 0.0);
+        contact_a = vec4(sim_contact_lifted(normal.xyz, a.xyz + push, moved_a, f.params.x), 0.0);
     }
     prev[ia] = with_w(pa.xyz + sim_sdf_prev_shift(dep, moved_a - a.xyz), pa.w);
     prev[ia + 1u] = with_w(pb.xyz + dep, pb.w);

@@ -5,7 +5,8 @@ layout(local_size_x = kSimWorkgroupSize) in;
 
 // Per free vertex, one SDF: pushed out to the margin with friction, the depenetration share moving the
 // previous position too, the contact normal recorded; next to a pinned vertex it keeps its rest distance
-// and its contact plane stays where the push put it (sim_contact_lifted; sim_passes::sdf_vertex).
+// and its contact plane stays where the push put it when the turn left it inside (sim_contact_lifted;
+// sim_passes::sdf_vertex).
 void main() {
     uint vertex = LINEAR_INVOCATION_INDEX;
     if (vertex >= pc.count) return;
@@ -20,7 +21,7 @@ void main() {
     vec4 c = r.normal;
     if (vertex % n > 0u && pos[vertex - 1u].w <= 0.0) {
         moved = sim_keep_distance(moved, pos[vertex - 1u].xyz, rest_lengths[vertex - 1u]);
-        c = vec4(sim_contact_lifted(r.normal.xyz, r.moved.xyz, moved), 0.0);
+        c = vec4(sim_contact_lifted(r.normal.xyz, r.moved.xyz, moved, f.params.x), 0.0);
     }
     vec4 xp = prev[vertex];
     prev[vertex] = with_w(xp.xyz + sim_sdf_prev_shift(r.dep.xyz, moved - x.xyz), xp.w);

@@ -396,7 +396,7 @@ void sdf_vertex(uint s, uint k) {
         vec4 before = X(at(s, k - 1u));
         if (before.w <= 0.0) {
             moved = sim_keep_distance(moved, before.xyz, s_len[at(s, k - 1u)]);
-            c = sim_contact_lifted(r.normal.xyz, r.moved.xyz, moved);
+            c = sim_contact_lifted(r.normal.xyz, r.moved.xyz, moved, F.params.x);
         }
     }
     set_xp(i, xp + sim_sdf_prev_shift(r.dep.xyz, moved - x.xyz));
@@ -424,7 +424,7 @@ void sdf_midpoint(uint s, uint k) {
         vec4 before = X(at(s, k - 1u));
         if (before.w <= 0.0) {
             moved_a = sim_keep_distance(moved_a, before.xyz, s_len[at(s, k - 1u)]);
-            contact_a = sim_contact_lifted(normal, a.xyz + push, moved_a);
+            contact_a = sim_contact_lifted(normal, a.xyz + push, moved_a, F.params.x);
         }
     }
     set_xp(ia, pa + sim_sdf_prev_shift(dep, moved_a - a.xyz));

@@ -92,22 +92,23 @@ TEST(SimFormulas, ContactKeepsTheRestLengthAndTheOuterSideOfThePlane) {
     EXPECT_NEAR(glm::length(t - (glm::vec3(deep) + n * rest)), 0.0f, 1e-6f);
 
     // A child next to a pinned parent 6 mm inside the body (y < 0): its push to the margin's plane y = 2 mm
-    // was turned back onto the sphere about the parent, below that plane (on a curved body, below the
-    // surface). Its contact keeps the plane where the push put it (sim_contact_lifted), and the sweep turns
-    // it out onto that plane at its rest length; with the plane through the turned point (the unit normal
-    // alone) it stays where the turn left it.
+    // was turned back onto the sphere about the parent, on a curved body below the surface (here: back to
+    // where it was, 4 mm in). Its contact keeps the plane through the pushed point (sim_contact_lifted),
+    // and the sweep turns it out onto that plane at its rest length; with the plane through the turned
+    // point (the unit normal alone) it stays inside.
+    const float margin = 0.002f;
     const glm::vec4 pinned(0.0f, -0.006f, 0.0f, 0.0f);
-    const glm::vec3 inside = glm::vec3(pinned) + glm::normalize(glm::vec3(1.0f, 0.1f, 0.0f)) * rest;
-    const glm::vec3 pushed(inside.x, 0.002f, inside.z);
-    const glm::vec3 turned = gpu_shared::sim_keep_distance(pushed, glm::vec3(pinned), rest);
-    ASSERT_LT(turned.y, 0.002f - 1e-4f) << "the turn must pull it back below the plane for the case to mean anything";
-    const glm::vec3 lifted = gpu_shared::sim_contact_lifted(n, pushed, turned);
+    const glm::vec3 turned = glm::vec3(pinned) + glm::normalize(glm::vec3(1.0f, 0.1f, 0.0f)) * rest;
+    const glm::vec3 pushed(turned.x, margin, turned.z);
+    ASSERT_LT(turned.y, 0.0f);
+    const glm::vec3 lifted = gpu_shared::sim_contact_lifted(n, pushed, turned, margin);
     const glm::vec3 out = sim_ftl_contact_target(pinned, glm::vec4(turned, 1.0f), rest, lifted);
     EXPECT_NEAR(glm::length(out - glm::vec3(pinned)), rest, 1e-6f);
-    EXPECT_NEAR(out.y, 0.002f, 1e-6f) << "on the plane the push reached";
-    EXPECT_LT(sim_ftl_contact_target(pinned, glm::vec4(turned, 1.0f), rest, n).y, 0.002f - 1e-4f);
-    // A push that the turn did not pull back is a plain contact: the same as the unit normal.
-    EXPECT_EQ(gpu_shared::sim_contact_lifted(n, turned, turned), n);
+    EXPECT_NEAR(out.y, margin, 1e-6f) << "on the plane the push reached";
+    EXPECT_LT(sim_ftl_contact_target(pinned, glm::vec4(turned, 1.0f), rest, n).y, turned.y + 1e-6f);
+    // A turn that takes it back by less than half the margin is a plain contact: the unit normal.
+    const glm::vec3 within(turned.x, 0.0015f, turned.z);
+    EXPECT_EQ(gpu_shared::sim_contact_lifted(n, pushed, within, margin), n);
 }
 
 // sim_frame_advance skips sim_quat_from_x's normalizations; it must still be the parent frame times the
