@@ -720,30 +720,27 @@ Status SceneRuntime::build_playback(const Scene& scene) {
     auto boxes = joint_bounds(mesh, p->bind, p->skin->joints.size());
     if (!boxes) return make_error(boxes.error().code, who + ": " + boxes.error().message);
     p->joint_boxes = std::move(*boxes);
-    // Colliders on a joint of this skin: each follows its joint from the rest pose.
+    // Colliders and accessories on a joint of this skin: each follows its joint from the rest pose.
     const std::vector<glm::dmat4> rest_world = world_transforms(file, rest_pose(file));
+    auto attach_to_joint = [&](std::vector<Playback::JointAttachment>& out, size_t scene_index, const std::string& path,
+                               const std::string& joint) -> Status {
+        int node = -1;
+        for (size_t n = 0; n < file.nodes.size() && node < 0; ++n)
+            if (file.nodes[n].name == joint) node = int(n);
+        if (node < 0)
+            return make_error(ErrorCode::InvalidArgument, path + ".attach_joint: mesh '" + p->mesh + "' has no joint '" + joint + "'");
+        out.push_back({scene_index, node, glm::inverse(rest_world[size_t(node)])});
+        return {};
+    };
     for (size_t ci = 0; ci < scene.colliders.size(); ++ci) {
         const Collider& c = scene.colliders[ci];
-        if (c.attach_joint.empty() || c.attach_to != p->mesh) continue;
-        int node = -1;
-        for (size_t n = 0; n < file.nodes.size() && node < 0; ++n)
-            if (file.nodes[n].name == c.attach_joint) node = int(n);
-        if (node < 0)
-            return make_error(ErrorCode::InvalidArgument, "colliders['" + c.name + "'].attach_joint: mesh '" + p->mesh + "' has no joint '" +
-                                                              c.attach_joint + "'");
-        p->joint_colliders.push_back({ci, node, glm::inverse(rest_world[size_t(node)])});
+        if (!c.attach_joint.empty() && c.attach_to == p->mesh)
+            TRESSEL_TRY(attach_to_joint(p->joint_colliders, ci, "colliders['" + c.name + "']", c.attach_joint));
     }
-    // Accessories pinned to a joint of this skin: their pins follow that joint from the rest pose.
     for (size_t ai = 0; ai < scene.accessories.size(); ++ai) {
         const Accessory& a = scene.accessories[ai];
-        if (a.attach_joint.empty() || a.attach != p->mesh) continue;
-        int node = -1;
-        for (size_t n = 0; n < file.nodes.size() && node < 0; ++n)
-            if (file.nodes[n].name == a.attach_joint) node = int(n);
-        if (node < 0)
-            return make_error(ErrorCode::InvalidArgument, "accessories['" + a.name + "'].attach_joint: mesh '" + p->mesh + "' has no joint '" +
-                                                              a.attach_joint + "'");
-        p->joint_accessories.push_back({ai, node, glm::inverse(rest_world[size_t(node)])});
+        if (!a.attach_joint.empty() && a.attach == p->mesh)
+            TRESSEL_TRY(attach_to_joint(p->joint_accessories, ai, "accessories['" + a.name + "']", a.attach_joint));
     }
     playback_ = std::move(p);
     // The bounds of every pose the clip takes (sampled 24 times) and the bind pose: the drawn mesh's bounds

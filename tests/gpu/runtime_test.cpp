@@ -484,6 +484,25 @@ Scene walking_man_scene() {
     return s;
 }
 
+// A mesh (a cloth sheet from make_cloth_sheet) as an OBJ file for a scene to load, each face's winding
+// reversed as the cloth tests have it. False when it cannot be written.
+bool write_sheet_obj(const Mesh& sheet, const std::filesystem::path& path) {
+    std::string obj;
+    for (const glm::vec3& p : sheet.positions) obj += "v " + std::to_string(p.x) + " " + std::to_string(p.y) + " " + std::to_string(p.z) + "\n";
+    for (size_t t = 0; t < sheet.indices.size(); t += 3)
+        obj += "f " + std::to_string(sheet.indices[t] + 1) + " " + std::to_string(sheet.indices[t + 2] + 1) + " " +
+               std::to_string(sheet.indices[t + 1] + 1) + "\n";
+    return write_file_atomic(path, obj).ok();
+}
+
+// The scene's mesh "sheet", read from `path` (written by write_sheet_obj).
+MeshRef sheet_mesh_ref(const std::filesystem::path& path) {
+    MeshRef ref;
+    ref.name = "sheet";
+    ref.path = path.string();
+    return ref;
+}
+
 // CesiumMan's body as a collision mesh: `cells_x` cells, padding 0.2, margin 5 mm.
 CollisionMesh walking_man_field(int cells_x, bool band_only = false) {
     CollisionMesh cm;
@@ -865,23 +884,13 @@ TEST_F(RuntimeTest, ClothPinnedToAJointFollowsItThroughTheWalk) {
     ASSERT_GE(node, 0);
     const std::vector<glm::dmat4> rest = world_transforms(*file, rest_pose(*file));
     const glm::vec3 top = glm::vec3(rest[size_t(node)][3]) + glm::vec3(0.0f, 0.2f, 0.0f);  // above the head
-    {
-        const Mesh sheet = make_cloth_sheet("sheet", top - glm::vec3(0.12f, 0.0f, 0.12f), glm::vec3(0.24f, 0, 0), glm::vec3(0, 0, 0.24f), 8, 8);
-        std::string obj;
-        for (const glm::vec3& p : sheet.positions) obj += "v " + std::to_string(p.x) + " " + std::to_string(p.y) + " " + std::to_string(p.z) + "\n";
-        for (size_t t = 0; t < sheet.indices.size(); t += 3)
-            obj += "f " + std::to_string(sheet.indices[t] + 1) + " " + std::to_string(sheet.indices[t + 2] + 1) + " " +
-                   std::to_string(sheet.indices[t + 1] + 1) + "\n";
-        ASSERT_TRUE(write_file_atomic(dir / "sheet.obj", obj).ok());
-    }
+    ASSERT_TRUE(write_sheet_obj(make_cloth_sheet("sheet", top - glm::vec3(0.12f, 0.0f, 0.12f), glm::vec3(0.24f, 0, 0), glm::vec3(0, 0, 0.24f), 8, 8),
+                                dir / "sheet.obj"));
     auto rt = make();
     ASSERT_TRUE(rt);
     Scene s = walking_man_scene();
     s.hair_groups[0].growth.guides = 20;
-    MeshRef sheet_ref;
-    sheet_ref.name = "sheet";
-    sheet_ref.path = (dir / "sheet.obj").string();
-    s.meshes.push_back(sheet_ref);
+    s.meshes.push_back(sheet_mesh_ref(dir / "sheet.obj"));
     Accessory a;
     a.name = "cap";
     a.mesh = "sheet";
@@ -1007,22 +1016,12 @@ size_t blue_pixels(runtime::SceneRuntime& rt, glm::dvec3 target, double yaw, dou
 
 TEST_F(RuntimeTest, ClothAccessoryIsSimulatedAndDrawnInPlaceOfItsMesh) {
     const std::filesystem::path dir = test::scratch_dir("runtime_cloth");
-    {
-        const Mesh sheet = make_cloth_sheet("sheet", glm::vec3(-0.2f, 0.88f, -0.15f), glm::vec3(0.4f, 0, 0), glm::vec3(0, 0, 0.4f), 12, 12);
-        std::string obj;
-        for (const glm::vec3& p : sheet.positions) obj += "v " + std::to_string(p.x) + " " + std::to_string(p.y) + " " + std::to_string(p.z) + "\n";
-        for (size_t t = 0; t < sheet.indices.size(); t += 3)
-            obj += "f " + std::to_string(sheet.indices[t] + 1) + " " + std::to_string(sheet.indices[t + 2] + 1) + " " +
-                   std::to_string(sheet.indices[t + 1] + 1) + "\n";
-        ASSERT_TRUE(write_file_atomic(dir / "sheet.obj", obj).ok());
-    }
+    ASSERT_TRUE(write_sheet_obj(make_cloth_sheet("sheet", glm::vec3(-0.2f, 0.88f, -0.15f), glm::vec3(0.4f, 0, 0), glm::vec3(0, 0, 0.4f), 12, 12),
+                                dir / "sheet.obj"));
     auto rt = make();
     ASSERT_TRUE(rt);
     Scene s = light_scene();
-    MeshRef sheet_ref;
-    sheet_ref.name = "sheet";
-    sheet_ref.path = (dir / "sheet.obj").string();
-    s.meshes.push_back(sheet_ref);
+    s.meshes.push_back(sheet_mesh_ref(dir / "sheet.obj"));
     Accessory a;
     a.name = "kerchief";
     a.mesh = "sheet";
