@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <unordered_map>
 
 #include "core/clock.h"
 #include "render/hair_data.h"
@@ -12,6 +13,7 @@
 #include "sim/mesh_oracle.h"
 #include "sim/motion.h"
 #include "sim/soft_body.h"
+#include "groom/spatial.h"
 
 namespace tressel::runtime {
 
@@ -292,6 +294,13 @@ Status SceneRuntime::build_cloths(const Scene& scene) {
                 if (world_->colliders[ci].desc.name == name) cloth->collider_indices.push_back(ci);
         cloth_of_accessory_[ai] = int(world_->cloths.size());
         world_->cloths.push_back(std::move(*cloth));
+        // On the animated mesh without a joint: every pin follows the skin under it.
+        if (playback_ && !a.attach.empty() && a.attach == playback_->mesh && a.attach_joint.empty())
+            TRESSEL_TRY(pin_to_skin(world_->cloths.size() - 1, who));
+    }
+    if (playback_ && !playback_->skin_pins.empty()) {
+        world_->cloth_driver = [this](size_t i, double t, glm::mat4& out) { return cloth_at(i, t, out); };
+        world_->cloth_pin_driver = [this](size_t i, double t, std::vector<glm::mat4>& out) { return cloth_pins_at(i, t, out); };
     }
     reset_to_rest(*world_);
     // Hair against the accessories that ask for it: each one's field (a cloth's shell, a soft body's
@@ -960,7 +969,86 @@ bool SceneRuntime::cloth_at(size_t cloth, double t_s, glm::mat4& out) {
         out = playback_->joint_motion(ja.node, ja.inverse_rest, t_s);
         return true;
     }
+    // Pins on the skin: the cloth as a whole (its contacts' frame, its field's grid, a reset) follows the
+    // pin nearest the pins' centre.
+    for (Playback::SkinPins& sp : playback_->skin_pins) {
+        if (sp.cloth != cloth || !playback_->skin_pins_at(sp, t_s).ok()) continue;
+        out = sp.transforms[sp.representative];
+        return true;
+    }
     return false;
+}
+
+bool SceneRuntime::cloth_pins_at(size_t cloth, double t_s, std::vector<glm::mat4>& out) {
+    if (!playback_) return false;
+    for (Playback::SkinPins& sp : playback_->skin_pins) {
+        if (sp.cloth != cloth || !playback_->skin_pins_at(sp, t_s).ok()) continue;
+        out.assign(sp.vertex_count, glm::mat4(1.0f));
+        for (size_t i = 0; i < sp.vertex.size(); ++i) out[sp.vertex[i]] = sp.transforms[i];
+        return true;
+    }
+    return false;
+}
+
+Status SceneRuntime::Playback::skin_pins_at(SkinPins& sp, double t_s) {
+    if (sp.transforms_t == t_s && sp.transforms.size() == sp.at.size()) return {};
+    if (pin_joints_t != t_s) {
+        pin_joints = joint_matrices(*skin, world_transforms(*file, local_pose(t_s)), to_scene);
+        pin_joints_t = t_s;
+    }
+    std::vector<glm::vec3> corners_posed;
+    TRESSEL_TRY(skin_mesh(sp.corners, sp.bind, pin_joints, corners_posed));
+    TRESSEL_TRY(root_transforms(sp.corners, corners_posed, sp.at, sp.transforms));
+    sp.transforms_t = t_s;
+    return {};
+}
+
+Status SceneRuntime::pin_to_skin(size_t cloth, const std::string& who) {
+    Playback& p = *playback_;
+    ClothState& c = world_->cloths[cloth];
+    const Mesh& mesh = p.scene_mesh->mesh;
+    if (mesh.joints.size() != mesh.positions.size() || mesh.weights.size() != mesh.positions.size() || mesh.indices.empty())
+        return make_error(ErrorCode::InvalidArgument, who + ".attach: mesh '" + p.mesh + "' has no skinned triangles to pin to");
+    const TriangleBvh bvh(mesh.positions, mesh.indices);
+    Playback::SkinPins sp;
+    sp.cloth = cloth;
+    sp.vertex_count = c.vertex_count();
+    sp.corners.name = mesh.name + " (pins of '" + c.name + "')";
+    sp.corners.skin = mesh.skin;
+    std::unordered_map<uint32_t, uint32_t> corner_of;  // mesh vertex -> vertex of `corners`
+    auto corner = [&](uint32_t v) {
+        auto [it, added] = corner_of.emplace(v, uint32_t(sp.corners.positions.size()));
+        if (added) {
+            sp.corners.positions.push_back(mesh.positions[v]);
+            sp.corners.joints.push_back(mesh.joints[v]);
+            sp.corners.weights.push_back(mesh.weights[v]);
+        }
+        return it->second;
+    };
+    glm::dvec3 centre(0.0);
+    for (uint32_t v = 0; v < uint32_t(c.vertex_count()); ++v) {
+        if (c.vertices[v].rest_os.w > 0.0f) continue;
+        const glm::vec3 rest(c.vertices[v].rest_os);
+        const ClosestPoint hit = bvh.closest(rest);
+        for (int k = 0; k < 3; ++k) sp.corners.indices.push_back(corner(mesh.indices[3 * size_t(hit.triangle) + size_t(k)]));
+        sp.at.push_back({uint32_t(sp.at.size()), hit.barycentric});
+        sp.vertex.push_back(v);
+        centre += glm::dvec3(rest);
+    }
+    if (sp.at.empty()) return {};  // nothing pinned: it falls under gravity
+    centre /= double(sp.at.size());
+    double nearest = std::numeric_limits<double>::infinity();
+    for (size_t i = 0; i < sp.vertex.size(); ++i) {
+        const double d = glm::length(glm::dvec3(c.vertices[sp.vertex[i]].rest_os) - centre);
+        if (d < nearest) nearest = d, sp.representative = i;
+    }
+    const std::vector<glm::mat4> rest_joints = joint_matrices(*p.skin, world_transforms(*p.file, rest_pose(*p.file)), p.to_scene);
+    auto bind = unbind_mesh(sp.corners, rest_joints);
+    if (!bind) return make_error(bind.error().code, who + ".attach: " + bind.error().message);
+    sp.bind = std::move(*bind);
+    c.pins_on_skin = true;
+    p.skin_pins.push_back(std::move(sp));
+    return {};
 }
 
 Result<SdfGrid> SceneRuntime::current_field(uint32_t sdf) {

@@ -274,6 +274,27 @@ private:
             glm::dmat4 inverse_rest{1.0};
         };
         std::vector<JointAttachment> joint_colliders, joint_accessories;
+        // Accessories pinned to the skin (attached to the animated mesh, no attach_joint): each pinned vertex
+        // carried by the skinned triangle nearest it at rest, in the frame anim::root_transforms gives a
+        // strand's root, so a scarf's pins follow a bending neck as its skin does. Only the corners of those
+        // triangles are skinned: `corners` is a mesh of them (rest positions, joints and weights, the pins'
+        // triangles re-indexed) and `bind` its bind pose.
+        struct SkinPins {
+            size_t cloth = 0;                   // world cloth
+            size_t vertex_count = 0;            // its vertices
+            Mesh corners;
+            SkinBind bind;
+            std::vector<ScalpAttachment> at;    // per pin, its triangle of `corners` and its closest point's barycentric
+            std::vector<uint32_t> vertex;       // per pin, the cloth vertex
+            size_t representative = 0;          // the pin (nearest the pins' centre) whose transform the cloth as a whole follows
+            std::vector<glm::mat4> transforms;  // per pin at transforms_t
+            double transforms_t = -1.0;
+        };
+        std::vector<SkinPins> skin_pins;
+        std::vector<glm::mat4> pin_joints;      // the skin's joint matrices at pin_joints_t (skin pins ask for a step's start and end)
+        double pin_joints_t = -1.0;
+        // The transforms of `pins`' pins at t_s (rest -> world), cached per time.
+        Status skin_pins_at(SkinPins& pins, double t_s);
         std::vector<glm::dmat4> joint_world;
         double joint_world_t = -1.0;
         // A joint's motion from the rest pose at t_s, in scene space (rest -> world).
@@ -324,6 +345,9 @@ private:
     void drive_roots(SimWorld& world, double t_s);
     bool collider_at(size_t index, double t_s, glm::mat4& out);  // SimWorld::collider_driver
     bool cloth_at(size_t cloth, double t_s, glm::mat4& out);     // SimWorld::cloth_driver
+    bool cloth_pins_at(size_t cloth, double t_s, std::vector<glm::mat4>& out);  // SimWorld::cloth_pin_driver
+    // Binds the pins of world cloth `cloth` (accessory `who`) to the animated mesh's skin (Playback::SkinPins).
+    Status pin_to_skin(size_t cloth, const std::string& who);
     // The animated mesh's fields posed at t_s (or at the bind pose), given to the world and the GPU step.
     Status pose_fields(double t_s, bool bind_pose = false);
     Status solve_rest_state_now();

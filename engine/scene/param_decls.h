@@ -273,7 +273,7 @@ inline constexpr std::array kAccessory{
     choice("type", "cloth|soft_body", "what simulates it: cloth (position-based, from the mesh's triangles) or soft_body (shape matching of particles inside the closed mesh)").as("Simulated as", "Accessory"),
     text("mesh", "name of the mesh that is the accessory, placed over the character in its rest pose (required)").as("Mesh", "Accessory"),
     text("attach", "name of the mesh its pins follow (usually the head); \"\" = fixed in the world").as("Pinned to", "Accessory"),
-    text("attach_joint", "skeletal animation: the joint of attach's skin the pins follow rigidly from the bind pose (the head joint for headwear); \"\" = the mesh's motion").as("Pinned to joint", "Accessory"),
+    text("attach_joint", "skeletal animation: the joint of attach's skin the pins follow rigidly from the bind pose (the head joint for headwear); \"\" = each pin follows the skin under it (a scarf on a bending neck), or the mesh's motion when it is not animated").as("Pinned to joint", "Accessory"),
     boolean("enabled", "simulate this accessory (off: it is not in the scene's simulation)").as("Simulate", "Accessory"),
     boolean("visible", "draw this accessory").as("Visible", "Display"),
     colour("color", 1.0, "linear RGB colour in the viewport").as("Colour", "Display"),

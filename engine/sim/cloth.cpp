@@ -417,7 +417,7 @@ void predict(uint32_t v, const ClothStepParams& p, const ClothState& c, const st
                                       c.bend_rest[v].w)
                           : glm::vec4(0.0f);
     if (x.w <= 0.0f) {
-        pred[v] = glm::vec4(gpu_shared::cloth_pin_position(p, glm::vec3(cv.rest_os), 0u), x.w);
+        pred[v] = glm::vec4(pin_place(p, c, v, 0u), x.w);
         return;
     }
     pred[v] = glm::vec4(gpu_shared::cloth_predict(p, glm::vec3(x), glm::vec3(prev[v]), n), x.w);
@@ -451,12 +451,18 @@ gpu_shared::SimPair contacts(const ClothStepParams& p, glm::vec3 y, glm::vec3 yp
     return out;
 }
 
-bool pinned_small_step(uint32_t v, const ClothStepParams& p, uint32_t s, glm::vec3 rest_os, const std::vector<glm::vec4>& pred,
+glm::vec3 pin_place(const ClothStepParams& p, const ClothState& c, uint32_t v, uint32_t s) {
+    if (p.pin_places == 0u) return gpu_shared::cloth_pin_position(p, glm::vec3(c.vertices[v].rest_os), s);
+    TRESSEL_ASSERT(c.pin_places.size() == 2 * c.vertex_count(), "cloth_passes::pin_place: the step's pin places were not set");
+    return gpu_shared::cloth_pin_between(c.pin_places[2 * size_t(v)], c.pin_places[2 * size_t(v) + 1], s, p.substeps);
+}
+
+bool pinned_small_step(uint32_t v, const ClothStepParams& p, uint32_t s, const ClothState& c, const std::vector<glm::vec4>& pred,
                        const std::vector<glm::vec4>& start, std::vector<glm::vec4>& out_a, std::vector<glm::vec4>& out_b) {
     const glm::vec4 x = pred[v];
     if (x.w > 0.0f) return false;
     const bool last = s + 1 >= p.substeps;
-    out_a[v] = last ? x : glm::vec4(gpu_shared::cloth_pin_position(p, rest_os, s + 1), x.w);
+    out_a[v] = last ? x : glm::vec4(pin_place(p, c, v, s + 1), x.w);
     out_b[v] = last ? start[v] : x;
     return true;
 }
@@ -482,7 +488,7 @@ void substep(uint32_t v, const ClothStepParams& p, uint32_t s, const ClothState&
              const std::vector<gpu_shared::SimCollider>& colliders, const std::vector<SdfRef>& sdfs) {
     const ClothVertex& cv = c.vertices[v];
     const glm::vec4 x = pred[v];
-    if (pinned_small_step(v, p, s, glm::vec3(cv.rest_os), pred, start, out_a, out_b)) return;
+    if (pinned_small_step(v, p, s, c, pred, start, out_a, out_b)) return;
     // One Jacobi iteration: the edges' corrections summed in the vertex's adjacency order and the bending
     // stencil in its order (as both GPU passes sum them).
     glm::vec3 sum_e(0.0f);

@@ -44,6 +44,11 @@ struct ClothState {
     std::vector<uint32_t> sdf_indices;          // into SimWorld::sdfs
     std::vector<uint32_t> collider_indices;     // into SimWorld::colliders
     glm::mat4 pin_transform{1.0f};              // rest -> world of the attach mesh now (pins)
+    // Pins on a skin: each pinned vertex carried by the skinned triangle under it (SimWorld::cloth_pin_driver)
+    // instead of by pin_transform. pin_places: the step's places, 2 per vertex (a pinned one's at the
+    // step's start and end, world; free ones unused), set by each step from StepFrame::Cloth.
+    bool pins_on_skin = false;
+    std::vector<glm::vec4> pin_places;
     float total_mass_kg = 0.0f;
 
     // Soft bodies (soft_body.h): the vertices are particles, vertex v's adjacency its cluster's members
@@ -124,7 +129,10 @@ gpu_shared::SimPair contacts(const gpu_shared::ClothStepParams& p, glm::vec3 y, 
 
 // The parts of a small step every particle accessory shares (cloth and soft body):
 // a pinned particle's small step (to its pin's place at the small step's end); false for a free one.
-bool pinned_small_step(uint32_t v, const gpu_shared::ClothStepParams& p, uint32_t s, glm::vec3 rest_os, const std::vector<glm::vec4>& pred,
+// Where pinned vertex v is at the end of small step s: under p.pin_transform's blend, or between its own
+// places where the pins are on a skin (p.pin_places, c.pin_places).
+glm::vec3 pin_place(const gpu_shared::ClothStepParams& p, const ClothState& c, uint32_t v, uint32_t s);
+bool pinned_small_step(uint32_t v, const gpu_shared::ClothStepParams& p, uint32_t s, const ClothState& c, const std::vector<glm::vec4>& pred,
                        const std::vector<glm::vec4>& start, std::vector<glm::vec4>& out_a, std::vector<glm::vec4>& out_b);
 // A free particle's end of small step s at y (from y_start): its contacts, then the next small step's
 // prediction (with the surface `normal` for the wind) and this one's end, or after the last the state.

@@ -420,6 +420,21 @@ StepFrame begin_step(SimWorld& world) {
         const uint32_t nc = uint32_t(c.collider_indices.size()), ns = uint32_t(c.sdf_indices.size());
         fc.params = c.soft_body ? make_soft_body_params(c, world.environment, dt, t_now, before, now, nc, ns)
                                 : make_cloth_params(c.params, world.environment, dt, t_now, before, now, nc, ns, uint32_t(c.vertex_count()));
+        if (c.pins_on_skin && world.cloth_pin_driver) {
+            std::vector<glm::mat4> pins_before, pins_now;
+            const size_t nv = c.vertex_count();
+            if (world.cloth_pin_driver(ci, t_prev, pins_before) && world.cloth_pin_driver(ci, t_now, pins_now) && pins_before.size() == nv &&
+                pins_now.size() == nv) {
+                fc.pin_places.assign(2 * nv, glm::vec4(0.0f));
+                for (size_t v = 0; v < nv; ++v) {
+                    if (c.positions[v].w > 0.0f) continue;
+                    const glm::vec3 rest(c.vertices[v].rest_os);
+                    fc.pin_places[2 * v] = glm::vec4(gpu_shared::sim_transform_point(pins_before[v], rest), 1.0f);
+                    fc.pin_places[2 * v + 1] = glm::vec4(gpu_shared::sim_transform_point(pins_now[v], rest), 1.0f);
+                }
+                fc.params.pin_places = 1u;
+            }
+        }
         const double friction = c.soft_body ? c.soft.friction : c.params.friction;
         // The cloth's contacts run once per small step (params.substeps of them a step) and carry a point
         // by the surface's motion over that small step: the colliders' start and the fields' step_motion
@@ -643,6 +658,7 @@ Status step_once(SimWorld& world) {
             const SimSdfState& sdf = world.sdfs[c.sdf_indices[i]];
             sdfs.push_back({sdf.grid->distance_m.data(), sdf.grid_params, fc.sdf_frames[i]});
         }
+        c.pin_places = fc.pin_places;
         step_cloth(c, fc.params, fc.colliders, sdfs);
         if (!all_finite(c.positions)) {
             place_cloth_at_rest(c, fc.params.pin_transform);

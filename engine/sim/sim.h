@@ -195,6 +195,10 @@ struct SimWorld {
     // Cloths and soft bodies pinned to a skeleton's joint (Accessory::attach_joint): when set and it returns
     // true, the attach transform of cloth `index` at time t (rest -> world) instead of its mesh's motion.
     std::function<bool(size_t index, double t_s, glm::mat4& out)> cloth_driver;
+    // Cloths and soft bodies pinned to a skin (ClothState::pins_on_skin): when set and it returns true, per
+    // vertex of cloth `index` the transform at time t (rest -> world) of the skinned triangle its pin lies
+    // on (free vertices' are not read); begin_step takes each pinned vertex's place from it.
+    std::function<bool(size_t index, double t_s, std::vector<glm::mat4>& out)> cloth_pin_driver;
 
     double step_dt_s() const { return 1.0 / (environment.sim_rate_hz * double(environment.substeps)); }
     double frame_dt_s() const { return 1.0 / environment.sim_rate_hz; }
@@ -268,6 +272,7 @@ struct StepFrame {
         gpu_shared::ClothStepParams params{};
         std::vector<gpu_shared::SimCollider> colliders;       // in the cloth's collider order
         std::vector<gpu_shared::SimSdfFrame> sdf_frames;      // in the cloth's sdf order
+        std::vector<glm::vec4> pin_places;  // pins on a skin (params.pin_places): 2 per vertex, a pinned one's place at the step's start and end
     };
     std::vector<Cloth> cloths;  // one per world cloth
 };

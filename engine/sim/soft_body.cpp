@@ -269,7 +269,7 @@ void substep(uint32_t v, const ClothStepParams& p, uint32_t s, const ClothState&
              const std::vector<gpu_shared::SimCollider>& colliders, const std::vector<cloth_passes::SdfRef>& sdfs) {
     const ClothVertex& cv = b.vertices[v];
     const glm::vec4 x = pred[v];
-    if (cloth_passes::pinned_small_step(v, p, s, glm::vec3(cv.rest_os), pred, start, out_a, out_b)) return;
+    if (cloth_passes::pinned_small_step(v, p, s, b, pred, start, out_a, out_b)) return;
     glm::vec3 goal(0.0f);
     for (uint32_t i = 0; i < cv.edges; ++i) {
         const uint32_t j = b.adjacency[cv.first + i];

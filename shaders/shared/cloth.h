@@ -63,7 +63,8 @@ TRESSEL_CONST(uint, kClothBindTileOwned, 22u);    // 2 uvec4 per owned vertex
 TRESSEL_CONST(uint, kClothBindBendRest, 23u);     // vec4 per vertex: its rest curvature term and stencil bound
 TRESSEL_CONST(uint, kClothBindBendTerms, 24u);    // uvec2 per bending term: x neighbour, y coefficient (float bits)
 TRESSEL_CONST(uint, kClothBindFrames, 25u);       // 2 vec4 per vertex, written by the predict pass: its normal, its bending target
-TRESSEL_CONST(uint, kClothBindingCount, 26u);
+TRESSEL_CONST(uint, kClothBindPinPlaces, 26u);    // pins on a skin: per slot, 2 vec4 per vertex (a pinned one's place at the step's start, end)
+TRESSEL_CONST(uint, kClothBindingCount, 27u);
 
 // Tiles (cloth_tile.comp): a workgroup of kClothTileThreads owns up to that many vertices and holds in
 // shared memory the predictions of at most kClothTileMaxVertices (owned and reached) and the corrections
@@ -122,7 +123,7 @@ struct ClothStepParams {
     float wind_drag_per_s;      // drag rate of air moving across the cloth (along its normal)
     float time_s;               // simulation time at the end of the step (wind gusts)
     float collider_friction_exponent;  // 1 / substeps: a collider's per-step friction f is 1 - (1 - f)^this per small step
-    uint pad0;
+    uint pin_places;            // 1: pinned vertices go to their places of the pin places buffer (pins on a skin), not pin_transform's
     float shape_stiffness;      // soft bodies: fraction of the way to its clusters' goals a particle moves per small step
 };
 TRESSEL_CHECK_SIZE(ClothStepParams, 224)
@@ -232,6 +233,15 @@ SIM_FN vec3 cloth_pin_position(ClothStepParams p, vec3 rest_os, uint s) {
     float t = float(s + 1u) / float(max(p.substeps, 1u));
     vec3 a = sim_transform_point(p.pin_transform_prev, rest_os);
     vec3 b = sim_transform_point(p.pin_transform, rest_os);
+    return a + (b - a) * t;
+}
+
+// The same for a pin with its own places at the step's start and end (world): a pin on a skinned mesh,
+// carried by the skin's triangle under it rather than by one transform for the whole cloth.
+SIM_FN vec3 cloth_pin_between(vec4 start, vec4 end, uint s, uint substeps) {
+    float t = float(s + 1u) / float(max(substeps, 1u));
+    vec3 a = sim_xyz(start);
+    vec3 b = sim_xyz(end);
     return a + (b - a) * t;
 }
 

@@ -37,6 +37,15 @@ layout(std430, binding = kClothBindBendRest) readonly buffer BendRestBuf { vec4 
 layout(std430, binding = kClothBindBendTerms) readonly buffer BendTermsBuf { uvec2 bend_terms[]; };
 // Written by the predict pass, read by the small steps.
 layout(std430, binding = kClothBindFrames) buffer FramesBuf { vec4 frames[]; };
+layout(std430, binding = kClothBindPinPlaces) readonly buffer PinPlacesBuf { vec4 pin_places[]; };
+
+// Where pinned vertex v is at the end of small step s: cloth_pin_position, or its own places where the
+// cloth's pins are on a skin (p.pin_places).
+vec3 pin_place(ClothStepParams p, uint v, vec3 rest_os, uint s) {
+    if (p.pin_places == 0u) return cloth_pin_position(p, rest_os, s);
+    uint i = 2u * (pc.slot * p.vertex_count + v);
+    return cloth_pin_between(pin_places[i], pin_places[i + 1u], s, p.substeps);
+}
 
 ClothStepParams P() { return step_params[pc.slot]; }
 
@@ -93,7 +102,7 @@ SimPair contacts(ClothStepParams p, vec3 y, vec3 yp, float thickness_m) {
 bool pinned_small_step(uint v, ClothStepParams p, vec4 x, vec3 rest_os) {
     if (x.w > 0.0) return false;
     bool last = pc.substep + 1u >= p.substeps;
-    out_a[v] = last ? x : vec4(cloth_pin_position(p, rest_os, pc.substep + 1u), x.w);
+    out_a[v] = last ? x : vec4(pin_place(p, v, rest_os, pc.substep + 1u), x.w);
     out_b[v] = last ? in_b[v] : x;
     return true;
 }

@@ -21,7 +21,7 @@ void main() {
     }
     frames[2u * v + 1u] = target;
     if (x.w <= 0.0) {
-        out_a[v] = vec4(cloth_pin_position(p, cv.rest_os.xyz, 0u), x.w);
+        out_a[v] = vec4(pin_place(p, v, cv.rest_os.xyz, 0u), x.w);
         return;
     }
     out_a[v] = vec4(cloth_predict(p, x.xyz, in_b[v].xyz, n), x.w);

@@ -102,7 +102,7 @@ void main() {
     if (x.w <= 0.0) {  // pinned_small_step, with the start already loaded
         bool last = pc.substep + 1u >= p.substeps;
         vec3 rest_os = vec3(uintBitsToFloat(o1.y), uintBitsToFloat(o1.z), uintBitsToFloat(o1.w));
-        out_a[v] = last ? x : vec4(cloth_pin_position(p, rest_os, pc.substep + 1u), x.w);
+        out_a[v] = last ? x : vec4(pin_place(p, v, rest_os, pc.substep + 1u), x.w);
         out_b[v] = last ? start : x;
         return;
     }

@@ -8,7 +8,9 @@
 #include <thread>
 
 #include "gpu_test.h"
+#include "groom/spatial.h"
 #include "io/mesh_import.h"
+#include "io/mesh_ops.h"
 #include "io/tfxmesh.h"
 #include "render/hair_data.h"
 #include "core/file_io.h"
@@ -868,20 +870,30 @@ TEST_F(RuntimeTest, ColliderOnAJointFollowsTheJoint) {
     EXPECT_FALSE(validate_scene(unattached).ok());
 }
 
-// An accessory pinned to a joint (Accessory::attach_joint): a sheet over CesiumMan's head, pinned at its
-// middle to his head joint, follows the head through the blend-in and 40 frames of the walk: every pinned
-// vertex where the joint carries its rest place (within 1e-5 m), the free ones hanging with it (none left
-// behind beyond the sheet's size, nothing non-finite). A joint that the skin does not have is an error
-// naming it, and attach_joint without attach is refused by validation.
-TEST_F(RuntimeTest, ClothPinnedToAJointFollowsItThroughTheWalk) {
+// The pins of accessories on an animated mesh follow it, on a joint or on the skin. A sheet over CesiumMan's
+// head pinned at its middle to his head joint (Accessory::attach_joint) follows the head through the
+// blend-in and 40 frames of the walk: every pinned vertex where the joint carries its rest place (within
+// 1e-5 m), the free ones hanging with it (none left behind beyond the sheet's size, nothing non-finite). A
+// patch of his skin around the left knee, lifted 8 mm off it, pinned within 6 cm of the knee without a joint
+// follows the skin under each pin: every pin keeps its distance from the triangle under it at rest, posed by
+// the reference skinning, within 1 mm, where the same patch pinned to the knee joint leaves it by
+// centimetres (the skin bends about the knee; a joint is rigid). A joint that the skin does not have is an
+// error naming it, and attach_joint without attach is refused by validation.
+TEST_F(RuntimeTest, ClothPinnedToAJointOrTheSkinFollowsItThroughTheWalk) {
     const std::filesystem::path dir = test::scratch_dir("runtime_cloth_joint");
     const char* head_joint = "Skeleton_neck_joint_2";
+    const char* knee_joint = "leg_joint_L_2";
     auto file = import_mesh_file(test::testdata("gltf/CesiumMan.glb"));
     ASSERT_TRUE(file.ok());
-    int node = -1;
-    for (size_t n = 0; n < file->nodes.size(); ++n)
-        if (file->nodes[n].name == head_joint) node = int(n);
+    auto node_of = [&](const char* name) {
+        int found = -1;
+        for (size_t n = 0; n < file->nodes.size(); ++n)
+            if (file->nodes[n].name == name) found = int(n);
+        return found;
+    };
+    const int node = node_of(head_joint), knee = node_of(knee_joint);
     ASSERT_GE(node, 0);
+    ASSERT_GE(knee, 0);
     const std::vector<glm::dmat4> rest = world_transforms(*file, rest_pose(*file));
     const glm::vec3 top = glm::vec3(rest[size_t(node)][3]) + glm::vec3(0.0f, 0.2f, 0.0f);  // above the head
     ASSERT_TRUE(write_sheet_obj(make_cloth_sheet("sheet", top - glm::vec3(0.12f, 0.0f, 0.12f), glm::vec3(0.24f, 0, 0), glm::vec3(0, 0, 0.24f), 8, 8),
@@ -890,7 +902,33 @@ TEST_F(RuntimeTest, ClothPinnedToAJointFollowsItThroughTheWalk) {
     ASSERT_TRUE(rt);
     Scene s = walking_man_scene();
     s.hair_groups[0].growth.guides = 20;
+    ASSERT_TRUE(rt->apply(s).ok()) << rt->report().summary();
+    // The knee patch: the body's triangles within 6 cm of the knee, each vertex lifted 8 mm along its normal.
+    Mesh man = rt->content()->find_mesh("man")->mesh;
+    compute_vertex_normals(man);
+    const glm::vec3 knee_at = glm::vec3(rest[size_t(knee)][3]);
+    Mesh patch;
+    patch.name = "knee";
+    std::vector<int> patch_vertex(man.positions.size(), -1);
+    for (size_t t = 0; t + 2 < man.indices.size(); t += 3) {
+        bool near = true;
+        for (size_t k = 0; k < 3; ++k) near = near && glm::length(man.positions[man.indices[t + k]] - knee_at) < 0.09f;
+        if (!near) continue;
+        for (size_t k = 0; k < 3; ++k) {
+            const uint32_t v = man.indices[t + k];
+            if (patch_vertex[v] < 0) {
+                patch_vertex[v] = int(patch.positions.size());
+                patch.positions.push_back(man.positions[v] + 0.008f * man.normals[v]);
+            }
+            patch.indices.push_back(uint32_t(patch_vertex[v]));
+        }
+    }
+    ASSERT_GT(patch.indices.size(), 30u);
+    ASSERT_TRUE(write_sheet_obj(patch, dir / "knee.obj"));
     s.meshes.push_back(sheet_mesh_ref(dir / "sheet.obj"));
+    MeshRef knee_ref = sheet_mesh_ref(dir / "knee.obj");
+    knee_ref.name = "knee";
+    s.meshes.push_back(knee_ref);
     Accessory a;
     a.name = "cap";
     a.mesh = "sheet";
@@ -901,11 +939,36 @@ TEST_F(RuntimeTest, ClothPinnedToAJointFollowsItThroughTheWalk) {
     a.pins.box_max_m = glm::dvec3(top) + glm::dvec3(0.05, 0.01, 0.05);
     a.cloth.hair_collision = false;
     s.accessories.push_back(a);
+    Accessory on_skin = a;
+    on_skin.name = "knee_on_skin";
+    on_skin.mesh = "knee";
+    on_skin.attach_joint.clear();
+    on_skin.pins.box_min_m = glm::dvec3(knee_at) - glm::dvec3(0.06);
+    on_skin.pins.box_max_m = glm::dvec3(knee_at) + glm::dvec3(0.06);
+    s.accessories.push_back(on_skin);
+    Accessory on_joint = on_skin;
+    on_joint.name = "knee_on_joint";
+    on_joint.attach_joint = knee_joint;
+    s.accessories.push_back(on_joint);
     ASSERT_TRUE(rt->apply(s).ok()) << rt->report().summary();
-    ASSERT_EQ(rt->world()->cloths.size(), 1u);
+    ASSERT_EQ(rt->world()->cloths.size(), 3u);
+    EXPECT_FALSE(rt->world()->cloths[0].pins_on_skin);
+    EXPECT_TRUE(rt->world()->cloths[1].pins_on_skin);
+    EXPECT_FALSE(rt->world()->cloths[2].pins_on_skin);
+    const WalkingManReference ref(rt->content()->find_mesh("man")->mesh);
+    ASSERT_TRUE(ref.ok);
+    // Each knee pin's nearest triangle of the skin at rest and its distance from it.
+    const TriangleBvh rest_bvh(man.positions, man.indices);
+    std::vector<float> rest_distance;
+    std::vector<uint32_t> rest_triangle;
+    for (const gpu_shared::ClothVertex& cv : rt->world()->cloths[1].vertices) {
+        const ClosestPoint hit = rest_bvh.closest(glm::vec3(cv.rest_os));
+        rest_distance.push_back(hit.distance_m);
+        rest_triangle.push_back(hit.triangle);
+    }
     ClipSampler clip(*file, file->animations[0]);
-    double worst = 0.0, moved = 0.0, farthest = 0.0;
-    size_t pinned = 0;
+    double worst = 0.0, moved = 0.0, farthest = 0.0, skin_off = 0.0, joint_off = 0.0, knee_moved = 0.0;
+    size_t pinned = 0, knee_pins = 0;
     for (int frame = 1; frame <= 40; ++frame) {
         ASSERT_TRUE(rt->step(1).ok());
         if (frame % 10 != 0) continue;
@@ -925,14 +988,40 @@ TEST_F(RuntimeTest, ClothPinnedToAJointFollowsItThroughTheWalk) {
             worst = std::max(worst, double(glm::length(glm::vec3(x) - want)));
             moved = std::max(moved, double(glm::length(glm::vec3(x) - glm::vec3(c.vertices[v].rest_os))));
         }
+        const std::vector<glm::vec3> posed = ref.posed(t);
+        ASSERT_EQ(posed.size(), man.positions.size());
+        knee_pins = 0;
+        for (size_t ci : {size_t(1), size_t(2)}) {
+            const ClothState& k = rt->world()->cloths[ci];
+            ASSERT_EQ(k.vertex_count(), rest_distance.size());
+            for (size_t v = 0; v < k.vertex_count(); ++v) {
+                const glm::vec4 x = k.positions[v];
+                ASSERT_TRUE(std::isfinite(x.x) && std::isfinite(x.y) && std::isfinite(x.z)) << "frame " << frame;
+                if (x.w > 0.0f) continue;
+                const size_t tri = 3 * size_t(rest_triangle[v]);
+                glm::vec3 bary;
+                const glm::vec3 on = closest_point_on_triangle(glm::vec3(x), posed[man.indices[tri]], posed[man.indices[tri + 1]],
+                                                               posed[man.indices[tri + 2]], &bary);
+                const double off = std::abs(double(glm::length(glm::vec3(x) - on)) - double(rest_distance[v]));
+                (ci == 1 ? skin_off : joint_off) = std::max(ci == 1 ? skin_off : joint_off, off);
+                if (ci == 1) ++knee_pins, knee_moved = std::max(knee_moved, double(glm::length(glm::vec3(x) - glm::vec3(k.vertices[v].rest_os))));
+            }
+        }
     }
     std::printf("a sheet pinned to CesiumMan's head joint over 40 frames: %zu pinned vertices within %.3g m of the joint's carry, moved up "
                 "to %.3g m; every vertex within %.3g m of the carried pin centre\n",
                 pinned, worst, moved, farthest);
+    std::printf("a patch 8 mm off his left knee, %zu pins moved up to %.3g m: their distance from their posed skin triangles off its rest by %.3g m at "
+                "most pinned to the skin, %.3g m pinned to the knee joint\n",
+                knee_pins, knee_moved, skin_off, joint_off);
     EXPECT_GT(pinned, 0u);
     EXPECT_LE(worst, 1e-5);
     EXPECT_GT(moved, 0.01) << "the head must move for the test to mean anything";
     EXPECT_LT(farthest, 0.2) << "the sheet (0.17 m from its middle to a corner) hangs from the head, not left behind";
+    EXPECT_GT(knee_pins, 10u);
+    EXPECT_GT(knee_moved, 0.05) << "the knee must move for the test to mean anything";
+    EXPECT_LE(skin_off, 1e-3) << "pins on the skin keep their distance from it";
+    EXPECT_GT(joint_off, 5.0 * skin_off) << "the knee must bend for the test to mean anything";
 
     Scene wrong = s;
     wrong.accessories[0].attach_joint = "no_such_joint";

@@ -78,7 +78,8 @@ Result<ClothGpu> ClothGpu::create(gpu::Device& device, const SimGpuPipelines& pi
                {&g.frames_, sim_buffers::device_buffer_or_stub(device, std::vector<glm::vec4>(2 * size_t(g.vertices_), glm::vec4(0.0f)), name + "frames")},
                {&g.params_, host_buffer(device, VkDeviceSize(slots) * sizeof(gpu_shared::ClothStepParams), name + "params")},
                {&g.colliders_, host_buffer(device, VkDeviceSize(slots) * g.max_colliders_ * sizeof(gpu_shared::SimCollider), name + "colliders")},
-               {&g.sdf_frames_, host_buffer(device, VkDeviceSize(slots) * g.max_sdfs_ * sizeof(gpu_shared::SimSdfFrame), name + "sdf frames")}};
+               {&g.sdf_frames_, host_buffer(device, VkDeviceSize(slots) * g.max_sdfs_ * sizeof(gpu_shared::SimSdfFrame), name + "sdf frames")},
+               {&g.pin_places_, host_buffer(device, VkDeviceSize(c.pins_on_skin ? slots * 2 * size_t(g.vertices_) : 1) * sizeof(glm::vec4), name + "pin places")}};
     for (auto& u : ups) {
         if (!u.r) return u.r.error();
         *u.out = std::move(*u.r);
@@ -115,6 +116,7 @@ void ClothGpu::bind(gpu::DescriptorSet& s, uint32_t in_pair, gpu::Buffer& out_a,
     s.bind_buffer(gpu_shared::kClothBindBendRest, bend_rest_);
     s.bind_buffer(gpu_shared::kClothBindBendTerms, bend_terms_);
     s.bind_buffer(gpu_shared::kClothBindFrames, frames_);
+    s.bind_buffer(gpu_shared::kClothBindPinPlaces, pin_places_);
 }
 
 Status ClothGpu::set_draw_target(gpu::Buffer* mesh_vertices) {
@@ -164,6 +166,12 @@ void ClothGpu::record_step(gpu::CommandBuffer& cmd, const StepFrame::Cloth& fram
     for (size_t i = 0; i < frame.colliders.size(); ++i) col[i] = frame.colliders[i];
     auto* sf = static_cast<gpu_shared::SimSdfFrame*>(sdf_frames_.mapped()) + size_t(slot) * max_sdfs_;
     for (size_t i = 0; i < frame.sdf_frames.size(); ++i) sf[i] = frame.sdf_frames[i];
+    if (frame.params.pin_places != 0u) {
+        TRESSEL_ASSERT(frame.pin_places.size() == 2 * size_t(vertices_) && pin_places_.size() >= (size_t(slot) + 1) * frame.pin_places.size() * sizeof(glm::vec4),
+                       "ClothGpu::record_step: pins on a skin need the cloth created with pins_on_skin and 2 places per vertex");
+        std::memcpy(static_cast<glm::vec4*>(pin_places_.mapped()) + size_t(slot) * frame.pin_places.size(), frame.pin_places.data(),
+                    frame.pin_places.size() * sizeof(glm::vec4));
+    }
 
     gpu_shared::ClothPush push{};
     push.count = vertices_;

@@ -61,6 +61,7 @@ private:
     gpu::Buffer pairs_[2][2];          // [pair][0: positions / prediction, 1: previous / start]
     uint32_t state_ = 0;               // the pair holding the state between steps
     gpu::Buffer params_, colliders_, sdf_frames_;  // host-visible, per slot
+    gpu::Buffer pin_places_;           // pins on a skin: host-visible, per slot 2 vec4 per vertex (a stub otherwise)
     gpu::Buffer vertex_data_, constraints_, adjacency_, triangles_, vertex_triangles_, sdf_grids_, sdf_fields_, sdf_offsets_;
     gpu::Buffer cluster_rest_, clusters_, render_vertices_;  // soft bodies (stubs for a cloth)
     gpu::Buffer tiles_data_[5];        // ClothTiles at kClothBindTiles.. (stubs without tiles)
