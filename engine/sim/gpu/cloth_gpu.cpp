@@ -45,6 +45,8 @@ Result<ClothGpu> ClothGpu::create(gpu::Device& device, const SimGpuPipelines& pi
         offsets.push_back(uint32_t(fields.size()));
         fields.insert(fields.end(), s.grid->distance_m.begin(), s.grid->distance_m.end());
     }
+    g.field_offsets_ = offsets;
+    g.field_floats_ = uint32_t(fields.size());
     const std::string name = "cloth '" + c.name + "' ";
     // Tiles for the small steps (cloth_tile.comp) unless the cloth has none or more than one dispatch holds.
     ClothTiles tiles = pipelines.cloth_tile.valid() ? build_cloth_tiles(c) : ClothTiles{};
@@ -234,6 +236,39 @@ Status ClothGpu::upload_state(gpu::Device& device, const ClothState& cloth) {
         TRESSEL_TRY(device.upload(surface_, now.data(), now.size() * sizeof(glm::vec4)));
     }
     return {};
+}
+
+
+Status ClothGpu::record_field_copy(gpu::CommandBuffer& cmd, uint32_t index, const gpu::Buffer& distance) {
+    if (index >= field_offsets_.size()) return make_error(ErrorCode::InvalidArgument, "ClothGpu::record_field_copy: the cloth has no field " + std::to_string(index));
+    const uint32_t end = index + 1 < field_offsets_.size() ? field_offsets_[index + 1] : field_floats_;
+    const uint32_t floats = end - field_offsets_[index];
+    if ((VkDeviceSize(floats) * sizeof(float) + 15) / 16 * 16 > distance.size())
+        return make_error(ErrorCode::InvalidArgument, "ClothGpu::record_field_copy: a field of the cloth changed size");
+    auto it = field_copy_sets_.find(distance.handle());
+    if (it == field_copy_sets_.end()) {
+        auto set = device_->create_descriptor_set(pipelines_->field_copy);
+        if (!set) return set.error();
+        set->bind_buffer(gpu_shared::kSimFieldCopyBindSource, distance);
+        set->bind_buffer(gpu_shared::kSimFieldCopyBindDestination, sdf_fields_);
+        it = field_copy_sets_.emplace(distance.handle(), std::move(*set)).first;
+    }
+    gpu_shared::SimFieldCopyPush push{};
+    push.count = floats;
+    push.destination_offset = field_offsets_[index];
+    cmd.bind(pipelines_->field_copy, it->second);
+    cmd.push(pipelines_->field_copy, push);
+    const gpu::DispatchSize d = gpu::dispatch_size(*device_, (uint64_t(floats) + 3) / 4, gpu_shared::kSimWorkgroupSize);
+    cmd.dispatch(d.x, d.y, d.z);
+    return {};
+}
+
+Status ClothGpu::upload_field(gpu::Device& device, uint32_t index, const std::vector<float>& distance) {
+    if (index >= field_offsets_.size()) return make_error(ErrorCode::InvalidArgument, "ClothGpu::upload_field: the cloth has no field " + std::to_string(index));
+    const uint32_t end = index + 1 < field_offsets_.size() ? field_offsets_[index + 1] : field_floats_;
+    if (end - field_offsets_[index] != distance.size())
+        return make_error(ErrorCode::InvalidArgument, "ClothGpu::upload_field: a field of the cloth changed size");
+    return device.upload(sdf_fields_, distance.data(), distance.size() * sizeof(float), VkDeviceSize(field_offsets_[index]) * sizeof(float));
 }
 
 }  // namespace tressel

@@ -8,6 +8,8 @@
 // dispatches; its draw pass (soft_draw.comp) writes its render mesh from the clusters.
 #pragma once
 
+#include <map>
+#include <string>
 #include <vector>
 
 #include "gpu/device.h"
@@ -51,6 +53,12 @@ public:
     uint32_t state_pair() const { return state_; }
     uint32_t vertex_count() const { return vertices_; }
 
+    // The cloth's `index`-th field (ClothState::sdf_indices) changed: an animated body's field, rebuilt on
+    // the device each frame (record_field_copy, a compute copy into the cloth's own copy of its fields) or
+    // on the host (upload_field). InvalidArgument when its size changed.
+    Status record_field_copy(gpu::CommandBuffer& cmd, uint32_t index, const gpu::Buffer& distance);
+    Status upload_field(gpu::Device& device, uint32_t index, const std::vector<float>& distance);
+
 private:
     // Binds set `s`: reading pair `in_pair`, writing out_a / out_b, the rest of the cloth's buffers.
     void bind(gpu::DescriptorSet& s, uint32_t in_pair, gpu::Buffer& out_a, gpu::Buffer& out_b);
@@ -73,6 +81,9 @@ private:
     gpu::DescriptorSet sets_[2];       // set i reads pair i and writes pair 1 - i
     gpu::DescriptorSet draw_sets_[2];  // set i reads pair i and writes the draw target
     gpu::Buffer surface_;              // keep_surface: a soft body's drawn surface after each step
+    std::vector<uint32_t> field_offsets_;  // per field of the cloth, its first float in sdf_fields_
+    uint32_t field_floats_ = 0;            // floats in sdf_fields_
+    std::map<VkBuffer, gpu::DescriptorSet> field_copy_sets_;  // record_field_copy's, per source buffer
     gpu::DescriptorSet surface_set_;   // the draw pass into surface_
     bool drawing_ = false;
 };

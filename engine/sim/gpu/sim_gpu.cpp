@@ -659,6 +659,11 @@ Status SimGpu::upload_sdf_field(gpu::Device& device, const SimWorld& world, uint
             TRESSEL_TRY(device.upload(groups_[gi].sdf_fields, d.data(), d.size() * sizeof(float), VkDeviceSize(groups_[gi].field_offsets[i]) * sizeof(float)));
         }
     }
+    for (size_t ci = 0; ci < cloths_.size() && ci < world.cloths.size(); ++ci) {
+        const std::vector<uint32_t>& sdfs = world.cloths[ci].sdf_indices;
+        for (uint32_t i = 0; i < uint32_t(sdfs.size()); ++i)
+            if (sdfs[i] == sdf) TRESSEL_TRY(cloths_[ci].upload_field(device, i, d));
+    }
     return {};
 }
 
@@ -689,6 +694,16 @@ Status SimGpu::record_sdf_field_copy(gpu::CommandBuffer& cmd, const SimWorld& wo
             cmd.push(pipelines_->field_copy, push);
             const gpu::DispatchSize d = gpu::dispatch_size(*device_, (uint64_t(floats) + 3) / 4, gpu_shared::kSimWorkgroupSize);
             cmd.dispatch(d.x, d.y, d.z);
+            any = true;
+        }
+    }
+    // Cloths and soft bodies keep their own copy of their fields: an animated body's must reach them too
+    // (they collided with its bind pose while it walked).
+    for (size_t ci = 0; ci < cloths_.size() && ci < world.cloths.size(); ++ci) {
+        const std::vector<uint32_t>& sdfs = world.cloths[ci].sdf_indices;
+        for (uint32_t i = 0; i < uint32_t(sdfs.size()); ++i) {
+            if (sdfs[i] != sdf) continue;
+            TRESSEL_TRY(cloths_[ci].record_field_copy(cmd, i, distance));
             any = true;
         }
     }
