@@ -71,6 +71,23 @@ def kerchief(path, n=16, x=(-0.2, 0.22), z=(-0.22, 0.14), y=0.92):
                     f.write("f %d %d %d\nf %d %d %d\n" % (a, d, b, b, d, c))
 
 
+def cape(path, nx=8, ny=14, x=(-0.09, 0.09), y=(1.06, 0.72), z=-0.115):
+    with open(path, "w", newline="\n") as f:
+        f.write("# Cape for the walking scene: tools/make_accessory_meshes.py\n")
+        for j in range(ny + 1):
+            for i in range(nx + 1):
+                f.write("v %.6f %.6f %.6f\n" % (x[0] + (x[1] - x[0]) * i / nx, y[0] + (y[1] - y[0]) * j / ny, z))
+        for j in range(ny):
+            for i in range(nx):
+                a = j * (nx + 1) + i + 1
+                b, c, d = a + 1, a + nx + 2, a + nx + 1
+                if (i + j) % 2 == 0:
+                    f.write("f %d %d %d\nf %d %d %d\n" % (a, b, c, a, c, d))
+                else:
+                    f.write("f %d %d %d\nf %d %d %d\n" % (a, b, d, b, c, d))
+
+
 if __name__ == "__main__":
     bun(os.path.join(HERE, "..", "presets", "assets", "bun.obj"))
     kerchief(os.path.join(HERE, "..", "presets", "assets", "kerchief.obj"))
+    cape(os.path.join(HERE, "..", "presets", "assets", "cape.obj"))

@@ -89,7 +89,8 @@ TEST(CliExport, SkinnedCharactersExportTheirSkeleton) {
     const auto dir = scratch_dir("cli_export_skinned");
     auto robot = read_json_file(source("presets/scenes/walking.json"));
     ASSERT_TRUE(robot.ok());
-    (*robot)["meshes"][0]["path"] = testdata("gltf/RobotExpressive.glb").string();
+    (*robot)["meshes"] = nlohmann::json::array({{{"name", "man"}, {"path", testdata("gltf/RobotExpressive.glb").string()}}});
+    (*robot)["accessories"] = nlohmann::json::array();  // the walking scene's cape is cut for CesiumMan
     (*robot)["hair_groups"][0]["scalp"]["region"] = {{"type", "cap"}, {"axis", {0, 1, 0}}, {"angle_deg", 12}};
     (*robot)["hair_groups"][0]["growth"]["guides"] = 200;
     (*robot)["hair_groups"][0]["follow"]["count"] = 0;

@@ -786,7 +786,7 @@ fs::path light_walking_scene(const fs::path& dir) {
     auto doc = read_json_file(source("presets/scenes/walking.json"));
     EXPECT_TRUE(doc);
     nlohmann::json j = *doc;
-    j["meshes"][0]["path"] = source("presets/assets/CesiumMan.glb").string();
+    for (auto& m : j["meshes"]) m["path"] = (source("presets/scenes") / m["path"].get<std::string>()).lexically_normal().string();
     j["hair_groups"][0]["scalp"]["region"]["mask_path"] = source("presets/assets/CesiumMan_scalp_mask.png").string();
     j["hair_groups"][0]["growth"]["guides"] = 200;
     j["hair_groups"][0]["follow"]["count"] = 1000;
