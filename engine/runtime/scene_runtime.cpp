@@ -972,8 +972,10 @@ bool SceneRuntime::cloth_at(size_t cloth, double t_s, glm::mat4& out) {
     // Pins on the skin: the cloth as a whole (its contacts' frame, its field's grid, a reset) follows the
     // pin nearest the pins' centre.
     for (Playback::SkinPins& sp : playback_->skin_pins) {
-        if (sp.cloth != cloth || !playback_->skin_pins_at(sp, t_s).ok()) continue;
-        out = sp.transforms[sp.representative];
+        if (sp.cloth != cloth) continue;
+        auto transforms = playback_->skin_pins_at(sp, t_s);
+        if (!transforms) return false;
+        out = (**transforms)[sp.representative];
         return true;
     }
     return false;
@@ -982,25 +984,28 @@ bool SceneRuntime::cloth_at(size_t cloth, double t_s, glm::mat4& out) {
 bool SceneRuntime::cloth_pins_at(size_t cloth, double t_s, std::vector<glm::mat4>& out) {
     if (!playback_) return false;
     for (Playback::SkinPins& sp : playback_->skin_pins) {
-        if (sp.cloth != cloth || !playback_->skin_pins_at(sp, t_s).ok()) continue;
+        if (sp.cloth != cloth) continue;
+        auto transforms = playback_->skin_pins_at(sp, t_s);
+        if (!transforms) return false;
         out.assign(sp.vertex_count, glm::mat4(1.0f));
-        for (size_t i = 0; i < sp.vertex.size(); ++i) out[sp.vertex[i]] = sp.transforms[i];
+        for (size_t i = 0; i < sp.vertex.size(); ++i) out[sp.vertex[i]] = (**transforms)[i];
         return true;
     }
     return false;
 }
 
-Status SceneRuntime::Playback::skin_pins_at(SkinPins& sp, double t_s) {
-    if (sp.transforms_t == t_s && sp.transforms.size() == sp.at.size()) return {};
-    if (pin_joints_t != t_s) {
-        pin_joints = joint_matrices(*skin, world_transforms(*file, local_pose(t_s)), to_scene);
-        pin_joints_t = t_s;
-    }
+Result<const std::vector<glm::mat4>*> SceneRuntime::Playback::skin_pins_at(SkinPins& sp, double t_s) {
+    for (uint32_t i = 0; i < 2; ++i)
+        if (sp.transforms_t[i] == t_s && sp.transforms[i].size() == sp.at.size()) return &sp.transforms[i];
+    const uint32_t slot = sp.oldest;
+    sp.transforms_t[slot] = -1.0;
+    const std::vector<glm::mat4> pose_joints = joint_matrices(*skin, world_transforms(*file, local_pose(t_s)), to_scene);
     std::vector<glm::vec3> corners_posed;
-    TRESSEL_TRY(skin_mesh(sp.corners, sp.bind, pin_joints, corners_posed));
-    TRESSEL_TRY(root_transforms(sp.corners, corners_posed, sp.at, sp.transforms));
-    sp.transforms_t = t_s;
-    return {};
+    TRESSEL_TRY(skin_mesh(sp.corners, sp.bind, pose_joints, corners_posed));
+    TRESSEL_TRY(root_transforms(sp.corners, corners_posed, sp.at, sp.transforms[slot]));
+    sp.transforms_t[slot] = t_s;
+    sp.oldest = 1 - slot;
+    return &sp.transforms[slot];
 }
 
 Status SceneRuntime::pin_to_skin(size_t cloth, const std::string& who) {

@@ -287,14 +287,15 @@ private:
             std::vector<ScalpAttachment> at;    // per pin, its triangle of `corners` and its closest point's barycentric
             std::vector<uint32_t> vertex;       // per pin, the cloth vertex
             size_t representative = 0;          // the pin (nearest the pins' centre) whose transform the cloth as a whole follows
-            std::vector<glm::mat4> transforms;  // per pin at transforms_t
-            double transforms_t = -1.0;
+            // Per pin, its transforms at two times: a step asks for its start and its end, each more than
+            // once (the cloth as a whole, then every pin), and the next step starts where this one ends.
+            std::vector<glm::mat4> transforms[2];
+            double transforms_t[2] = {-1.0, -1.0};
+            uint32_t oldest = 0;
         };
         std::vector<SkinPins> skin_pins;
-        std::vector<glm::mat4> pin_joints;      // the skin's joint matrices at pin_joints_t (skin pins ask for a step's start and end)
-        double pin_joints_t = -1.0;
-        // The transforms of `pins`' pins at t_s (rest -> world), cached per time.
-        Status skin_pins_at(SkinPins& pins, double t_s);
+        // The transforms of `pins`' pins at t_s (rest -> world): one of its two cached times, filled first.
+        Result<const std::vector<glm::mat4>*> skin_pins_at(SkinPins& pins, double t_s);
         std::vector<glm::dmat4> joint_world;
         double joint_world_t = -1.0;
         // A joint's motion from the rest pose at t_s, in scene space (rest -> world).
