@@ -55,36 +55,29 @@ def bun(path, radii=(0.085, 0.06, 0.085), rings=14, segments=24):
             f.write("f %d//%d %d//%d %d//%d\n" % (t[0], t[0], t[1], t[1], t[2], t[2]))
 
 
-def kerchief(path, n=16, x=(-0.2, 0.22), z=(-0.22, 0.14), y=0.92):
+def sheet(path, comment, nu, nv, position, flip):
+    """A grid of (nu + 1) x (nv + 1) vertices at position(i, j), each quad split along alternating
+    diagonals; `flip` reverses the winding (which way the normals point)."""
     with open(path, "w", newline="\n") as f:
-        f.write("# Kerchief for the preset scenes: tools/make_accessory_meshes.py\n")
-        for j in range(n + 1):
-            for i in range(n + 1):
-                f.write("v %.6f %.6f %.6f\n" % (x[0] + (x[1] - x[0]) * i / n, y, z[0] + (z[1] - z[0]) * j / n))
-        for j in range(n):
-            for i in range(n):
-                a = j * (n + 1) + i + 1
-                b, c, d = a + 1, a + n + 2, a + n + 1
-                if (i + j) % 2 == 0:
-                    f.write("f %d %d %d\nf %d %d %d\n" % (a, d, c, a, c, b))
-                else:
-                    f.write("f %d %d %d\nf %d %d %d\n" % (a, d, b, b, d, c))
+        f.write("# %s for the preset scenes: tools/make_accessory_meshes.py\n" % comment)
+        for j in range(nv + 1):
+            for i in range(nu + 1):
+                f.write("v %.6f %.6f %.6f\n" % position(i, j))
+        for j in range(nv):
+            for i in range(nu):
+                a = j * (nu + 1) + i + 1
+                b, c, d = a + 1, a + nu + 2, a + nu + 1
+                tris = [(a, d, c), (a, c, b)] if (i + j) % 2 == 0 else [(a, d, b), (b, d, c)]
+                for t in tris:
+                    f.write("f %d %d %d\n" % ((t[0], t[2], t[1]) if flip else t))
+
+
+def kerchief(path, n=16, x=(-0.2, 0.22), z=(-0.22, 0.14), y=0.92):
+    sheet(path, "Kerchief", n, n, lambda i, j: (x[0] + (x[1] - x[0]) * i / n, y, z[0] + (z[1] - z[0]) * j / n), False)
 
 
 def cape(path, nx=8, ny=14, x=(-0.09, 0.09), y=(1.06, 0.72), z=-0.115):
-    with open(path, "w", newline="\n") as f:
-        f.write("# Cape for the walking scene: tools/make_accessory_meshes.py\n")
-        for j in range(ny + 1):
-            for i in range(nx + 1):
-                f.write("v %.6f %.6f %.6f\n" % (x[0] + (x[1] - x[0]) * i / nx, y[0] + (y[1] - y[0]) * j / ny, z))
-        for j in range(ny):
-            for i in range(nx):
-                a = j * (nx + 1) + i + 1
-                b, c, d = a + 1, a + nx + 2, a + nx + 1
-                if (i + j) % 2 == 0:
-                    f.write("f %d %d %d\nf %d %d %d\n" % (a, b, c, a, c, d))
-                else:
-                    f.write("f %d %d %d\nf %d %d %d\n" % (a, b, d, b, c, d))
+    sheet(path, "Cape", nx, ny, lambda i, j: (x[0] + (x[1] - x[0]) * i / nx, y[0] + (y[1] - y[0]) * j / ny, z), True)
 
 
 if __name__ == "__main__":
