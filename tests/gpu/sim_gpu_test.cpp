@@ -555,7 +555,10 @@ TEST_F(SimGpuTest, RootTargetsOnTheDeviceStepAsTheSameTargetsFromTheHost) {
 }
 
 // The clock-reading variant of the fused pass (bench sim --phases) computes the same step and reports
-// every phase: the sweeps, 40-odd barrier steps, take longer than integration or staging in.
+// every phase: on a GPU the sweeps, 40-odd barrier steps, take longer than integration or staging in. On a
+// CPU driver the clock is the CPU's and a thread can be switched out in any phase (under the sanitizers,
+// with other tests beside it, staging in once read 2.78 million cycles against the sweeps' 2.04): there
+// only every phase's count is checked.
 TEST_F(SimGpuTest, PhaseClocksChangeNothingAndCountEveryPhase) {
     if (!device().info().shader_clock) GTEST_SKIP() << device().info().name << " has no shader clock";
     auto pipelines = SimGpuPipelines::create(device());
@@ -578,6 +581,7 @@ TEST_F(SimGpuTest, PhaseClocksChangeNothingAndCountEveryPhase) {
         std::printf("[sim-gpu phases] %-20s %.0f\n", sim_phase_name(i), c[i]);
         EXPECT_GT(c[i], 0.0) << sim_phase_name(i);
     }
+    if (device().info().is_cpu()) return;
     EXPECT_GT(c[3], c[0]) << "sweeps against staging in";
     EXPECT_GT(c[3], c[1]) << "sweeps against integration";
 }
