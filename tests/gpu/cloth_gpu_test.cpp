@@ -134,62 +134,6 @@ TEST_F(ClothGpuTest, MatchesTheCpuStepOnATurningHeadInWind) {
     // driver): printed, not bounded.
 }
 
-// Pins on a skin (ClothState::pins_on_skin): every pinned vertex has a transform of its own each step
-// (SimWorld::cloth_pin_driver), here one that lifts and turns each pin by its own amount, as a bending skin
-// does. The device reads the step's pin places from their buffer as the CPU reads them from the state: the
-// same step within 1e-5 m after 1 step and 1e-4 after 10, and every pin ends each step where its transform
-// carries it.
-TEST_F(ClothGpuTest, PinsOnASkinMatchTheCpuStep) {
-    auto pipelines = SimGpuPipelines::create(device());
-    ASSERT_TRUE(pipelines.ok()) << pipelines.error().describe();
-    auto pin_transform = [](const glm::vec4& rest, double t) {
-        const float phase = 20.0f * rest.x + 13.0f * rest.z;
-        const float lift = 0.03f * float(std::sin(6.0 * t + double(phase)));
-        const float turn = 0.4f * float(t) * std::cos(phase);
-        const glm::vec3 at(rest);
-        return glm::translate(glm::mat4(1.0f), at + glm::vec3(0.0f, lift, 0.0f)) * glm::rotate(glm::mat4(1.0f), turn, glm::vec3(0, 0, 1)) *
-               glm::translate(glm::mat4(1.0f), -at);
-    };
-    auto skin_world = [&] {
-        SimWorld w = make_world();
-        w.cloths[0].pins_on_skin = true;
-        const std::vector<gpu_shared::ClothVertex> vertices = w.cloths[0].vertices;
-        w.cloth_pin_driver = [vertices, pin_transform](size_t, double t, std::vector<glm::mat4>& out) {
-            out.resize(vertices.size());
-            for (size_t v = 0; v < vertices.size(); ++v) out[v] = pin_transform(vertices[v].rest_os, t);
-            return true;
-        };
-        return w;
-    };
-    SimWorld cpu = skin_world(), gpu_world = skin_world();
-    auto sim = SimGpu::create(device(), *pipelines, gpu_world);
-    ASSERT_TRUE(sim.ok()) << sim.error().describe();
-    double after[2] = {0, 0}, pin_off = 0.0, pin_moved = 0.0;
-    const uint32_t marks[2] = {1, 10};
-    uint32_t done = 0;
-    for (int m = 0; m < 2; ++m) {
-        for (; done < marks[m]; ++done) {
-            ASSERT_TRUE(step_once(cpu).ok());
-            const ClothState& c = cpu.cloths[0];
-            for (size_t v = 0; v < c.vertex_count(); ++v) {
-                if (c.positions[v].w > 0.0f) continue;
-                const glm::vec3 want(pin_transform(c.vertices[v].rest_os, cpu.time_s()) * glm::vec4(glm::vec3(c.vertices[v].rest_os), 1.0f));
-                pin_off = std::max(pin_off, double(glm::length(glm::vec3(c.positions[v]) - want)));
-                pin_moved = std::max(pin_moved, double(glm::length(want - glm::vec3(c.vertices[v].rest_os))));
-            }
-        }
-        run_gpu(device(), *sim, gpu_world, marks[m] - (m ? marks[m - 1] : 0));
-        ASSERT_TRUE(sim->download(device(), gpu_world).ok());
-        after[m] = max_diff(cpu.cloths[0], gpu_world.cloths[0]);
-    }
-    std::printf("pins on a skin, GPU vs CPU: %.2e m after 1 step, %.2e after 10; pins within %.2e m of their own transforms (moved %.3f m)\n",
-                after[0], after[1], pin_off, pin_moved);
-    EXPECT_LT(after[0], 1e-5);
-    EXPECT_LT(after[1], 1e-4);
-    EXPECT_LT(pin_off, 1e-6);
-    EXPECT_GT(pin_moved, 0.01);
-}
-
 TEST_F(ClothGpuTest, OddAndEvenSmallStepCountsEndInTheState) {
     // The state alternates between two buffer pairs; an odd count of passes per step must still leave the
     // state where download and the renderer read it.
@@ -428,4 +372,67 @@ TEST_F(ClothGpuTest, SoftBodyMatchesTheCpuStepAndDrawsItsMeshFromTheClusters) {
 }
 
 }  // namespace
+// Pins on a skin (ClothState::pins_on_skin): every pinned vertex has a transform of its own each step
+// (SimWorld::cloth_pin_driver), here one that lifts and turns each pin by its own amount, as a bending skin
+// does. The device reads the step's pin places from their buffer as the CPU reads them from the state, in
+// a cloth's tiled small steps and a soft body's particle passes: the same step within 1e-5 m after 1 step
+// and 1e-4 after 10, and every pin ends each step where its transform carries it.
+TEST_F(ClothGpuTest, PinsOnASkinMatchTheCpuStep) {
+    auto pipelines = SimGpuPipelines::create(device());
+    ASSERT_TRUE(pipelines.ok()) << pipelines.error().describe();
+    auto pin_transform = [](const glm::vec4& rest, double t) {
+        const float phase = 20.0f * rest.x + 13.0f * rest.z;
+        const float lift = 0.03f * float(std::sin(6.0 * t + double(phase)));
+        const float turn = 0.4f * float(t) * std::cos(phase);
+        const glm::vec3 at(rest);
+        return glm::translate(glm::mat4(1.0f), at + glm::vec3(0.0f, lift, 0.0f)) * glm::rotate(glm::mat4(1.0f), turn, glm::vec3(0, 0, 1)) *
+               glm::translate(glm::mat4(1.0f), -at);
+    };
+    for (bool soft : {false, true}) {
+        auto skin_world = [&] {
+            SimWorld w = soft ? make_soft_world(10) : make_world();
+            w.cloths[0].pins_on_skin = true;
+            const std::vector<gpu_shared::ClothVertex> vertices = w.cloths[0].vertices;
+            w.cloth_pin_driver = [vertices, pin_transform](size_t, double t, std::vector<glm::mat4>& out) {
+                out.resize(vertices.size());
+                for (size_t v = 0; v < vertices.size(); ++v) out[v] = pin_transform(vertices[v].rest_os, t);
+                return true;
+            };
+            return w;
+        };
+        SimWorld cpu = skin_world(), gpu_world = skin_world();
+        auto sim = SimGpu::create(device(), *pipelines, gpu_world);
+        ASSERT_TRUE(sim.ok()) << sim.error().describe();
+        double after[2] = {0, 0}, pin_off = 0.0, pin_moved = 0.0;
+        size_t pins = 0;
+        const uint32_t marks[2] = {1, 10};
+        uint32_t done = 0;
+        for (int m = 0; m < 2; ++m) {
+            for (; done < marks[m]; ++done) {
+                ASSERT_TRUE(step_once(cpu).ok());
+                const ClothState& c = cpu.cloths[0];
+                pins = 0;
+                for (size_t v = 0; v < c.vertex_count(); ++v) {
+                    if (c.positions[v].w > 0.0f) continue;
+                    ++pins;
+                    const glm::vec3 want(pin_transform(c.vertices[v].rest_os, cpu.time_s()) * glm::vec4(glm::vec3(c.vertices[v].rest_os), 1.0f));
+                    pin_off = std::max(pin_off, double(glm::length(glm::vec3(c.positions[v]) - want)));
+                    pin_moved = std::max(pin_moved, double(glm::length(want - glm::vec3(c.vertices[v].rest_os))));
+                }
+            }
+            run_gpu(device(), *sim, gpu_world, marks[m] - (m ? marks[m - 1] : 0));
+            ASSERT_TRUE(sim->download(device(), gpu_world).ok());
+            after[m] = max_diff(cpu.cloths[0], gpu_world.cloths[0]);
+        }
+        std::printf("%s, %zu pins on a skin, GPU vs CPU: %.2e m after 1 step, %.2e after 10; pins within %.2e m of their own transforms "
+                    "(moved %.3f m)\n",
+                    soft ? "soft body" : "cloth", pins, after[0], after[1], pin_off, pin_moved);
+        EXPECT_GT(pins, 0u);
+        EXPECT_LT(after[0], 1e-5);
+        EXPECT_LT(after[1], 1e-4);
+        EXPECT_LT(pin_off, 1e-6);
+        EXPECT_GT(pin_moved, 0.01);
+    }
+}
+
 }  // namespace tressel
