@@ -371,7 +371,6 @@ TEST_F(ClothGpuTest, SoftBodyMatchesTheCpuStepAndDrawsItsMeshFromTheClusters) {
     }
 }
 
-}  // namespace
 // Pins on a skin (ClothState::pins_on_skin): every pinned vertex has a transform of its own each step
 // (SimWorld::cloth_pin_driver), here one that lifts and turns each pin by its own amount, as a bending skin
 // does. The device reads the step's pin places from their buffer as the CPU reads them from the state, in
@@ -435,4 +434,5 @@ TEST_F(ClothGpuTest, PinsOnASkinMatchTheCpuStep) {
     }
 }
 
+}  // namespace
 }  // namespace tressel
