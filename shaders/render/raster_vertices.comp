@@ -12,7 +12,10 @@
 layout(set = kRenderSetHairShading, binding = kHairShadingBindLutM) uniform sampler2D lut_m;
 layout(set = kRenderSetHairShading, binding = kHairShadingBindLutN) uniform sampler2D lut_n;
 layout(set = kRenderSetHairShading, binding = kHairShadingBindLutTrt) uniform sampler2D lut_trt;
-layout(push_constant, std430) uniform PushBlock { HairPush pc; };
+layout(push_constant, std430) uniform PushBlock { HairPush push; };
+// The included helpers read `pc`: the push constants with every value that picks a branch made opaque to
+// the CPU driver's uniform inlining (OPAQUE_ZERO, shared/dispatch.h), set first thing in main.
+HairPush pc;
 #include "render/hair_strands.glsl"
 #include "render/hair_shading.glsl"
 #include "render/raster_common.glsl"
@@ -26,6 +29,15 @@ uint source_vertex(uint j, uint m, uint n) {
 }
 
 void main() {
+    pc = push;
+    const uint z = OPAQUE_ZERO;
+    pc.model ^= z;
+    pc.debug_mode ^= z;
+    pc.shadows ^= z;
+    pc.has_rest_lengths ^= z;
+    pc.has_collision_depth ^= z;
+    pc.vertices_per_strand ^= z;
+    pc.lod_vertices ^= z;
     uint i = LINEAR_INVOCATION_INDEX;
     uint m = pc.lod_vertices, n = pc.vertices_per_strand;
     if (i >= pc.lod_strands * m) return;

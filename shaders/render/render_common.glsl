@@ -7,8 +7,11 @@ layout(set = kRenderSetFrame, binding = kRenderBindOpacity1) uniform sampler2D o
 
 // Fraction of the key light reaching p_ws through the hair: deep opacity layers (shared/render.h),
 // linearly interpolated between layer boundaries (seed 002), transmittance exp(-optical depth).
+#ifndef OPAQUE_ZERO
+#define OPAQUE_ZERO 0u  // graphics stages; compute shaders take shared/dispatch.h's
+#endif
 float hair_transmittance(vec3 p_ws) {
-    if (frame.shadows == 0u) return 1.0;
+    if ((frame.shadows ^ OPAQUE_ZERO) == 0u) return 1.0;
     vec4 lp = frame.light_view_proj * vec4(p_ws, 1.0);
     vec2 uv = lp.xy * 0.5 + 0.5;
     if (any(lessThan(uv, vec2(0.0))) || any(greaterThan(uv, vec2(1.0)))) return 1.0;

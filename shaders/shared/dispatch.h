@@ -9,6 +9,14 @@
 // this header is included before it.
 #define LINEAR_INVOCATION_INDEX \
     ((gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x) * gl_WorkGroupSize.x + gl_LocalInvocationIndex)
+
+// Zero, though no compiler can prove it (no dispatch has zero groups). XORed into a push-constant or uniform
+// value that chooses a branch, it keeps the branch from depending on uniforms alone. Mesa's CPU Vulkan
+// driver (lavapipe, 22.3) inlines the uniforms such branches read when that removes half of a compute
+// shader, and then compiles the shader again at every dispatch whose push constants or uniform buffer were
+// set anew, keeping about 1.4 MB of each compile: the compute rasterizer's vertex pass (its shadow lookup
+// behind `shadows`) grew the editor by that much a frame. Costs one comparison on a GPU.
+#define OPAQUE_ZERO uint(gl_NumWorkGroups.x == 0u)
 #endif
 
 #endif
