@@ -401,7 +401,12 @@ void EditorApp::update_content() {
     } else {
         ctx_.stats.rest_state.clear();
     }
-    if (!s) ctx_.report_error(s.error().message);
+    if (s) {
+        sync_refused_.reset();
+    } else if (!sync_refused_ || !(sync_refused_->first == ctx_.scene) || sync_refused_->second != s.error().message) {
+        sync_refused_.emplace(ctx_.scene, s.error().message);
+        ctx_.report_error(s.error().message);
+    }
 }
 
 void EditorApp::start_export(const Request& r) {

@@ -183,6 +183,8 @@ private:
     std::chrono::steady_clock::time_point last_motion_{};
     bool content_failed_ = false;            // the last build failed for the current scene: wait for another change
     Scene failed_scene_;
+    // The document the runtime last refused to sync, and why: reported once, not every frame it stays so.
+    std::optional<std::pair<Scene, std::string>> sync_refused_;
 
     // Files and dialogs
     FileDialog file_dialog_;

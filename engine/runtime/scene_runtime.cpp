@@ -154,6 +154,7 @@ Status SceneRuntime::install(std::shared_ptr<SceneContent> content, Progress* pr
     RebuildReport r = content->report;
     auto previous = std::move(content_);
     content_ = std::move(content);
+    refused_.reset();  // new meshes may hold what a refused scene asked for
     if (device_) {
         const auto t0 = std::chrono::steady_clock::now();
         report_ = {};  // what building the simulation reports (the sag-free solve)
@@ -610,12 +611,15 @@ Status SceneRuntime::sync(const Scene& scene) {
         return {};
     }
     if (!same_sim_structure(scene, scene_)) {
+        if (refused_ && refused_->first == scene) return refused_->second;
         if (Status st = build_simulation(scene); !st) {
             // The edit's simulation could not be built (a clip or joint the file does not have): the scene
             // as it was runs again, from rest.
             (void)build_simulation(scene_);
+            refused_.emplace(scene, st);
             return st;
         }
+        refused_.reset();
         report_.simulation = true;
         return {};
     }

@@ -865,6 +865,13 @@ TEST_F(RuntimeTest, ColliderOnAJointFollowsTheJoint) {
     EXPECT_NE(st.error().message.find("no joint 'no_such_joint'"), std::string::npos) << st.error().message;
     EXPECT_TRUE(rt->scene() == s) << "the scene as it was keeps running";
     EXPECT_TRUE(rt->step(1).ok());
+    // Synced again unchanged (the editor syncs every frame), the edit is refused again with the same message
+    // and the running simulation is left alone: not rebuilt from rest twice a frame.
+    const uint64_t frames_before = rt->frames_stepped();
+    auto again = rt->apply(wrong);
+    ASSERT_FALSE(again.ok());
+    EXPECT_EQ(again.error().message, st.error().message);
+    EXPECT_EQ(rt->frames_stepped(), frames_before) << "a refused edit synced again must not rebuild the simulation";
     Scene unattached = s;
     unattached.colliders[0].attach_to.clear();
     EXPECT_FALSE(validate_scene(unattached).ok());
