@@ -181,6 +181,39 @@ TEST_F(ClothGpuTest, LargerClothsStepInTilesAndMatchTheCpu) {
     }
 }
 
+// A skin under every vertex of a cloth, each turning and lifting on its own (the transform of a pin on the
+// skin, SimWorld::cloth_pin_driver), so that pins on neighbouring triangles move differently.
+glm::mat4 wobbling_skin(const glm::vec4& rest, double t) {
+    const float phase = 20.0f * rest.x + 13.0f * rest.z;
+    const float lift = 0.03f * float(std::sin(6.0 * t + double(phase)));
+    const float turn = 0.4f * float(t) * std::cos(phase);
+    const glm::vec3 at(rest);
+    return glm::translate(glm::mat4(1.0f), at + glm::vec3(0.0f, lift, 0.0f)) * glm::rotate(glm::mat4(1.0f), turn, glm::vec3(0, 0, 1)) *
+           glm::translate(glm::mat4(1.0f), -at);
+}
+
+void pin_to_a_wobbling_skin(SimWorld& w) {
+    w.cloths[0].pins_on_skin = true;
+    const std::vector<gpu_shared::ClothVertex> vertices = w.cloths[0].vertices;
+    w.cloth_pin_driver = [vertices](size_t, double t, std::vector<glm::mat4>& out) {
+        out.resize(vertices.size());
+        for (size_t v = 0; v < vertices.size(); ++v) out[v] = wobbling_skin(vertices[v].rest_os, t);
+        return true;
+    };
+}
+
+// Largest distance of a pinned vertex from where its skin carries it at the cloth's time.
+double pins_off_their_skin(const ClothState& c, double t, size_t* pins = nullptr) {
+    double off = 0.0;
+    for (size_t v = 0; v < c.vertex_count(); ++v) {
+        if (c.positions[v].w > 0.0f) continue;
+        if (pins) ++*pins;
+        const glm::vec3 want(wobbling_skin(c.vertices[v].rest_os, t) * glm::vec4(glm::vec3(c.vertices[v].rest_os), 1.0f));
+        off = std::max(off, double(glm::length(glm::vec3(c.positions[v]) - want)));
+    }
+    return off;
+}
+
 TEST_F(ClothGpuTest, AVertexTooConnectedForATileStepsOnThePerVertexPass) {
     // A disc of 600 thin triangles around one vertex: its 600 edges reach more vertices than a tile holds,
     // so the cloth has no tiles and every small step takes the per-vertex pass (cloth_substep.comp).
@@ -217,6 +250,27 @@ TEST_F(ClothGpuTest, AVertexTooConnectedForATileStepsOnThePerVertexPass) {
     std::printf("fan of %u triangles, per-vertex pass: GPU vs CPU %.2e m after a step (largest move %.5f m)\n", n, d, moved);
     EXPECT_GT(moved, 1e-4);
     EXPECT_LT(d, 1e-6);
+
+    // Its pins on a skin: the per-vertex pass places them from their own transforms as the tiled pass does.
+    SimWorld skin_cpu = make_world(10, &disc, &pins), skin_gpu = make_world(10, &disc, &pins);
+    pin_to_a_wobbling_skin(skin_cpu);
+    pin_to_a_wobbling_skin(skin_gpu);
+    auto skin_sim = SimGpu::create(device(), *pipelines, skin_gpu);
+    ASSERT_TRUE(skin_sim.ok());
+    ASSERT_TRUE(step_once(skin_cpu).ok());
+    run_gpu(device(), *skin_sim, skin_gpu, 1);
+    ASSERT_TRUE(skin_sim->download(device(), skin_gpu).ok());
+    size_t pinned = 0;
+    const double off_cpu = pins_off_their_skin(skin_cpu.cloths[0], skin_cpu.time_s(), &pinned);
+    const double off_gpu = pins_off_their_skin(skin_gpu.cloths[0], skin_cpu.time_s());
+    const double skin_d = max_diff(skin_cpu.cloths[0], skin_gpu.cloths[0]);
+    std::printf("the fan's %zu pins on a skin, per-vertex pass: GPU vs CPU %.2e m after a step; pins off their skin %.2e (CPU), %.2e m (GPU)\n",
+                pinned, skin_d, off_cpu, off_gpu);
+    EXPECT_EQ(pinned, 12u);
+    EXPECT_LT(skin_d, 1e-6);
+    EXPECT_LT(off_cpu, 1e-6);
+    EXPECT_LT(off_gpu, 1e-6);
+    EXPECT_GT(max_diff(skin_cpu.cloths[0], cpu.cloths[0]), 1e-3) << "the skin must move the pins for the test to mean anything";
 }
 
 // A soft bun (a ball of 5 cm, particles 1 cm apart) on top of the turning head, pinned where it touches
@@ -379,24 +433,10 @@ TEST_F(ClothGpuTest, SoftBodyMatchesTheCpuStepAndDrawsItsMeshFromTheClusters) {
 TEST_F(ClothGpuTest, PinsOnASkinMatchTheCpuStep) {
     auto pipelines = SimGpuPipelines::create(device());
     ASSERT_TRUE(pipelines.ok()) << pipelines.error().describe();
-    auto pin_transform = [](const glm::vec4& rest, double t) {
-        const float phase = 20.0f * rest.x + 13.0f * rest.z;
-        const float lift = 0.03f * float(std::sin(6.0 * t + double(phase)));
-        const float turn = 0.4f * float(t) * std::cos(phase);
-        const glm::vec3 at(rest);
-        return glm::translate(glm::mat4(1.0f), at + glm::vec3(0.0f, lift, 0.0f)) * glm::rotate(glm::mat4(1.0f), turn, glm::vec3(0, 0, 1)) *
-               glm::translate(glm::mat4(1.0f), -at);
-    };
     for (bool soft : {false, true}) {
         auto skin_world = [&] {
             SimWorld w = soft ? make_soft_world(10) : make_world();
-            w.cloths[0].pins_on_skin = true;
-            const std::vector<gpu_shared::ClothVertex> vertices = w.cloths[0].vertices;
-            w.cloth_pin_driver = [vertices, pin_transform](size_t, double t, std::vector<glm::mat4>& out) {
-                out.resize(vertices.size());
-                for (size_t v = 0; v < vertices.size(); ++v) out[v] = pin_transform(vertices[v].rest_os, t);
-                return true;
-            };
+            pin_to_a_wobbling_skin(w);
             return w;
         };
         SimWorld cpu = skin_world(), gpu_world = skin_world();
@@ -411,13 +451,10 @@ TEST_F(ClothGpuTest, PinsOnASkinMatchTheCpuStep) {
                 ASSERT_TRUE(step_once(cpu).ok());
                 const ClothState& c = cpu.cloths[0];
                 pins = 0;
-                for (size_t v = 0; v < c.vertex_count(); ++v) {
-                    if (c.positions[v].w > 0.0f) continue;
-                    ++pins;
-                    const glm::vec3 want(pin_transform(c.vertices[v].rest_os, cpu.time_s()) * glm::vec4(glm::vec3(c.vertices[v].rest_os), 1.0f));
-                    pin_off = std::max(pin_off, double(glm::length(glm::vec3(c.positions[v]) - want)));
-                    pin_moved = std::max(pin_moved, double(glm::length(want - glm::vec3(c.vertices[v].rest_os))));
-                }
+                pin_off = std::max(pin_off, pins_off_their_skin(c, cpu.time_s(), &pins));
+                for (size_t v = 0; v < c.vertex_count(); ++v)
+                    if (c.positions[v].w <= 0.0f)
+                        pin_moved = std::max(pin_moved, double(glm::length(glm::vec3(c.positions[v]) - glm::vec3(c.vertices[v].rest_os))));
             }
             run_gpu(device(), *sim, gpu_world, marks[m] - (m ? marks[m - 1] : 0));
             ASSERT_TRUE(sim->download(device(), gpu_world).ok());
