@@ -616,7 +616,11 @@ Status SceneRuntime::sync(const Scene& scene) {
             // The edit's simulation could not be built (a clip or joint the file does not have): the scene
             // as it was runs again, from rest.
             (void)build_simulation(scene_);
-            refused_.emplace(scene, st);
+            // The scene's own fault is kept; a failure of the device (memory, a lost GPU) is tried again.
+            const ErrorCode code = st.error().code;
+            if (code != ErrorCode::OutOfMemory && code != ErrorCode::DeviceLost && code != ErrorCode::Gpu && code != ErrorCode::Io &&
+                code != ErrorCode::Cancelled)
+                refused_.emplace(scene, st);
             return st;
         }
         refused_.reset();

@@ -220,8 +220,9 @@ private:
     std::optional<SdfGpuPipelines> sdf_pipelines_;
     std::shared_ptr<const SceneContent> content_;
     Scene scene_;                        // the scene the simulation and the drawing reflect
-    // The last scene whose simulation could not be built, and why: synced again unchanged (the editor syncs
-    // every frame), it is refused again at once instead of building two simulations a frame.
+    // The last scene whose simulation could not be built for a fault of its own (not the device's), and why:
+    // synced again unchanged (the editor syncs every frame), it is refused again at once instead of building
+    // two simulations a frame.
     std::optional<std::pair<Scene, Status>> refused_;
     std::optional<SimWorld> world_;
     std::optional<SimGpu> sim_;
