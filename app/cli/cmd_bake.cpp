@@ -205,6 +205,7 @@ int run_bake(const std::vector<std::string>& argv) {
     if (Status st = (*rt)->apply(scene); !st) return fail(st.error().message);
     const runtime::SceneContent& content = *(*rt)->content();
     for (auto& d : content.diagnostics.items) std::fprintf(stderr, "%s\n", format(d).c_str());
+    std::fprintf(stderr, "info: built: %s\n", (*rt)->report().summary().c_str());
     SimWorld& world = *(*rt)->world();
 
     std::vector<std::unique_ptr<MeshDistanceOracle>> oracle_objects;
@@ -335,7 +336,9 @@ int run_bake(const std::vector<std::string>& argv) {
                 for (const glm::vec4& p : c.positions)
                     if (p.w > 0.0f) surface.push_back(glm::vec3(p));
             }
-            for (uint32_t si : c.sdf_indices) {
+            for (uint32_t slot : c.sdf_indices) {
+                // A cloth resting on the hair (add_cloth_hair_rest_field) is measured against the mesh itself.
+                const uint32_t si = world.sdfs[slot].rest_of >= 0 ? uint32_t(world.sdfs[slot].rest_of) : slot;
                 if (!penetration || si >= oracles.size() || !oracles[si]) continue;
                 const glm::mat4 to_rest = glm::inverse(world.sdfs[si].transform);
                 for (const glm::vec3& p : surface) {

@@ -344,6 +344,24 @@ Status SceneRuntime::build_cloths(const Scene& scene) {
             return make_error(field.error().code,
                               "accessories['" + a.name + "']." + (soft ? "soft_body" : "cloth") + ".hair_collision: " + field.error().message);
     }
+    // The groomed hair holds a cloth up: each of its fields but a posed body's (rebuilt for every pose)
+    // gets the hair grown on that mesh, as the world has it now (at rest).
+    for (size_t ai = 0; ai < scene.accessories.size(); ++ai) {
+        const Accessory& a = scene.accessories[ai];
+        if (cloth_of_accessory_[ai] < 0 || a.type != AccessoryType::Cloth || !a.cloth.rest_on_hair || world_->groups.empty()) continue;
+        const size_t ci = size_t(cloth_of_accessory_[ai]);
+        for (size_t slot = 0; slot < world_->cloths[ci].sdf_indices.size(); ++slot) {
+            const std::string mesh = world_->sdfs[world_->cloths[ci].sdf_indices[slot]].mesh;  // (the call below adds to sdfs)
+            if (playback_ && mesh == playback_->mesh) continue;
+            bool grown = false;
+            for (const SimGroupState& g : world_->groups) grown = grown || g.scalp_mesh == mesh;
+            if (!grown) continue;
+            const auto t0 = std::chrono::steady_clock::now();
+            auto rest = add_cloth_hair_rest_field(*world_, ci, slot);
+            if (!rest) return make_error(rest.error().code, "accessories['" + a.name + "'].cloth.rest_on_hair: " + rest.error().message);
+            report_.add_time("cloth '" + a.name + "' resting on the hair over '" + mesh + "'", ms_since(t0));
+        }
+    }
     return {};
 }
 

@@ -308,7 +308,8 @@ inline constexpr std::array kCloth{
     num("wind_scale", "1", 0.0, 10.0, "how strongly the cloth feels the wind (air across the cloth's surface)").as("Wind response", "Material"),
     num("tether_slack", "1", -1.0, 1.0, "long-range attachments: a vertex may go this fraction beyond its rest distance (along the cloth) from its nearest pin; 0 keeps hanging cloth from stretching, below 0 turns them off").as("Tether slack", "Solver"),
     boolean("hair_collision", "the hair collides with the cloth and stays on the side facing the attach mesh (a scarf holds the hair under it down); off: hair passes through").as("Hair collides", "Contact"),
-    num("hair_clearance", "m", 0.0, 0.1, "extra distance the cloth keeps from the collision meshes: the room the hair under it has (the hair does not push the cloth)").as("Room for hair", "Contact"),
+    num("hair_clearance", "m", 0.0, 0.1, "extra distance the cloth keeps from the collision meshes: the least room the hair under it has").as("Room for hair", "Contact"),
+    boolean("rest_on_hair", "the cloth rests on the groom grown on the meshes it collides with, as groomed (hair taller than the clearance holds it up); off: only the clearance keeps it off the head").as("Rests on the hair", "Contact"),
 };
 
 inline constexpr std::array kSoftBody{

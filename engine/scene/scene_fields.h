@@ -212,6 +212,7 @@ void describe(V& v, S& s) {
     v.field("tether_slack", s.tether_slack);
     v.field("hair_collision", s.hair_collision);
     v.field("hair_clearance", s.hair_clearance_m);
+    v.field("rest_on_hair", s.rest_on_hair);
 }
 
 template <class V, class S> requires Is<S, SoftBodyParams>

@@ -235,6 +235,7 @@ struct ClothParams {
     double tether_slack = 0.0;                // long-range attachments let a vertex go this fraction beyond its rest distance to its pin; < 0 = off
     bool hair_collision = true;               // the hair collides with the cloth (kept under it: a scarf holds the hair down)
     double hair_clearance_m = 0.0;            // extra distance the cloth keeps from collision meshes: room for the hair under it
+    bool rest_on_hair = true;                 // the groomed hair grown on those meshes holds the cloth up (add_cloth_hair_rest_field)
     bool operator==(const ClothParams&) const = default;
 };
 

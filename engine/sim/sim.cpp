@@ -363,6 +363,7 @@ StepFrame begin_step(SimWorld& world) {
         const glm::mat4 before = s.transform;
         s.transform = rigid_now(world, s.moves, t_now);
         set_sdf_placement(s, s.placement_m);
+        if (s.rest_of >= 0 && size_t(s.rest_of) < world.sdfs.size()) s.margin_m = world.sdfs[size_t(s.rest_of)].margin_m;
         s.frame.step_motion = s.transform * glm::inverse(before);
         if (s.surface_of_cloth >= 0 && size_t(s.surface_of_cloth) < world.cloths.size()) {
             const size_t ci = size_t(s.surface_of_cloth);

@@ -119,6 +119,9 @@ struct SimSdfState {
     // cells), and sampled through this offset. It moves the grid, not the surface: step_motion (a contact's
     // travel and friction) does not see it. Set it with set_sdf_placement.
     glm::vec3 placement_m{0.0f};
+    // A cloth's field over a groom (add_cloth_hair_rest_field): the index of the collision mesh's field it was
+    // built from, whose margin it takes at every step; -1 otherwise.
+    int32_t rest_of = -1;
 };
 
 // Moves field `s`'s grid to `placement_m` from where its grid_params put it, taking effect now (the frame's
@@ -180,6 +183,7 @@ struct SimWorld {
     std::vector<SimSdfState> sdfs;
     std::vector<SimColliderState> colliders;
     std::vector<SimAccessoryField> accessory_fields;  // hair against cloths (add_accessory_field)
+    std::vector<std::shared_ptr<const SdfGrid>> owned_fields;  // fields the world made (add_cloth_hair_rest_field)
     Environment environment;
     Motion motion;
     uint32_t max_frames_per_advance = 4;
@@ -247,6 +251,17 @@ inline constexpr double kSoftFieldEaseInS = 0.5;     // a soft body's field ease
 inline constexpr double kAccessoryFieldCellM = 0.01;  // the scene's cell size for these fields
 Result<uint32_t> add_accessory_field(SimWorld& world, size_t cloth, glm::vec3 bounds_min, glm::vec3 bounds_max, double cell_m,
                                      glm::vec3 under_m);
+
+// The hair holds a cloth up (README.md "Hair under a cloth"): replaces the field in slot `slot` of cloth
+// `cloth`'s fields with a copy in which the guides of the groups rooted on that field's mesh, as they are
+// now (call it with the world at rest: the groomed shape), are part of the obstacle: each guide point
+// taller over the surface than the cloth's clearance (margin + hair_clearance - particle radius) is a
+// column to the surface, widened by kClothHairRestSpreadM so that neighbouring strands close into one
+// layer; the cloth rests its thickness over the hair's particle radius over it. The copy moves with the
+// mesh as the field does; a posed body's field (rebuilt for every pose) must not be given. Returns the
+// new field's index in world.sdfs. InvalidArgument for a bad cloth or slot.
+inline constexpr double kClothHairRestSpreadM = 0.01;
+Result<uint32_t> add_cloth_hair_rest_field(SimWorld& world, size_t cloth, size_t slot);
 
 // Rebuilds every accessory field from its accessory's positions now (step_once calls it first).
 Status rebuild_accessory_fields(SimWorld& world);

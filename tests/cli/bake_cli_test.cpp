@@ -122,17 +122,14 @@ TEST(CliBake, ReportsEachAccessorysStrainAndPenetration) {
 }
 
 // The shipped scarf scene (presets/scenes/scarf.json: the default scene's hair at full density, 2,000 guides
-// and 70,000 follows, under a kerchief that falls onto it from 8 cm over the crown, the head still): once
-// it has settled, the hair lies under the cloth. Measured by the bake against the cloth's triangles: every
+// and 70,000 follows, under a kerchief that falls onto it from 8 cm over the crown, the head turning as in
+// the default scene): once it has settled, the hair lies under the cloth and keeps its groomed shape (the
+// kerchief rests on the groom, cloth.rest_on_hair). Measured by the bake against the cloth's triangles: every
 // hair vertex within 2 cm of the cloth, its exact closest point, its height along that feature's normal
-// toward the outside; hair beside the rim is not over the cloth and is left out. The bar is no
-// vertex over it by more than the hair's particle radius; not met: one or two follow vertices of 69,000,
-// pinched between the head's field and the cloth's (which the hair does not push: one-way coupling), flicker
-// up to 3.4 mm over it at some frames and not others, and which frames varies from run to run (the CPU
-// driver's step is not bit-reproducible: the same bake gave 514 and 519 vertices near the cloth after one
-// step). So the settled frame 61 is measured with that flicker bounded: at most 5 vertices over by more than
-// the radius, none by more than 2.5 x the radius (engine/sim/README.md, known gaps). Frames 61 to 91 all
-// stay within that bound; measuring more of them costs the test a third more time on a slow machine.
+// toward the outside; hair beside the rim is not over the cloth and is left out. Frame 61 (1 s): no vertex
+// over it by more than the hair's particle radius, and the guides within 2 mm of their groomed shape on
+// average and 5 cm at most (resting at its clearance from the head, the kerchief pressed the groom down:
+// 10.2 and 192 mm at frame 61 on an H200, and the strands at its rim whipped at up to 5.5 m/s).
 TEST(CliBake, ScarfHoldsTheDefaultScenesHairUnderIt) {
     auto dir = scratch_dir("cli_bake_scarf");
     nlohmann::json doc = read_json(source("presets/scenes/scarf.json"));
@@ -164,9 +161,13 @@ TEST(CliBake, ScarfHoldsTheDefaultScenesHairUnderIt) {
         // at frame 11, while it lands; 1 or 2 follow vertices up to 3.7 mm at frames 21 to 51 while it
         // settles; none from 61 on, the highest 1.35 to 1.6 mm over its surface, under the 2 mm radius.)
         ++measured;
-        EXPECT_GT(a["hair_near"].get<uint64_t>(), 50000u) << "the kerchief lies on the hair";
+        // 31,499 on the CPU driver (69,000 while it pressed the groom into a layer thinner than 2 cm).
+        EXPECT_GT(a["hair_near"].get<uint64_t>(), 20000u) << "the kerchief lies on the hair";
         EXPECT_EQ(a["hair_wrong_side"].get<uint64_t>(), 0u) << "frame " << frame;
         EXPECT_LE(a["hair_max_height_m"].get<double>(), limit) << "frame " << frame;
+        std::printf("frame %d: style error mean %.5f m, largest %.4f m\n", frame, f["style_error_mean_m"].get<double>(), f["style_error_max_m"].get<double>());
+        EXPECT_LT(f["style_error_mean_m"].get<double>(), 0.002) << "the kerchief presses the groom down";
+        EXPECT_LT(f["style_error_max_m"].get<double>(), 0.05) << "the kerchief presses the groom down";
     }
     EXPECT_EQ(measured, 1u);  // frame 61 (1.0 s)
 }

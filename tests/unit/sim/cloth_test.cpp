@@ -620,5 +620,93 @@ TEST(ClothHair, FieldOfAClothOnAMovingHeadMovesWithIt) {
     }
 }
 
+// The groomed hair holds a cloth up (add_cloth_hair_rest_field): a patch of 3 cm strands standing on the
+// top of a ball, a sheet pinned at its centre over them. The cloth's copy of the ball's field has the hair
+// in it: over a strand's tip it reads as a distance from the tip's particle radius (offset by the cloth's
+// clearance, which the cloth keeps from any field), over the bald ball it is the ball's. With it the
+// sheet rests on the patch; without it the sheet falls through the hair to the ball.
+TEST(ClothHair, GroomedHairHoldsTheClothUp) {
+    const float radius = 0.1f, length = 0.03f;
+    const Mesh ball = make_sphere_mesh(radius, 48, 96);
+    const SdfGrid field = test::build_test_field(ball, 64, 0.3);
+    const double margin = 0.004;
+    GroomResult groom;
+    Strands& s = groom.guides;
+    const uint32_t points = 8;
+    for (int j = -6; j <= 6; ++j)
+        for (int i = -6; i <= 6; ++i) {
+            const glm::vec2 xz(0.006f * float(i), 0.006f * float(j));
+            if (glm::length(xz) > 0.036f) continue;
+            const glm::vec3 dir = glm::normalize(glm::vec3(xz.x, std::sqrt(radius * radius - glm::dot(xz, xz)), xz.y));
+            for (uint32_t k = 0; k < points; ++k) s.points_os_m.push_back(dir * (radius + length * float(k) / float(points - 1)));
+            s.strand_offsets.push_back(uint32_t(s.points_os_m.size()));
+            s.roots.push_back({});
+            s.seeds.push_back(uint32_t(s.seeds.size()));
+            s.flags.push_back(0u);
+            groom.guide_frames.push_back({glm::vec4(1, 0, 0, 0), glm::vec4(0, 1, 0, 0), glm::vec4(0, 0, 1, 0)});
+        }
+    SimWorldInputs in;
+    in.sdfs = {{"ball", &field, margin}};
+    SimGroupInputs g;
+    g.name = "patch";
+    g.groom = &groom;
+    g.scalp_mesh = "ball";
+    g.params.gpu_vertices_per_strand = points;
+    g.params.global_stiffness = 1.0;
+    g.params.sdf = {"ball"};
+    in.groups.push_back(g);
+    auto built = build_sim_world(in);
+    ASSERT_TRUE(built.ok()) << built.error().describe();
+    const double r_h = built->groups[0].params.particle_radius_m;
+    const Mesh sheet = flat_sheet(0.16f, 16, radius + length + 0.005f);  // pinned where it should rest
+    ClothParams params;
+    params.hair_clearance_m = 0.005;
+    auto settle = [&](bool rest_on_hair, SimWorld& w) {
+        w = *built;
+        w.cloths.push_back(must_build(sheet, pins_where(sheet, [](glm::vec3 p) { return std::abs(p.x) < 0.006f && std::abs(p.z) < 0.006f; }), params));
+        w.cloths[0].sdf_indices = {0};
+        if (rest_on_hair) {
+            auto rest = add_cloth_hair_rest_field(w, 0, 0);
+            ASSERT_TRUE(rest.ok()) << rest.error().describe();
+            EXPECT_EQ(*rest, 1u);
+            EXPECT_EQ(w.cloths[0].sdf_indices[0], 1u);
+            EXPECT_EQ(w.sdfs[1].rest_of, 0);
+        }
+        ASSERT_TRUE(run_frames(w, 60).ok());
+    };
+    SimWorld on, off;
+    settle(true, on);
+    settle(false, off);
+    // The field: over the patch's central tip, a distance from the tip's particle radius plus the offset;
+    // over the bald ball (15 cm from the pole along x) the ball's own.
+    const SdfGrid& rest = *on.sdfs[1].grid;
+    const double offset = margin + params.hair_clearance_m;
+    for (float z : {0.005f, 0.01f, 0.02f}) {
+        const glm::vec3 p(0.0f, radius + length + z, 0.0f);
+        EXPECT_NEAR(rest.sample_m(p), double(z) - r_h + offset, 0.0015) << "at " << z << " m over the tip";
+    }
+    const glm::vec3 bald = glm::normalize(glm::vec3(1.0f, 0.3f, 0.0f)) * (radius + 0.01f);
+    EXPECT_EQ(rest.sample_m(bald), field.sample_m(bald));
+    // The sheet between its pin and the patch's edge: resting on the tips (their particle radius and the
+    // cloth's thickness over them), or through them on the ball.
+    auto lowest_over_patch = [&](const SimWorld& w) {
+        double lowest = 1e9;
+        for (const glm::vec4& p : w.cloths[0].positions) {
+            const double across = glm::length(glm::vec2(p.x, p.z));
+            if (across > 0.015 && across < 0.03) lowest = std::min(lowest, double(glm::length(glm::vec3(p))) - radius);
+        }
+        return lowest;
+    };
+    const double held = lowest_over_patch(on), fallen = lowest_over_patch(off);
+    const double expected = length + r_h + params.thickness_m;
+    std::printf("sheet over a 3 cm patch of hair: lowest over the patch %.4f m over the ball resting on the hair (tips + radius + thickness: %.4f), %.4f without\n",
+                held, expected, fallen);
+    EXPECT_NEAR(held, expected, 0.002);
+    EXPECT_LT(fallen, expected - 0.01) << "without the hair in its field the sheet falls through it";
+    // A bad cloth or slot is refused.
+    EXPECT_FALSE(add_cloth_hair_rest_field(on, 1, 0).ok());
+    EXPECT_FALSE(add_cloth_hair_rest_field(on, 0, 3).ok());
+}
+
 }  // namespace
 }  // namespace tressel
