@@ -155,6 +155,7 @@ Status SceneRuntime::install(std::shared_ptr<SceneContent> content, Progress* pr
     auto previous = std::move(content_);
     content_ = std::move(content);
     refused_.reset();  // new meshes may hold what a refused scene asked for
+    device_refused_.reset();
     if (device_) {
         const auto t0 = std::chrono::steady_clock::now();
         report_ = {};  // what building the simulation reports (the sag-free solve)
@@ -630,18 +631,25 @@ Status SceneRuntime::sync(const Scene& scene) {
     }
     if (!same_sim_structure(scene, scene_)) {
         if (refused_ && refused_->first == scene) return refused_->second;
+        if (device_refused_ && device_refused_->scene == scene &&
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - device_refused_->at).count() < options_.device_retry_s)
+            return device_refused_->status;
         if (Status st = build_simulation(scene); !st) {
             // The edit's simulation could not be built (a clip or joint the file does not have): the scene
             // as it was runs again, from rest.
             (void)build_simulation(scene_);
-            // The scene's own fault is kept; a failure of the device (memory, a lost GPU) is tried again.
+            // The scene's own fault is kept; a failure of the device (memory, a lost GPU) is tried again,
+            // after options_.device_retry_s.
             const ErrorCode code = st.error().code;
             if (code != ErrorCode::OutOfMemory && code != ErrorCode::DeviceLost && code != ErrorCode::Gpu && code != ErrorCode::Io &&
                 code != ErrorCode::Cancelled)
                 refused_.emplace(scene, st);
+            else
+                device_refused_ = DeviceRefusal{scene, st, std::chrono::steady_clock::now()};
             return st;
         }
         refused_.reset();
+        device_refused_.reset();
         report_.simulation = true;
         return {};
     }

@@ -84,6 +84,10 @@ struct RuntimeOptions {
     bool sag_free_async = false;
     uint32_t max_frames_per_advance = 4;         // advance() drops time beyond this many frames
     std::optional<render::RendererDesc> renderer;  // unset: nothing is drawn (bake, export, bench)
+    // An edit whose simulation the device could not build (out of memory, a lost device) is tried again,
+    // synced unchanged, only this long after the failure (seconds): the editor syncs every frame, and each
+    // try builds two simulations (the edit's, then the scene before it again).
+    double device_retry_s = 2.0;
 };
 
 struct RuntimeCounts {
@@ -224,6 +228,13 @@ private:
     // synced again unchanged (the editor syncs every frame), it is refused again at once instead of building
     // two simulations a frame.
     std::optional<std::pair<Scene, Status>> refused_;
+    // The last scene whose simulation the device failed to build, why, and when (options_.device_retry_s).
+    struct DeviceRefusal {
+        Scene scene;
+        Status status;
+        std::chrono::steady_clock::time_point at;
+    };
+    std::optional<DeviceRefusal> device_refused_;
     std::optional<SimWorld> world_;
     std::optional<SimGpu> sim_;
     std::vector<size_t> group_of_sim_;

@@ -235,6 +235,43 @@ TEST_F(RuntimeTest, AFailedEditKeepsTheRunningScene) {
     EXPECT_TRUE(rt->step(1).ok());
 }
 
+// An edit whose simulation the device could not build (out of memory here, injected: the CPU driver never
+// runs out) leaves the scene as it was running and is not tried again on every sync (the editor syncs
+// every frame, and each try builds two simulations), but once device_retry_s has passed: memory another
+// program held may be free by then.
+TEST_F(RuntimeTest, AnEditTheDeviceCouldNotBuildIsTriedAgainAfterAPause) {
+    runtime::RuntimeOptions o;
+    o.sdf = runtime::SdfBackend::Cpu;
+    o.device_retry_s = 1.0;
+    auto created = SceneRuntime::create(&device(), o);
+    ASSERT_TRUE(created.ok()) << created.error().describe();
+    auto& rt = *created;
+    Scene s = light_scene();
+    ASSERT_TRUE(rt->apply(s).ok());
+    Scene edit = s;
+    edit.hair_groups[0].simulation.gpu_vertices_per_strand = 8;  // a new layout: the simulation is built again
+    device().inject_fault(gpu::Device::Fault::BufferMemory);
+    auto st = rt->apply(edit);
+    const auto failed_by = std::chrono::steady_clock::now();
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().code, ErrorCode::OutOfMemory) << st.error().describe();
+    EXPECT_TRUE(rt->scene() == s) << "the scene as it was keeps running";
+    const uint64_t frames = rt->frames_stepped();
+    // Synced again at once: the same error, nothing rebuilt (the injected fault is spent: a try would succeed).
+    auto again = rt->apply(edit);
+    ASSERT_FALSE(again.ok());
+    EXPECT_EQ(again.error().message, st.error().message);
+    EXPECT_EQ(rt->frames_stepped(), frames) << "not rebuilt";
+    EXPECT_TRUE(rt->scene() == s);
+    ASSERT_TRUE(rt->step(2).ok());
+    // After the pause it is tried again, and built.
+    std::this_thread::sleep_until(failed_by + std::chrono::milliseconds(1100));
+    auto later = rt->apply(edit);
+    EXPECT_TRUE(later.ok()) << later.error().describe();
+    EXPECT_TRUE(rt->scene() == edit);
+    EXPECT_TRUE(rt->step(1).ok());
+}
+
 TEST_F(RuntimeTest, AdvanceRunsWholeFramesAtTheScenesRate) {
     auto rt = make();
     ASSERT_TRUE(rt);
