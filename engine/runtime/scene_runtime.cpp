@@ -328,12 +328,16 @@ Status SceneRuntime::build_cloths(const Scene& scene) {
         const bool on_joint = world_->cloth_driver && world_->cloth_driver(ci, 0.0, m0);
         const bool moves = on_joint || motion_moves_mesh(world_->motion, cloth.attach_mesh);
         const double span_s = on_joint ? Playback::kBlendInS + playback_->clip->duration_s() / std::max(std::abs(playback_->speed), 1e-3) : 4.0;
+        // The grid travels with the attach mesh (accessory_field_placement: the carry of the rest shape's
+        // centre), so it covers the turns and sways about that centre, not a walk across the room.
         glm::vec3 bmin = rmin, bmax = rmax;
+        const glm::vec3 centre = 0.5f * (rmin + rmax);
         for (int i = 1; moves && i <= 64; ++i) {
             const glm::mat4 m = cloth_attach_now(*world_, ci, span_s * double(i) / 64.0) * glm::inverse(cloth_attach_now(*world_, ci, 0.0));
+            const glm::vec3 travel = glm::vec3(m * glm::vec4(centre, 1.0f)) - centre;
             for (int k = 0; k < 8; ++k) {
                 const glm::vec3 corner((k & 1) ? rmax.x : rmin.x, (k & 2) ? rmax.y : rmin.y, (k & 4) ? rmax.z : rmin.z);
-                const glm::vec3 q(m * glm::vec4(corner, 1.0f));
+                const glm::vec3 q = glm::vec3(m * glm::vec4(corner, 1.0f)) - travel;
                 bmin = glm::min(bmin, q), bmax = glm::max(bmax, q);
             }
         }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -359,6 +360,16 @@ StepFrame begin_step(SimWorld& world) {
     const uint32_t substeps = uint32_t(world.environment.substeps);
     const uint32_t sub = uint32_t(world.clock.steps % substeps);  // 0-based substep within the frame
 
+    // Accessory fields travel with their attach mesh, placed for the positions they are rebuilt from (the
+    // step's start): moved to where the mesh has carried them once that is kAccessoryFieldRecentreCells
+    // away, so a head turning in place keeps its grid where it was built.
+    for (SimAccessoryField& a : world.accessory_fields) {
+        if (a.sdf >= world.sdfs.size()) continue;
+        const glm::vec3 target = accessory_field_placement(world, a, t_prev);
+        const glm::vec3 off = glm::abs(target - a.placed_m);
+        if (std::max(off.x, std::max(off.y, off.z)) > float(kAccessoryFieldRecentreCells * a.plan.grid.cell_size_m) * 0.999f) a.placed_m = target;
+        world.sdfs[a.sdf].placement_m = a.placed_m;
+    }
     for (SimSdfState& s : world.sdfs) {
         const glm::mat4 before = s.transform;
         s.transform = rigid_now(world, s.moves, t_now);
@@ -538,14 +549,44 @@ Result<uint32_t> add_accessory_field(SimWorld& world, size_t cloth, glm::vec3 bm
             g.sdf_exempt[s] |= 1u << bit;
         }
     }
+    glm::vec3 smin(std::numeric_limits<float>::infinity()), smax(-std::numeric_limits<float>::infinity());
+    for (const glm::vec4& q : surface) smin = glm::min(smin, glm::vec3(q)), smax = glm::max(smax, glm::vec3(q));
+    a.centre_m = 0.5f * (smin + smax);
+    a.origin_m = a.plan.grid.origin_m;
     world.accessory_fields.push_back(std::move(a));
     return world.accessory_fields.back().sdf;
+}
+
+glm::vec3 accessory_field_placement(const SimWorld& world, const SimAccessoryField& a, double t_s) {
+    if (a.cloth >= world.cloths.size()) return glm::vec3(0.0f);
+    const ClothState& c = world.cloths[a.cloth];
+    glm::vec3 moved(0.0f);
+    std::vector<glm::mat4> now, start;
+    if (c.pins_on_skin && world.cloth_pin_driver && world.cloth_pin_driver(a.cloth, t_s, now) && world.cloth_pin_driver(a.cloth, 0.0, start) &&
+        now.size() == c.vertex_count() && start.size() == c.vertex_count()) {
+        // Pins on a skin: the pins' mean travel.
+        size_t pins = 0;
+        for (size_t v = 0; v < c.vertex_count(); ++v) {
+            if (c.positions[v].w > 0.0f) continue;
+            const glm::vec4 rest(glm::vec3(c.vertices[v].rest_os), 1.0f);
+            moved += glm::vec3(now[v] * rest) - glm::vec3(start[v] * rest);
+            ++pins;
+        }
+        moved /= float(std::max<size_t>(pins, 1));
+    } else {
+        const glm::mat4 carry = cloth_attach_now(world, a.cloth, t_s) * glm::inverse(cloth_attach_now(world, a.cloth, 0.0));
+        moved = glm::vec3(carry * glm::vec4(a.centre_m, 1.0f)) - a.centre_m;
+    }
+    const float cell = float(a.plan.grid.cell_size_m);
+    if (!(cell > 0.0f) || !std::isfinite(moved.x + moved.y + moved.z)) return glm::vec3(0.0f);
+    return glm::round(moved / cell) * cell;
 }
 
 Status rebuild_accessory_fields(SimWorld& world) {
     for (SimAccessoryField& a : world.accessory_fields) {
         if (a.cloth >= world.cloths.size()) continue;  // out of the world for now (a sag-free solve): the field stays
         if (a.grid.use_count() > 1) a.grid = std::make_shared<SdfGrid>(*a.grid);  // a copied world: its own field from now on
+        a.plan.grid.origin_m = a.origin_m + glm::dvec3(world.sdfs[a.sdf].placement_m);  // where begin_step placed it
         const ClothState& c = world.cloths[a.cloth];
         if (c.soft_body)
             TRESSEL_TRY(rebuild_band_field_cpu(a.plan, accessory_surface(c), *a.grid));
@@ -711,6 +752,10 @@ void reset_to_rest(SimWorld& world) {
         place_at_rest(g);
     }
     for (size_t ci = 0; ci < world.cloths.size(); ++ci) place_cloth_at_rest(world.cloths[ci], cloth_attach_now(world, ci, 0.0));
+    for (SimAccessoryField& a : world.accessory_fields) {  // back where they were built
+        a.placed_m = glm::vec3(0.0f);
+        if (a.sdf < world.sdfs.size()) set_sdf_placement(world.sdfs[a.sdf], glm::vec3(0.0f));
+    }
 }
 
 Status set_root_transforms(SimWorld& world, size_t group, std::span<const glm::mat4> transforms) {

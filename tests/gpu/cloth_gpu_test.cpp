@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include <glm/gtc/matrix_transform.hpp>
+
 #include "gpu_test.h"
 #include "groom/groom_bench.h"
 #include "hair_cloth_world.h"
@@ -277,14 +279,26 @@ TEST_F(ClothGpuTest, AVertexTooConnectedForATileStepsOnThePerVertexPass) {
 // A soft bun (a ball of 5 cm, particles 1 cm apart) on top of the turning head, pinned where it touches
 // it, against the head's SDF and the sphere collider.
 // Hair against a cloth on the device: the sheet's shell field refitted and rebuilt from its positions before
-// every step and copied into the hair's fields (SimGpu), the same step as the CPU reference.
+// every step and copied into the hair's fields (SimGpu), the same step as the CPU reference. The sheet's
+// pins travel along x at 0.3 m/s, 10 cm in the 40 steps, which moves the field's grid by whole cells
+// (accessory_field_placement) on both.
 TEST_F(ClothGpuTest, HairUnderAClothMatchesTheCpuStep) {
     auto pipelines = SimGpuPipelines::create(device());
     ASSERT_TRUE(pipelines.ok()) << pipelines.error().describe();
+    auto travel = [](SimWorld& w) {
+        w.cloth_driver = [](size_t, double t, glm::mat4& out) {
+            out = glm::translate(glm::mat4(1.0f), glm::vec3(float(0.3 * t), 0.0f, 0.0f));
+            return true;
+        };
+    };
     auto h_cpu = test::make_hair_under_cloth(true);
+    travel(h_cpu->world);
     for (int i = 0; i < 40; ++i) ASSERT_TRUE(step_once(h_cpu->world).ok());
+    const SimAccessoryField& af = h_cpu->world.accessory_fields[0];
+    EXPECT_GE(h_cpu->world.sdfs[af.sdf].placement_m.x, float(af.plan.grid.cell_size_m) * (kAccessoryFieldRecentreCells - 0.5f)) << "the grid moved";
     for (SimGpuMode mode : {SimGpuMode::Split, SimGpuMode::Fused}) {
         auto h_gpu = test::make_hair_under_cloth(true);
+        travel(h_gpu->world);
         auto sim = SimGpu::create(device(), *pipelines, h_gpu->world, 16, mode);
         ASSERT_TRUE(sim.ok()) << sim.error().describe();
         run_gpu(device(), *sim, h_gpu->world, 40);

@@ -318,6 +318,12 @@ Status SimGpu::record_accessory_fields(gpu::CommandBuffer& cmd, const SimWorld& 
     if (ts) ts->begin(cmd, "sim accessory fields");
     for (AccessoryField& a : accessories_) {
         if (a.cloth >= world.cloths.size()) continue;  // out of the world for now (a sag-free solve)
+        // Where begin_step placed the grid (it travels with the accessory's attach mesh).
+        for (const SimAccessoryField& w : world.accessory_fields) {
+            if (w.sdf != a.sdf || a.sdf >= world.sdfs.size()) continue;
+            const glm::dvec3 origin = w.origin_m + glm::dvec3(world.sdfs[a.sdf].placement_m);
+            if (origin != a.field.plan.grid.origin_m) record_sdf_place(cmd, a.field, origin);
+        }
         record_sdf_refit(cmd, *sdf_pipelines_, a.field, a.refit[cloths_[a.cloth].state_pair()], nullptr);
         record_sdf_build(cmd, *sdf_pipelines_, a.field, nullptr);  // each pass ends with a barrier
         TRESSEL_TRY(record_sdf_field_copy(cmd, world, a.sdf, a.field.distance));

@@ -620,6 +620,54 @@ TEST(ClothHair, FieldOfAClothOnAMovingHeadMovesWithIt) {
     }
 }
 
+// A cloth's hair field travels with the mesh it is pinned to (a character walking across the room): the
+// grid is moved by whole cells by the attach transform's carry of the cloth's centre once that is
+// kAccessoryFieldRecentreCells away, so the slab over the sheet is there wherever the sheet has gone,
+// beyond the box the grid was built over.
+TEST(ClothHair, FieldOfATravellingClothTravelsWithIt) {
+    auto h = test::make_hair_under_cloth(true);
+    SimWorld& w = h->world;
+    ASSERT_EQ(w.accessory_fields.size(), 1u);
+    const uint32_t field = w.accessory_fields[0].sdf;
+    w.groups[0].params.enabled = false;  // the field is what is looked at: the hair need not step
+    const double speed = 1.2;  // m/s along x: 0.6 m in half a second, the grid spans 0.5 m
+    w.cloth_driver = [speed](size_t, double t, glm::mat4& out) {
+        out = glm::translate(glm::mat4(1.0f), glm::vec3(float(speed * t), 0.0f, 0.0f));
+        return true;
+    };
+    // The field through the frame the hair reads it with, at a world point.
+    auto field_at = [&](glm::vec3 p) {
+        const SimSdfState& st = w.sdfs[field];
+        const glm::vec3 rest(st.frame.world_to_rest * glm::vec4(p, 1.0f));
+        if (!gpu_shared::sim_sdf_in_grid(st.grid_params, rest)) return 1e30f;
+        return gpu_shared::sdf_sample_distance_m(st.grid->distance_m.data(), st.grid_params, rest);
+    };
+    auto sheet_centre = [&]() {
+        glm::vec3 c(0.0f);
+        for (const glm::vec4& p : w.cloths[0].positions) c += glm::vec3(p);
+        return c / float(w.cloths[0].positions.size());
+    };
+    ASSERT_TRUE(run_frames(w, 1).ok());
+    const glm::vec3 start = sheet_centre();
+    const float above0 = field_at(start + glm::vec3(0, 0.03f, 0)), below0 = field_at(start - glm::vec3(0, 0.03f, 0));
+    ASSERT_TRUE(run_frames(w, 30).ok());
+    const glm::vec3 end = sheet_centre();
+    const float above1 = field_at(end + glm::vec3(0, 0.03f, 0)), below1 = field_at(end - glm::vec3(0, 0.03f, 0));
+    const float cell = float(w.accessory_fields[0].plan.grid.cell_size_m);
+    std::printf("a sheet carried %.3f m along x: 3 cm over / under its centre the hair's field reads %.4f / %.4f m at the start, %.4f / %.4f m after; grid moved %.3f m\n",
+                double(end.x - start.x), double(above0), double(below0), double(above1), double(below1), double(w.sdfs[field].placement_m.x));
+    EXPECT_GT(end.x - start.x, 0.55f) << "the sheet went beyond the grid's first box";
+    EXPECT_LT(above0, 0.0f) << "over the sheet: inside the slab the hair is kept out of";
+    EXPECT_NEAR(below0, 0.03f, 0.5f * cell) << "under it: the distance to the sheet";
+    EXPECT_NEAR(above1, above0, 0.5f * cell);
+    EXPECT_NEAR(below1, below0, 0.5f * cell);
+    // Moved once the sheet is kAccessoryFieldRecentreCells cells from it: never farther behind.
+    EXPECT_NEAR(w.sdfs[field].placement_m.x, float(speed * (w.clock.steps - 1) * w.step_dt_s()), float(kAccessoryFieldRecentreCells) * cell + 0.5f * cell);
+    EXPECT_EQ(w.sdfs[field].placement_m.y, 0.0f);
+    EXPECT_EQ(std::fmod(std::abs(w.sdfs[field].placement_m.x), cell) < 1e-5f || std::abs(std::fmod(std::abs(w.sdfs[field].placement_m.x), cell) - cell) < 1e-5f, true)
+        << "whole cells";
+}
+
 // The groomed hair holds a cloth up (add_cloth_hair_rest_field): a patch of 3 cm strands standing on the
 // top of a ball, a sheet pinned at its centre over them. The cloth's copy of the ball's field has the hair
 // in it: over a strand's tip it reads as a distance from the tip's particle radius (offset by the cloth's
