@@ -84,7 +84,7 @@ std::vector<int32_t> nearest_marked(const glm::ivec3 dims, const std::vector<uin
 
 }  // namespace
 
-Result<uint32_t> add_cloth_hair_rest_field(SimWorld& world, size_t cloth, size_t slot) {
+Result<uint32_t> add_cloth_hair_rest_field(SimWorld& world, size_t cloth, size_t slot, uint64_t memory_cap_bytes) {
     if (cloth >= world.cloths.size() || world.cloths[cloth].soft_body)
         return make_error(ErrorCode::InvalidArgument, "add_cloth_hair_rest_field: no cloth " + std::to_string(cloth));
     ClothState& c = world.cloths[cloth];
@@ -98,14 +98,22 @@ Result<uint32_t> add_cloth_hair_rest_field(SimWorld& world, size_t cloth, size_t
     // The obstacle's hair part, as a distance: the capsules of radius kClothHairRestSpreadM around columns
     // that drop from each point of the groom to the surface under it, each column's top lowered so that the
     // capsule's top is the hair's particle radius over the strand. Sampled along every guide at half that
-    // radius (so the capsules of one strand overlap into a smooth ridge) and filled between strands closer
-    // than twice it. The cloth keeps its reach (thickness, the mesh's margin and hair_clearance) from the
+    // radius or half a cell, whichever is less (the capsules of one strand overlap into a smooth ridge), and
+    // filled between strands closer than twice it. The cloth keeps its reach (thickness, the mesh's margin and hair_clearance) from the
     // field, so the hair part is offset by margin + clearance: a cloth resting on it lies its thickness
     // over the hair's particle radius over the strand.
     const double spread = kClothHairRestSpreadM;
     const double offset = src.margin_m + c.params.hair_clearance_m;
     const glm::mat4 to_rest = glm::inverse(src.transform);
     const size_t count = size_t(desc.cell_count());
+    // Per cell: the copy (distance and flag), the marks and their points, the transform's distance and
+    // nearest mark.
+    const uint64_t bytes = uint64_t(count) * (sizeof(float) + 1 + 1 + sizeof(glm::vec3) + 2 * sizeof(float) + sizeof(int32_t));
+    if (bytes > memory_cap_bytes)
+        return make_error(ErrorCode::LimitExceeded, "cloth '" + c.name + "': resting it on the hair over '" + src.mesh + "' needs " +
+                                                        std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB for the field's " +
+                                                        std::to_string(count) + " cells, more than the " + std::to_string(memory_cap_bytes >> 20) +
+                                                        " MiB allowed: lower the field's cells_x or turn rest_on_hair off");
     std::vector<uint8_t> marked(count, 0);
     std::vector<glm::vec3> point(count, glm::vec3(0.0f));
     std::vector<float> point_d2(count, kFar);

@@ -266,9 +266,10 @@ Result<uint32_t> add_accessory_field(SimWorld& world, size_t cloth, glm::vec3 bo
 // column to the surface, widened by kClothHairRestSpreadM so that neighbouring strands close into one
 // layer; the cloth rests its thickness over the hair's particle radius over it. The copy moves with the
 // mesh as the field does; a posed body's field (rebuilt for every pose) must not be given. Returns the
-// new field's index in world.sdfs. InvalidArgument for a bad cloth or slot.
+// new field's index in world.sdfs. InvalidArgument for a bad cloth or slot; LimitExceeded, naming the
+// size, when its working memory (about 30 bytes a cell of the field) would pass memory_cap_bytes.
 inline constexpr double kClothHairRestSpreadM = 0.01;
-Result<uint32_t> add_cloth_hair_rest_field(SimWorld& world, size_t cloth, size_t slot);
+Result<uint32_t> add_cloth_hair_rest_field(SimWorld& world, size_t cloth, size_t slot, uint64_t memory_cap_bytes = 512ull << 20);
 
 // Where accessory field `a`'s grid belongs at time t relative to where it was built (whole cells): how far
 // the attach transform has carried a.centre_m since t = 0 (pins on a skin: the pins' mean travel).

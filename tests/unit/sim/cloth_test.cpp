@@ -751,9 +751,15 @@ TEST(ClothHair, GroomedHairHoldsTheClothUp) {
                 held, expected, fallen);
     EXPECT_NEAR(held, expected, 0.002);
     EXPECT_LT(fallen, expected - 0.01) << "without the hair in its field the sheet falls through it";
-    // A bad cloth or slot is refused.
+    // A bad cloth or slot is refused, and a field too large for the memory it may take, by its size.
     EXPECT_FALSE(add_cloth_hair_rest_field(on, 1, 0).ok());
     EXPECT_FALSE(add_cloth_hair_rest_field(on, 0, 3).ok());
+    const size_t fields = on.sdfs.size();
+    auto big = add_cloth_hair_rest_field(on, 0, 0, 1u << 20);
+    ASSERT_FALSE(big.ok());
+    EXPECT_EQ(big.error().code, ErrorCode::LimitExceeded);
+    EXPECT_NE(big.error().message.find("cells_x"), std::string::npos) << big.error().message;
+    EXPECT_EQ(on.sdfs.size(), fields) << "nothing added";
 }
 
 }  // namespace
