@@ -14,19 +14,23 @@
 
 namespace tressel::test {
 
+// Appends a straight guide of `points` evenly spaced points from root to tip (identity frame) to the groom.
+inline void add_straight_guide(GroomResult& groom, glm::vec3 root, glm::vec3 tip, uint32_t points) {
+    Strands& s = groom.guides;
+    for (uint32_t k = 0; k < points; ++k) s.points_os_m.push_back(glm::mix(root, tip, float(k) / float(points - 1)));
+    s.strand_offsets.push_back(uint32_t(s.points_os_m.size()));
+    s.roots.push_back({});
+    s.seeds.push_back(uint32_t(s.seeds.size()));
+    s.flags.push_back(0u);
+    groom.guide_frames.push_back({glm::vec4(1, 0, 0, 0), glm::vec4(0, 1, 0, 0), glm::vec4(0, 0, 1, 0)});
+}
+
 // The 36 rising strands' world; false (with a test failure) when it cannot be built.
 inline bool build_rising_hair(GroomResult& groom, SimWorld& world) {
-    Strands& s = groom.guides;
-    const uint32_t points = 16;
     for (int j = 0; j < 6; ++j)
         for (int i = 0; i < 6; ++i) {
             const glm::vec3 root(-0.12f + 0.02f * float(i), 0.05f, -0.05f + 0.02f * float(j));
-            for (uint32_t k = 0; k < points; ++k) s.points_os_m.push_back(root + glm::vec3(0.14f * float(k) / float(points - 1), 0.0f, 0.0f));
-            s.strand_offsets.push_back(uint32_t(s.points_os_m.size()));
-            s.roots.push_back({});
-            s.seeds.push_back(uint32_t(s.seeds.size()));
-            s.flags.push_back(0u);
-            groom.guide_frames.push_back({glm::vec4(1, 0, 0, 0), glm::vec4(0, 1, 0, 0), glm::vec4(0, 0, 1, 0)});
+            add_straight_guide(groom, root, root + glm::vec3(0.14f, 0.0f, 0.0f), 16);
         }
     SimWorldInputs in;
     SimGroupInputs g;

@@ -679,19 +679,13 @@ TEST(ClothHair, GroomedHairHoldsTheClothUp) {
     const SdfGrid field = test::build_test_field(ball, 64, 0.3);
     const double margin = 0.004;
     GroomResult groom;
-    Strands& s = groom.guides;
     const uint32_t points = 8;
     for (int j = -6; j <= 6; ++j)
         for (int i = -6; i <= 6; ++i) {
             const glm::vec2 xz(0.006f * float(i), 0.006f * float(j));
             if (glm::length(xz) > 0.036f) continue;
             const glm::vec3 dir = glm::normalize(glm::vec3(xz.x, std::sqrt(radius * radius - glm::dot(xz, xz)), xz.y));
-            for (uint32_t k = 0; k < points; ++k) s.points_os_m.push_back(dir * (radius + length * float(k) / float(points - 1)));
-            s.strand_offsets.push_back(uint32_t(s.points_os_m.size()));
-            s.roots.push_back({});
-            s.seeds.push_back(uint32_t(s.seeds.size()));
-            s.flags.push_back(0u);
-            groom.guide_frames.push_back({glm::vec4(1, 0, 0, 0), glm::vec4(0, 1, 0, 0), glm::vec4(0, 0, 1, 0)});
+            test::add_straight_guide(groom, dir * radius, dir * (radius + length), points);
         }
     SimWorldInputs in;
     in.sdfs = {{"ball", &field, margin}};
