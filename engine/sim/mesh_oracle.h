@@ -1,7 +1,10 @@
 // An exact signed-distance oracle for bake metrics, independent of any grid: the distance is the exact
-// closest point over every triangle (a BVH), the sign the angle-weighted pseudonormal of the closest
-// feature (Baerentzen & Aanaes 2005: exact for closed, consistently oriented meshes); for open or
-// non-manifold meshes the sign falls back to the exact generalized winding number (slow: O(triangles)).
+// closest point over every triangle (a BVH), the sign the generalized winding number (Jacobson et al.
+// 2013: inside where its magnitude passes one half), evaluated by the fast winding numbers' hierarchy
+// (Barill et al. 2018; exact over the triangles near the point). The angle-weighted pseudonormal of the
+// closest feature (Baerentzen & Aanaes 2005) is exact only for a closed mesh that does not cross itself:
+// the default head scan's eyelids pass through its eyeballs, and there it called points 6 mm inside the
+// head outside.
 #pragma once
 
 #include <memory>
@@ -19,9 +22,21 @@ public:
     MeshDistanceOracle& operator=(const MeshDistanceOracle&) = delete;
 
     float signed_distance_m(glm::vec3 p_rest_m) const;
-    bool exact_sign() const;  // true when the pseudonormal sign applies (closed manifold mesh)
+    bool closed() const;  // a closed manifold mesh: its winding number is a whole number off the surface
+
+    // The penetration query (SimSdfOracle's contract): exactly signed_distance_m(p) wherever p is inside
+    // the mesh or near its surface; elsewhere, on a closed manifold mesh, a positive lower bound of it. A
+    // point outside the mesh's bounds gets its distance to them; one inside them the exact distance at the
+    // nearest node of a lattice (cached, computed the first time a point near it asks), less its distance
+    // from that node, when that is positive (the exact signed distance changes by at most the distance
+    // moved). Hair lies millimetres over the surface, so most of a bake's points end there after the
+    // first frames. Safe to call from several threads at once. Open meshes: always exact.
+    float penetration_distance_m(glm::vec3 p_rest_m) const;
+    double lattice_cell_m() const;          // the lattice's spacing (0: none, the mesh is not closed)
+    size_t lattice_nodes_computed() const;  // how many of its nodes hold a distance so far
+
     SimSdfOracle as_function() const {
-        return [this](glm::vec3 p) { return signed_distance_m(p); };
+        return [this](glm::vec3 p) { return penetration_distance_m(p); };
     }
 
 private:

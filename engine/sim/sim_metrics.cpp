@@ -1,6 +1,7 @@
 #include "sim/sim_metrics.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 
@@ -8,6 +9,7 @@
 #include "sdf/sdf_passes.h"
 #include "shared/sdf.h"
 
+#include <thread>
 #include <unordered_map>
 
 namespace tressel {
@@ -16,14 +18,68 @@ namespace {
 bool finite(const glm::vec4& p) { return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z); }
 
 // Depth (metres, > 0 inside) of a world point against the group's SDFs; 0 when outside all of them.
-double depth_m(const SimWorld& w, const SimGroupState& g, std::span<const SimSdfOracle> oracles, glm::vec3 p_world) {
+// `to_rest`: each world SDF's world -> rest transform.
+double depth_m(const SimGroupState& g, std::span<const SimSdfOracle> oracles, std::span<const glm::mat4> to_rest, glm::vec3 p_world) {
     double depth = 0.0;
     for (uint32_t si : g.sdf_indices) {
         if (si >= oracles.size() || !oracles[si]) continue;
-        const glm::vec3 p_rest = glm::vec3(glm::inverse(w.sdfs[si].transform) * glm::vec4(p_world, 1.0f));
+        const glm::vec3 p_rest = glm::vec3(to_rest[si] * glm::vec4(p_world, 1.0f));
         depth = std::max(depth, -double(oracles[si](p_rest)));
     }
     return depth;
+}
+
+// body(i) for every i in [0, n), on as many threads as the machine has (at most 32): the exact mesh
+// distance is most of a measured frame's time. Each i writes only its own results, so the answer does not
+// depend on the threads.
+template <class F>
+void parallel_for(size_t n, const F& body) {
+    const size_t threads = std::min<size_t>({std::max(1u, std::thread::hardware_concurrency()), 32, (n + 255) / 256});
+    if (threads <= 1) {
+        for (size_t i = 0; i < n; ++i) body(i);
+        return;
+    }
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t begin; (begin = next.fetch_add(1024)) < n;)
+            for (size_t i = begin; i < std::min(n, begin + 1024); ++i) body(i);
+    };
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
+    for (std::thread& t : pool) t.join();
+}
+
+// Penetration depths of one group's points (metres, 0 outside; NaN where a point is not measured): per
+// guide vertex (free and finite), per segment midpoint (both ends free and finite), per follow vertex
+// (k >= 2, finite).
+struct GroupDepths {
+    std::vector<double> vertex, midpoint, follow;
+};
+
+GroupDepths group_depths(const SimGroupState& g, std::span<const SimSdfOracle> oracles, std::span<const glm::mat4> to_rest) {
+    GroupDepths d;
+    const double none = std::numeric_limits<double>::quiet_NaN();
+    const size_t nv = g.positions.size(), nf = g.follow_positions.size();
+    d.vertex.assign(nv, none);
+    d.midpoint.assign(nv, none);
+    d.follow.assign(nf, none);
+    parallel_for(2 * nv + nf, [&](size_t j) {
+        if (j < nv) {
+            const glm::vec4& x = g.positions[j];
+            if (finite(x) && x.w > 0.0f) d.vertex[j] = depth_m(g, oracles, to_rest, glm::vec3(x));
+        } else if (j < 2 * nv) {
+            const size_t i = j - nv;
+            const glm::vec4& x = g.positions[i];
+            if (finite(x) && x.w > 0.0f && i % g.n + 1 < g.n && g.positions[i + 1].w > 0.0f && finite(g.positions[i + 1]))
+                d.midpoint[i] = depth_m(g, oracles, to_rest, (glm::vec3(x) + glm::vec3(g.positions[i + 1])) * 0.5f);
+        } else {
+            const size_t i = j - 2 * nv;
+            const glm::vec4& x = g.follow_positions[i];
+            if (finite(x) && i % g.n >= gpu_shared::kSimPinnedVertices) d.follow[i] = depth_m(g, oracles, to_rest, glm::vec3(x));
+        }
+    });
+    return d;
 }
 
 }  // namespace
@@ -71,8 +127,11 @@ SimFrameMetrics measure_frame(const SimWorld& world, std::span<const SimSdfOracl
     const double dt = world.step_dt_s();
     const double interval = reference ? world.time_s() - reference->time_s : 0.0;
     const bool displacement = reference && reference->positions.size() == world.groups.size() && interval > 0.0;
+    std::vector<glm::mat4> to_rest;
+    for (const SimSdfState& f : world.sdfs) to_rest.push_back(glm::inverse(f.transform));
     for (size_t gi = 0; gi < world.groups.size(); ++gi) {
         const SimGroupState& g = world.groups[gi];
+        const GroupDepths depths = oracles.empty() ? GroupDepths{} : group_depths(g, oracles, to_rest);
         const std::vector<glm::vec4>* before = displacement && reference->positions[gi].size() == g.positions.size() ? &reference->positions[gi] : nullptr;
         for (size_t i = 0; i < g.positions.size(); ++i) {
             const glm::vec4& x = g.positions[i];
@@ -105,11 +164,11 @@ SimFrameMetrics measure_frame(const SimWorld& world, std::span<const SimSdfOracl
             }
             ++free_vertices;
             if (!oracles.empty()) {
-                const double d = depth_m(world, g, oracles, glm::vec3(x));
+                const double d = depths.vertex[i];
                 if (d > 0.0) ++m.vertices_inside;
                 m.max_depth_vertex_m = std::max(m.max_depth_vertex_m, d);
                 if (k + 1 < g.n && g.positions[i + 1].w > 0.0f && finite(g.positions[i + 1])) {
-                    const double dm = depth_m(world, g, oracles, (glm::vec3(x) + glm::vec3(g.positions[i + 1])) * 0.5f);
+                    const double dm = depths.midpoint[i];
                     if (dm > 0.0) ++m.midpoints_inside;
                     m.max_depth_midpoint_m = std::max(m.max_depth_midpoint_m, dm);
                 }
@@ -122,7 +181,7 @@ SimFrameMetrics measure_frame(const SimWorld& world, std::span<const SimSdfOracl
                 continue;
             }
             if (i % g.n < gpu_shared::kSimPinnedVertices || oracles.empty()) continue;
-            const double d = depth_m(world, g, oracles, glm::vec3(x));
+            const double d = depths.follow[i];
             if (d > 0.0) ++m.follow_vertices_inside;
             if (d > m.max_depth_follow_m) {
                 m.max_depth_follow_m = d;

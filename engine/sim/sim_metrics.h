@@ -13,7 +13,9 @@
 namespace tressel {
 
 // Signed distance in metres (negative inside) of a point given in the collision mesh's rest frame: e.g.
-// exact_signed_distance (sdf/sdf_oracle.h) for small meshes, or a fine CPU SdfGrid.
+// exact_signed_distance (sdf/sdf_oracle.h) for small meshes, a fine CPU SdfGrid, or
+// MeshDistanceOracle::as_function. Only depths are read: a positive value may be a lower bound of the
+// distance, a negative one must be the depth. measure_frame calls it from several threads at once.
 using SimSdfOracle = std::function<float(glm::vec3 p_rest_m)>;
 
 struct SimFrameMetrics {

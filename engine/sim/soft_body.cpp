@@ -43,7 +43,7 @@ Result<ClothState> build_soft_body(const SoftBodyBuildInputs& in) {
     const Mesh& m = *in.mesh;
     TRESSEL_TRY(check_accessory_mesh(m, who));
     const MeshDistanceOracle inside(m);
-    if (!inside.exact_sign())
+    if (!inside.closed())
         return make_error(ErrorCode::InvalidArgument, who + ": mesh '" + m.name +
                                                           "' is not closed (it has open or non-manifold edges), so it has no inside to fill with particles");
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <random>
 
 #include "groom/grow.h"
 #include "groom/spatial.h"
@@ -15,6 +16,7 @@
 #include "sdf/sdf_oracle.h"
 #include "sim/sim.h"
 #include "real_head.h"
+#include "sim/mesh_oracle.h"
 #include "sim/sim_metrics.h"
 #include "sim_test_util.h"
 #include "test_paths.h"
@@ -164,6 +166,82 @@ TEST(SimHead, NoGuideOrFollowVertexSinksIntoTheHeadWhileShaking) {
     std::printf("deepest over 300 steps (every other one measured): guide vertex %.3g m, midpoint %.3g m, follow vertex %.3g m\n", worst_vertex, worst_mid, worst_follow);
     EXPECT_LE(worst_follow, 0.1 * margin);
     EXPECT_GT(near_surface, 20u) << "the test needs hair that actually touches the head";
+}
+
+// The bake's penetration query against the exact mesh answers points clear of the surface from a lattice
+// of cached exact distances (MeshDistanceOracle::penetration_distance_m): it must give the exact distance
+// inside the head and near it, and a positive lower bound of it elsewhere, so that counts and depths stay
+// those of the exact query; and measure_frame, which asks from several threads, must report the same
+// frame as with the exact query asked one point at a time.
+TEST(SimHead, PenetrationQueryIsExactInsideAndABoundOutside) {
+    const Head& h = head();
+    const MeshDistanceOracle exact(h.mesh);
+    ASSERT_TRUE(exact.closed()) << "the head scan is closed";
+    ASSERT_GT(exact.lattice_cell_m(), 0.0);
+    // Points around the head (its bounds grown by 5 cm) and 0-2 cm off random vertices along random
+    // directions (the shell where hair lies), half of them in each.
+    glm::vec3 lo(1e9f), hi(-1e9f);
+    for (const glm::vec3& p : h.mesh.positions) lo = glm::min(lo, p), hi = glm::max(hi, p);
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    std::vector<glm::vec3> points;
+    for (int i = 0; i < 20000; ++i) {
+        if (i % 2 == 0) {
+            points.push_back(glm::mix(lo - 0.05f, hi + 0.05f, glm::vec3(u(rng), u(rng), u(rng))));
+        } else {
+            const glm::vec3 dir = glm::normalize(glm::vec3(u(rng), u(rng), u(rng)) - 0.5f);
+            points.push_back(h.mesh.positions[size_t(u(rng) * float(h.mesh.positions.size() - 1))] + dir * (0.02f * u(rng)));
+        }
+    }
+    size_t inside = 0, bounded = 0;
+    for (int pass = 0; pass < 2; ++pass)  // the second pass reads the nodes the first computed
+        for (const glm::vec3& p : points) {
+            const float e = exact.signed_distance_m(p);
+            const float q = exact.penetration_distance_m(p);
+            if (e < 0.0f) {
+                ASSERT_EQ(q, e) << "inside: the exact depth, at " << p.x << " " << p.y << " " << p.z;
+                inside += pass == 0;
+            } else {
+                ASSERT_GT(q, 0.0f) << "outside: positive, at " << p.x << " " << p.y << " " << p.z;
+                ASSERT_LE(q, e + 1e-6f) << "outside: never more than the exact distance";
+                bounded += pass == 0 && q < e;
+            }
+        }
+    EXPECT_GT(inside, 1000u);
+    EXPECT_GT(bounded, 5000u) << "most points clear of the surface should be answered by the lattice";
+    EXPECT_LT(exact.lattice_nodes_computed(), points.size()) << "nodes are shared between points";
+
+    // A shaken groom's frame: the same metrics as the exact query gives one point at a time.
+    SimulationParams p;
+    p.global_stiffness = 0.0;
+    p.local_stiffness = 0.3;
+    auto w = build_sim_world(head_inputs(p, true));
+    ASSERT_TRUE(w.ok()) << w.error().describe();
+    for (int step = 0; step < 120; ++step) ASSERT_TRUE(step_once(*w).ok());
+    // Every 7th free guide and follow vertex moved 1.5 cm toward the head's centre: some inside, some
+    // near the surface, most clear of it.
+    size_t moved_inside = 0;
+    for (std::vector<glm::vec4>* xs : {&w->groups[0].positions, &w->groups[0].follow_positions})
+        for (size_t i = 2; i < xs->size(); i += 7) {
+            glm::vec4& x = (*xs)[i];
+            const glm::vec3 centre = glm::vec3(w->sdfs[0].transform * glm::vec4(h.centre, 1.0f));
+            x = glm::vec4(glm::vec3(x) + glm::normalize(centre - glm::vec3(x)) * 0.015f, x.w);
+            const glm::vec3 moved = glm::vec3(glm::inverse(w->sdfs[0].transform) * glm::vec4(glm::vec3(x), 1.0f));
+            moved_inside += exact.signed_distance_m(moved) < 0.0f;
+        }
+    ASSERT_GT(moved_inside, 50u);
+    const MeshDistanceOracle culled(h.mesh);
+    const std::vector<SimSdfOracle> by_lattice = {culled.as_function()};
+    const std::vector<SimSdfOracle> one_by_one = {[&exact](glm::vec3 x) { return exact.signed_distance_m(x); }};
+    const SimFrameMetrics a = measure_frame(*w, by_lattice), b = measure_frame(*w, one_by_one);
+    EXPECT_EQ(a.vertices_inside, b.vertices_inside);
+    EXPECT_EQ(a.midpoints_inside, b.midpoints_inside);
+    EXPECT_EQ(a.follow_vertices_inside, b.follow_vertices_inside);
+    EXPECT_EQ(a.max_depth_vertex_m, b.max_depth_vertex_m);
+    EXPECT_EQ(a.max_depth_midpoint_m, b.max_depth_midpoint_m);
+    EXPECT_EQ(a.max_depth_follow_m, b.max_depth_follow_m);
+    EXPECT_EQ(a.deepest_follow_hair, b.deepest_follow_hair);
+    EXPECT_GT(a.vertices_inside + a.follow_vertices_inside, 50u);
 }
 
 // The default scene's kind of groom (a 45 degree cap, combed back and drooped, guides kept 5 mm out of
