@@ -10,6 +10,7 @@
 #include "bench.h"
 #include "gpu_context.h"
 #include "runtime/scene_runtime.h"
+#include "scene/scene_io.h"
 #include "sim/gpu/sim_bench.h"
 
 namespace tressel::cli {
@@ -54,7 +55,7 @@ Scene base_scene(const std::filesystem::path& data) {
 
 Scene ratboy_bench_scene(const std::filesystem::path& data) {
     Scene s = base_scene(data);
-    HairGroup mohawk = make_group("mohawk", 0, 32, 0.2, FollowMode::TressFX, 2);
+    HairGroup mohawk = make_group("mohawk", 2228, 32, 0.2, FollowMode::TressFX, 2);  // the file's guides
     mohawk.growth.placement = Placement::File;
     mohawk.growth.guide_file = (data / "tressfx/Ratboy_mohawk.tfx").string();
     s.hair_groups.push_back(mohawk);
@@ -65,13 +66,8 @@ Scene ratboy_bench_scene(const std::filesystem::path& data) {
 int bench_sim(const Args& args, nlohmann::json& out) {
     auto steps = args.get_int("frames", 100);
     if (!steps || *steps < 1 || *steps > 100000) return fail("--frames must be 1..100000", 2);
-    std::filesystem::path data = args.get_or("testdata", bench_testdata_dir());
-
-    auto ctx = GpuContext::create(args.get_or("device", ""));
-    if (!ctx) return fail(ctx.error().message);
-    gpu::Device& device = *ctx->device;
-    auto sim_pipelines = SimGpuPipelines::create(device);
-    if (!sim_pipelines) return fail(sim_pipelines.error().message);
+    // Absolute, so that a saved scene finds the files from wherever it is written.
+    const std::filesystem::path data = std::filesystem::absolute(args.get_or("testdata", bench_testdata_dir()));
 
     struct Case {
         std::string name;
@@ -80,8 +76,6 @@ int bench_sim(const Args& args, nlohmann::json& out) {
     std::vector<Case> cases;
     cases.push_back({"ratboy", ratboy_bench_scene(data)});
     const bool phases = args.has("phases");
-    if (phases && !device.info().shader_clock)
-        return fail("--phases needs a GPU with shader clock reads (VK_KHR_shader_clock); " + device.info().name + " has none");
     std::vector<std::string> only;
     if (auto o = args.get("only")) only.push_back(*o);
     // --chain: every group with chain shape matching (runs of 9 vertices, fewer on shorter strands), for
@@ -100,6 +94,25 @@ int bench_sim(const Args& args, nlohmann::json& out) {
             g.simulation.chain_span = std::min(9, g.simulation.gpu_vertices_per_strand);
             g.simulation.volume = volume;
         }
+    // --save-scene: the case's scene as a file (the editor opens it, bake simulates it), nothing run.
+    if (auto save = args.get("save-scene")) {
+        const std::string name = only.empty() ? "ratboy" : only[0];
+        for (const Case& c : cases)
+            if (c.name == name) {
+                if (Status st = save_scene(c.scene, *save); !st) return fail(st.error().message);
+                std::fprintf(stderr, "wrote the %s case's scene to %s\n", name.c_str(), save->c_str());
+                return 0;  // `out` left empty: nothing printed
+            }
+        return fail("--only: no case '" + name + "' (ratboy, 1M_guide_vertices, 4M_guide_vertices, 16M_guide_vertices)", 2);
+    }
+
+    auto ctx = GpuContext::create(args.get_or("device", ""));
+    if (!ctx) return fail(ctx.error().message);
+    gpu::Device& device = *ctx->device;
+    auto sim_pipelines = SimGpuPipelines::create(device);
+    if (!sim_pipelines) return fail(sim_pipelines.error().message);
+    if (phases && !device.info().shader_clock)
+        return fail("--phases needs a GPU with shader clock reads (VK_KHR_shader_clock); " + device.info().name + " has none");
 
     nlohmann::json results = nlohmann::json::array();
     for (Case& c : cases) {

@@ -28,7 +28,9 @@ const char* const kBenchUsage =
     "       steps; --only NAME runs one case (ratboy, 1M_guide_vertices, ...); --phases adds the SM\n"
     "       cycles per workgroup of each phase of the fused strand pass (needs VK_KHR_shader_clock);\n"
     "       --chain turns chain shape matching on in every group (runs of 9 vertices), for its cost;\n"
-    "       --volume turns hair volume on in every group (32 cells, default pressure), for its cost\n"
+    "       --volume turns hair volume on in every group (32 cells, default pressure), for its cost;\n"
+    "       --save-scene FILE writes the Rat Boy case's scene (or --only NAME's) as a scene file to open\n"
+    "       in the editor or bake, and runs nothing\n"
     "anim:  an animated character's whole step at Rat Boy scale (bench sim's hair on Ratboy_body.tfxmesh,\n"
     "       25,814 triangles skinned by its own bone weights under a procedural sway): skinning, root update,\n"
     "       SDF rebuild (refit and build at 50 cells, the narrow band only and every cell, copied into the\n"
@@ -60,7 +62,7 @@ int run_bench(const std::vector<std::string>& argv) {
     if (workload == "groom") return run_bench_groom(argv);
     if (workload == "brush") return run_bench_brush(std::vector<std::string>(argv.begin() + 1, argv.end()));
     auto args = Args::parse(std::vector<std::string>(argv.begin() + 1, argv.end()),
-                            {{"out", true}, {"frames", true}, {"testdata", true}, {"device", true}, {"only", true}, {"phases", false}, {"chain", false}, {"volume", false},
+                            {{"out", true}, {"frames", true}, {"testdata", true}, {"device", true}, {"only", true}, {"phases", false}, {"chain", false}, {"volume", false}, {"save-scene", true},
                              {"counts", true}, {"renderers", true}, {"tile-kernel", true}, {"scene", true},
                              {"size", true}, {"iterations", true}, {"sides", true}});
     if (!args) return fail(args.error().message, 2);
@@ -78,7 +80,7 @@ int run_bench(const std::vector<std::string>& argv) {
         rc = bench_render_json(*args, out);
     else
         return fail("unknown bench workload '" + workload + "' (groom, brush, sdf, sim, anim, cloth or render)", 2);
-    if (rc != 0) return rc;
+    if (rc != 0 || out.empty()) return rc;
     const std::string text = out.dump(2) + "\n";
     if (auto path = args->get("out")) {
         auto st = write_file_atomic(*path, std::string_view(text));
