@@ -472,6 +472,14 @@ int run_bake(const std::vector<std::string>& argv) {
     json sdf_build_ms = json::object();  // per collision mesh: GPU ms of its passes, or CPU wall ms
     for (size_t i = 0; i < scene.collision_meshes.size() && i < content.sdf_build_ms.size(); ++i)
         sdf_build_ms[scene.collision_meshes[i].mesh] = content.sdf_build_ms[i];
+    json sdf_coverage = json::object();  // per collision mesh: how much of its surface its field sees (check_sdf_coverage)
+    for (size_t i = 0; i < scene.collision_meshes.size() && i < content.sdf_coverage.size(); ++i) {
+        const SdfCoverage& c = content.sdf_coverage[i];
+        sdf_coverage[scene.collision_meshes[i].mesh] = {{"missed_share", c.missed_share()}, {"missed_area_m2", c.missed_area_m2},
+                                                        {"area_m2", c.area_m2}, {"samples", c.samples}, {"missed_samples", c.missed_samples},
+                                                        {"worst_reading_m", c.worst_reading_m},
+                                                        {"worst_m", {c.worst_m.x, c.worst_m.y, c.worst_m.z}}};
+    }
     json report = {{"format", "tressel-bake-report"},
                    {"scene", scene_path.string()},
                    {"device", device.info().name},
@@ -483,6 +491,7 @@ int run_bake(const std::vector<std::string>& argv) {
                    {"sdf_build_gpu_ms", sdf_ms},
                    {"sdf_backend", (*rt)->sdf_backend() == runtime::SdfBackend::Cpu ? "cpu" : "gpu"},
                    {"sdf_build_ms", sdf_build_ms},
+                   {"sdf_coverage", sdf_coverage},
                    {"sag_free", sag_free},
                    {"frames", frames_json},
                    {"summary", summary}};

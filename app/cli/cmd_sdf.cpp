@@ -16,6 +16,7 @@
 #include "scene/scene_io.h"
 #include "sdf/gpu/sdf_gpu.h"
 #include "sdf/sdf_slice.h"
+#include "sdf/sdf_check.h"
 
 namespace tressel::cli {
 
@@ -26,7 +27,9 @@ const char* const kSdfUsage =
     "                        [--raw out.f32] [--json] [--memory-cap-mib N]\n\n"
     "Builds the signed distance field of a collision mesh on the GPU (--cpu: the CPU reference) and\n"
     "prints the grid size, the time per pass (GPU timestamps), the inside-cell count and the mesh\n"
-    "problems that affect the sign (open edges, non-manifold edges, degenerate triangles).\n"
+    "problems that affect the sign (open edges, non-manifold edges, degenerate triangles), and how much\n"
+    "of the surface the field misses: under each triangle, points half the margin inside that the field\n"
+    "reads as outside (parts thinner than about a cell, such as ears in coarse cells; hair passes into them).\n"
     "For a scene, the collision mesh is --mesh NAME (default: the first) and its cells_x, padding,\n"
     "margin and sign are used unless given here. Defaults otherwise: 64 cells, padding 0.8, auto sign.\n"
     "  --slice AXIS:POS  slice position 0..1 across the grid (e.g. z:0.5); --png writes it (diverging\n"
@@ -182,6 +185,9 @@ int run_sdf(const std::vector<std::string>& argv) {
 
     double total_ms = 0.0;
     for (auto& t : times) total_ms += t.ms;
+    // How much of the surface the field sees at this margin (sdf/sdf_check.h): its cells against the
+    // mesh's thin parts.
+    const SdfCoverage coverage = check_sdf_coverage(g, mesh, *margin);
     if (args->has("json")) {
         json passes = json::object();
         for (auto& t : times) passes[t.name] = t.ms;
@@ -199,6 +205,9 @@ int run_sdf(const std::vector<std::string>& argv) {
                     {"open_edges", report.open_edges},
                     {"non_manifold_edges", report.non_manifold_edges},
                     {"degenerate_triangles", report.degenerate_triangles},
+                    {"coverage", {{"missed_share", coverage.missed_share()}, {"missed_area_m2", coverage.missed_area_m2},
+                                  {"area_m2", coverage.area_m2}, {"worst_reading_m", coverage.worst_reading_m},
+                                  {"worst_m", {coverage.worst_m.x, coverage.worst_m.y, coverage.worst_m.z}}}},
                     {"gpu_ms", passes},
                     {"gpu_ms_total", total_ms}};
         json d = json::array();
@@ -217,6 +226,9 @@ int run_sdf(const std::vector<std::string>& argv) {
                 static_cast<unsigned long long>(g.stats.triangles), report.open_edges, report.non_manifold_edges,
                 report.degenerate_triangles,
                 report.closed() ? "" : " (not closed: inside/outside comes from winding numbers)");
+    std::printf("coverage: %.2f%% of the surface (%.1f of %.1f cm^2) reads as outside half a margin (%.4g m) under it%s\n",
+                100.0 * coverage.missed_share(), 1e4 * coverage.missed_area_m2, 1e4 * coverage.area_m2, 0.5 * *margin,
+                coverage.missed_share() > kSdfCoverageWarnShare ? ": parts thinner than about a cell, which hair passes into; more cells resolve them" : "");
     if (!times.empty()) {
         std::printf("GPU passes on %s:\n", device_name.c_str());
         for (auto& t : times) std::printf("  %-20s %9.4f ms\n", t.name.c_str(), t.ms);

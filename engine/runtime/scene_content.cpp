@@ -158,6 +158,7 @@ ContentPlan plan_content(const Scene& scene, const SceneContent* current) {
 }
 
 Status build_missing_fields(SceneContent& c, const FieldBuilder& build, const char* where, Progress* progress) {
+    if (c.sdf_coverage.size() < c.sdfs.size()) c.sdf_coverage.resize(c.sdfs.size());
     for (size_t ci = 0; ci < c.sdfs.size() && ci < c.scene.collision_meshes.size(); ++ci) {
         if (c.sdfs[ci]) continue;
         const CollisionMesh& cm = c.scene.collision_meshes[ci];
@@ -173,6 +174,20 @@ Status build_missing_fields(SceneContent& c, const FieldBuilder& build, const ch
         c.sdf_build_ms[ci] = field->ms;
         c.sdf_pass_times[ci] = std::move(field->passes);
         c.sdfs[ci] = std::make_shared<const SdfGrid>(std::move(field->grid));
+        // A field coarser than the mesh's thin parts does not hold hair off them: said at the build, with
+        // how much of the surface it misses.
+        c.sdf_coverage[ci] = check_sdf_coverage(*c.sdfs[ci], mesh->mesh, cm.margin_m);
+        if (const SdfCoverage& cov = c.sdf_coverage[ci]; cov.missed_share() > kSdfCoverageWarnShare) {
+            char text[400];
+            const glm::vec3 w = cov.worst_m;
+            std::snprintf(text, sizeof text,
+                          "the field of '%s' (cells_x %d, %.1f mm cells) misses %.2f%% of the mesh's surface (%.1f cm^2): parts "
+                          "thinner than about a cell read as outside half a margin under their surface (worst near %.3f %.3f %.3f m), "
+                          "so hair touching them passes in; more cells_x resolve them",
+                          cm.mesh.c_str(), cm.cells_x, 1000.0 * c.sdfs[ci]->grid.cell_size_m, 100.0 * cov.missed_share(),
+                          1e4 * cov.missed_area_m2, double(w.x), double(w.y), double(w.z));
+            c.diagnostics.warn("sdf", text);
+        }
         c.report.sdfs.push_back(cm.mesh);
         c.report.add_time("field of '" + cm.mesh + "'", ms_since(t0));
         c.diagnostics.info("sdf", "built the field of '" + cm.mesh + "' " + where + ": " + std::to_string(field->ms) + " ms");
@@ -245,10 +260,12 @@ Result<std::shared_ptr<SceneContent>> prepare_content(const Scene& scene, const 
         if (!plan.sdf(ci) && previous && ci < previous->sdfs.size() && previous->sdfs[ci]) {
             out->sdfs.push_back(previous->sdfs[ci]);
             out->sdf_build_ms.push_back(previous->sdf_build_ms[ci]);
+            out->sdf_coverage.push_back(ci < previous->sdf_coverage.size() ? previous->sdf_coverage[ci] : SdfCoverage{});
             out->sdf_pass_times.push_back(previous->sdf_pass_times[ci]);
         } else {
             out->sdfs.push_back(nullptr);  // built by SceneRuntime::install
             out->sdf_build_ms.push_back(0.0);
+            out->sdf_coverage.emplace_back();
             out->sdf_pass_times.emplace_back();
         }
     }

@@ -31,6 +31,7 @@
 #include "runtime/rebuild_report.h"
 #include "scene/scene_types.h"
 #include "sdf/sdf.h"
+#include "sdf/sdf_check.h"
 
 namespace tressel::runtime {
 
@@ -43,6 +44,7 @@ struct SceneContent {
     // declares, follow hairs far from file guides; kept from the previous content for the parts reused.
     std::vector<Diagnostic> advice;
     std::vector<double> sdf_build_ms;                         // per collision mesh: GPU (or CPU) ms of its build
+    std::vector<SdfCoverage> sdf_coverage;                    // per collision mesh: how much of the mesh its field sees
     std::vector<std::vector<gpu::PassTime>> sdf_pass_times;   // per collision mesh: GPU ms per pass (GPU builds)
     double groom_ms = 0.0;                                    // wall clock of the grooms grown for this content
     Diagnostics diagnostics;                                  // import and growth messages of the parts built here

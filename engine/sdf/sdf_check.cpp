@@ -1,8 +1,50 @@
 #include "sdf/sdf_check.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace tressel {
+
+SdfCoverage check_sdf_coverage(const SdfGrid& grid, const Mesh& mesh, double margin_m) {
+    SdfCoverage out;
+    const float depth = float(0.5 * std::max(margin_m, 1e-4));
+    const size_t tris = mesh.indices.size() / 3;
+    auto valid = [&](size_t t) {
+        return mesh.indices[3 * t] < mesh.positions.size() && mesh.indices[3 * t + 1] < mesh.positions.size() &&
+               mesh.indices[3 * t + 2] < mesh.positions.size();
+    };
+    // Faces point out where the enclosed volume is positive; an inside-out mesh flips them.
+    double volume6 = 0.0;
+    for (size_t t = 0; t < tris; ++t)
+        if (valid(t))
+            volume6 += glm::dot(glm::dvec3(mesh.positions[mesh.indices[3 * t]]),
+                                glm::cross(glm::dvec3(mesh.positions[mesh.indices[3 * t + 1]]), glm::dvec3(mesh.positions[mesh.indices[3 * t + 2]])));
+    const float out_sign = volume6 < 0.0 ? -1.0f : 1.0f;
+    for (size_t t = 0; t < tris; ++t) {
+        if (!valid(t)) continue;
+        const uint32_t ia = mesh.indices[3 * t], ib = mesh.indices[3 * t + 1], ic = mesh.indices[3 * t + 2];
+        const glm::vec3 a = mesh.positions[ia], b = mesh.positions[ib], c = mesh.positions[ic];
+        const glm::vec3 cr = glm::cross(b - a, c - a);
+        const float twice_area = glm::length(cr);
+        if (!(twice_area > 0.0f) || !std::isfinite(twice_area)) continue;
+        const glm::vec3 inward = -out_sign * cr / twice_area;
+        const glm::vec3 centre = (a + b + c) / 3.0f;
+        const glm::vec3 points[4] = {centre, 0.5f * (centre + a), 0.5f * (centre + b), 0.5f * (centre + c)};
+        const double area = 0.5 * double(twice_area);
+        out.area_m2 += area;
+        for (const glm::vec3& q : points) {
+            const glm::vec3 p = q + inward * depth;
+            const float d = grid.sample_m(p);
+            ++out.samples;
+            if (d > out.worst_reading_m) out.worst_reading_m = d, out.worst_m = p;
+            if (d >= 0.0f) {
+                ++out.missed_samples;
+                out.missed_area_m2 += 0.25 * area;
+            }
+        }
+    }
+    return out;
+}
 
 SdfFieldCheck check_sdf_field(const SdfGrid& grid, double jump_tolerance) {
     SdfFieldCheck out;

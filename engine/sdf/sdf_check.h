@@ -53,6 +53,23 @@ struct MeshEdgeProblems {
     uint64_t total() const { return open + non_manifold + inconsistent; }
 };
 
+// How much of its mesh's surface a field sees: whether the cells are fine enough for the mesh's thin
+// parts. Under every triangle (at its centroid and halfway from it to each corner), a point half a margin
+// inside the mesh along the face normal; the field reads it outside (distance >= 0) where the mesh is
+// thinner than about a cell there (an ear in 2.5 cm cells): hair that touches that part is not pushed out
+// of it, and passes in. Weighted by triangle area. The grid and the mesh in the same (rest) frame.
+struct SdfCoverage {
+    double area_m2 = 0.0;
+    double missed_area_m2 = 0.0;            // area whose points the field reads outside
+    uint64_t samples = 0, missed_samples = 0;
+    double worst_reading_m = -1e30;         // the farthest out the field reads any of the points
+    glm::vec3 worst_m{0.0f};                // where (mesh frame)
+    double missed_share() const { return area_m2 > 0.0 ? missed_area_m2 / area_m2 : 0.0; }
+};
+SdfCoverage check_sdf_coverage(const SdfGrid& grid, const Mesh& mesh, double margin_m);
+// A build warns where its field misses more than this share of the surface.
+inline constexpr double kSdfCoverageWarnShare = 0.02;
+
 MeshEdgeProblems find_mesh_edge_problems(const Mesh& mesh, size_t max_each = 50000);
 
 }  // namespace tressel

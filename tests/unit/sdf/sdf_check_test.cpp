@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 
 #include "sdf/sdf.h"
 #include "sdf/sdf_check.h"
@@ -139,6 +140,43 @@ TEST(SdfCheck, FindsOpenNonManifoldAndMisWoundEdges) {
     e = find_mesh_edge_problems(open, 1);
     EXPECT_EQ(e.open, 3u);
     EXPECT_EQ(e.open_m.size(), 2u);
+}
+
+// How much of a mesh its field sees (check_sdf_coverage): a ball 10 cm across in 1 cm cells, all of it; a
+// plate 6 mm thick (a flat ellipsoid, tilted so that no layer of nodes lies along it) beside it, most of it
+// not in 2.2 cm cells (it reads as outside half a margin under its surface; so does part of the ball, whose
+// curvature the cells smooth by more than a millimetre), and all but its rim in 2.75 mm cells (where the
+// plate is thinner than the margin, the point half a margin in is out the other side).
+TEST(SdfCheck, CoverageFindsThePartsThinnerThanACell) {
+    const Mesh ball = test::make_icosphere(0.05f, 3);
+    const SdfCoverage alone = check_sdf_coverage(build(ball, 10), ball, 0.002);
+    EXPECT_GT(alone.samples, 1000u);
+    EXPECT_EQ(alone.missed_samples, 0u);
+    EXPECT_NEAR(alone.area_m2, 4.0 * kPi * 0.05 * 0.05, 0.002);
+
+    Mesh plate = test::make_icosphere(1.0f, 3);
+    const float c = std::cos(0.5f), s = std::sin(0.5f);
+    for (glm::vec3& p : plate.positions) {
+        p *= glm::vec3(0.05f, 0.003f, 0.05f);
+        p = glm::vec3(p.x, c * p.y - s * p.z, s * p.y + c * p.z);   // tilted about x
+        p = glm::vec3(c * p.x - s * p.y, s * p.x + c * p.y, p.z);   // and about z
+        p += glm::vec3(0.12f, 0.0f, 0.0f);
+    }
+    Mesh both = ball;
+    const uint32_t base = uint32_t(both.positions.size());
+    both.positions.insert(both.positions.end(), plate.positions.begin(), plate.positions.end());
+    for (uint32_t i : plate.indices) both.indices.push_back(base + i);
+    both.normals.clear();
+    const double plate_area = check_sdf_coverage(build(plate, 40), plate, 0.002).area_m2;
+    const SdfCoverage coarse = check_sdf_coverage(build(both, 10), both, 0.002);
+    const SdfCoverage fine = check_sdf_coverage(build(both, 80), both, 0.002);
+    std::printf("plate %.1f cm^2 of %.1f: missed %.1f cm^2 in 2.2 cm cells, %.2f cm^2 in 2.75 mm cells (worst reading %.2f mm)\n",
+                1e4 * plate_area, 1e4 * coarse.area_m2, 1e4 * coarse.missed_area_m2, 1e4 * fine.missed_area_m2, 1e3 * fine.worst_reading_m);
+    EXPECT_GT(coarse.missed_area_m2, 0.8 * plate_area);
+    EXPECT_GT(coarse.missed_share(), kSdfCoverageWarnShare);
+    EXPECT_LT(fine.missed_area_m2, 0.15 * plate_area);
+    EXPECT_LT(fine.missed_share(), kSdfCoverageWarnShare * 2.0);
+    EXPECT_LT(fine.worst_reading_m, 0.001) << "nothing reads farther out than the depth it is in";
 }
 
 }  // namespace
