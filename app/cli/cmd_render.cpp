@@ -35,6 +35,8 @@ const char* const kRenderUsage =
     "  --debug guide|stretch|depth|root_tip|problems  hair debug colouring (depth: in the collision\n"
     "                             margin; problems: guides moved out of the scalp, degenerate guides)\n"
     "  --slice x|y|z:POS          show the first collision mesh's SDF slice at POS in [0, 1] across the grid\n"
+    "  --slice-of field|hair_density  what the slice shows (default field); hair_density: the first hair\n"
+    "                             group's density on its volume grid, as the hair is at the rendered frame\n"
     "  --no-shadows               disable hair self-shadowing\n"
     "  --samples N                MSAA samples (1, 2, 4, 8; default 4)\n"
     "  --renderer compute|ribbons hair renderer: the compute rasterizer (default) or fixed-function ribbons\n"
@@ -76,7 +78,7 @@ Result<std::vector<double>> parse_list(const std::string& text, size_t count, co
 
 int run_render(const std::vector<std::string>& argv) {
     auto args = Args::parse(argv, {{"out", true}, {"frame", true}, {"width", true}, {"height", true}, {"camera", true},
-                                   {"shading", true}, {"debug", true}, {"slice", true}, {"no-shadows", false},
+                                   {"shading", true}, {"debug", true}, {"slice", true}, {"slice-of", true}, {"no-shadows", false},
                                    {"samples", true}, {"device", true}, {"renderer", true}, {"tile-kernel", true}, {"lod", true},
                                    {"lod-fraction", true}, {"turntable", true}});
     if (!args) return fail(args.error().message, 2);
@@ -151,6 +153,13 @@ int run_render(const std::vector<std::string>& argv) {
             slice_position = (*pos)[0];
         }
     }
+    std::optional<SliceSource> slice_of;
+    if (auto s = args->get("slice-of")) {
+        if (*s == "field") slice_of = SliceSource::Field;
+        else if (*s == "hair_density") slice_of = SliceSource::HairDensity;
+        else return fail("--slice-of must be field or hair_density, got '" + *s + "'", 2);
+        if (!slice_axis) return fail("--slice-of needs --slice x|y|z:POS", 2);
+    }
     std::optional<std::vector<double>> camera;
     if (auto c = args->get("camera")) {
         auto v = parse_list(*c, 3, "camera");
@@ -170,6 +179,7 @@ int run_render(const std::vector<std::string>& argv) {
     if (slice_axis) {
         scene.view.slice_axis = *slice_axis;
         scene.view.slice_position = slice_position;
+        if (slice_of) scene.view.slice_of = *slice_of;
     }
     auto gpu = GpuContext::create(args->get_or("device", ""));
     if (!gpu) return fail(gpu.error().message);
@@ -181,6 +191,7 @@ int run_render(const std::vector<std::string>& argv) {
     if (Status st = (*rt)->apply(scene); !st) return fail(st.error().message);
     for (int f = 0; f < *frame_no; ++f)
         if (Status st = (*rt)->step(1); !st) return fail(st.error().message);
+    if (auto refreshed = (*rt)->refresh_density_slice(); !refreshed) return fail(refreshed.error().message);
     render::FrameDesc frame = (*rt)->frame_desc(/*frame_on_meshes=*/!camera);
     if (debug) frame.debug = *debug;
     if (args->has("no-shadows")) frame.shadows = false;

@@ -13,6 +13,7 @@
 
 #include "core/file_io.h"
 #include "param_widgets.h"
+#include "render/hair_data.h"
 #include "runtime/scene_export.h"
 #include "scene/scene_io.h"
 #include "sdf/sdf_slice.h"
@@ -928,6 +929,15 @@ void EditorApp::save_stats(const fs::path& path) {
                             {"edge_segments_drawn", sv.edge_colours.size()}};
     else
         j["slice_check"] = nullptr;
+    // A hair density slice: what its legend states.
+    if (const render::SliceView& sv = live_->slice(); sv.width_px > 0 && ctx_.scene.view.show_slice && sv.density)
+        j["slice_density"] = {{"full_per_cm2", sv.density_full_per_cm2},
+                              {"target_per_cm2", sv.density_target_per_cm2},
+                              {"plane_m", sv.plane_m},
+                              {"cell_m", sv.cell_size_m},
+                              {"steps", live_->world() ? live_->world()->clock.steps : 0}};
+    else
+        j["slice_density"] = nullptr;
     // Memory, for soak runs: the process's resident set, and what the GPU holds (bytes the device allocated
     // and its live objects).
     malloc_trim(0);  // what the allocator keeps of freed memory is not the editor's
@@ -1102,6 +1112,38 @@ void EditorApp::draw_slice_overlays(ImVec2 pos, ImVec2 size, bool hovered, bool 
     static const char* axes[] = {"x", "y", "z"};
     const char* axis = axes[std::clamp(slice.axis, 0, 2)];
     const double cell = slice.cell_size_m;
+    if (slice.density) {
+        // The hair density slice's legend: its colour bar from no hair to full, the target contour.
+        const float bar_w = 180.0f, bar_h = 10.0f, line = ImGui::GetTextLineHeightWithSpacing();
+        char head[160], ends[64], target[160];
+        std::snprintf(head, sizeof head, "Hair density slice %s = %.4f m (node %d of %d, cells of %s)", axis, slice.plane_m, slice.index,
+                      slice.cells_along, length_text(cell).c_str());
+        std::snprintf(ends, sizeof ends, "0 .. %.1f hairs/cm^2", slice.density_full_per_cm2);
+        std::snprintf(target, sizeof target, "white line: volume_density, %.1f hairs/cm^2 (denser hair is pushed apart when volume is on)",
+                      slice.density_target_per_cm2);
+        const std::string rows[] = {"black: no hair; brighter: denser", target, "remade a few times a second while the hair moves"};
+        float box_w = 300.0f;
+        for (const std::string& r : rows) box_w = std::max(box_w, 12.0f + ImGui::CalcTextSize(r.c_str()).x);
+        box_w = std::max(box_w, 12.0f + ImGui::CalcTextSize(head).x);
+        const float box_h = 8.0f + line + bar_h + 4.0f + line * 3.0f + 6.0f;
+        ImVec2 at(lo.x + 8.0f, hi.y - box_h - 8.0f);
+        dl->AddRectFilled(at, ImVec2(at.x + box_w, at.y + box_h), IM_COL32(20, 22, 26, 215), 4.0f);
+        float y = at.y + 5.0f;
+        dl->AddText(ImVec2(at.x + 6.0f, y), IM_COL32(235, 235, 235, 255), head);
+        y += line;
+        const int segments = 48;
+        for (int i = 0; i < segments; ++i) {
+            const float x0 = at.x + 6.0f + bar_w * float(i) / segments, x1 = at.x + 6.0f + bar_w * float(i + 1) / segments;
+            dl->AddRectFilled(ImVec2(x0, y), ImVec2(x1, y + bar_h), im_colour(render::density_colour((i + 0.5) / segments, 1.0)));
+        }
+        dl->AddText(ImVec2(at.x + 12.0f + bar_w, y - 3.0f), IM_COL32(235, 235, 235, 255), ends);
+        y += bar_h + 4.0f;
+        for (const std::string& r : rows) {
+            dl->AddText(ImVec2(at.x + 6.0f, y), IM_COL32(235, 235, 235, 255), r.c_str());
+            y += line;
+        }
+        return;  // no probe: the reading under the mouse is the field's
+    }
     // The legend: the colour bar from -range (inside) to +range (outside), its ends in metres and cells, then
     // the lines the slice draws.
     {
@@ -1480,6 +1522,11 @@ void EditorApp::update_stats() {
             h.non_finite = m.non_finite;
             h.at_s = sim_world->time_s();
         }
+    }
+    // A hair density slice follows the hair, about four times a second while it moves.
+    if (sim_world && now - last_density_slice_ >= std::chrono::milliseconds(250)) {
+        last_density_slice_ = now;
+        if (auto r = live_->refresh_density_slice(); !r) ctx_.add_log(Severity::Warning, "slice", "hair density slice: " + r.error().message);
     }
     const render::SliceView& slice = live_->slice();
     ctx_.slice_info = {};

@@ -131,6 +131,7 @@ private:
     std::optional<ImVec2> scripted_probe_;
     // When the hair's health (Stats) was last measured, and at which simulation step.
     std::chrono::steady_clock::time_point last_health_{};
+    std::chrono::steady_clock::time_point last_density_slice_{};
     uint64_t health_steps_ = UINT64_MAX;
     void draw_slice_overlays(ImVec2 pos, ImVec2 size, bool hovered, bool dragging);
     // Grooming brushes (brush_tool.h): the toolbar over the viewport, strokes drawn with the left button

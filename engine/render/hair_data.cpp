@@ -115,6 +115,87 @@ Result<HairBuffers> upload_strands(gpu::Device& device, const RenderStrands& s, 
     return b;
 }
 
+glm::vec3 density_colour(double value, double full) {
+    // Black, purple, red-orange, pale yellow: brightness rises with density, so a print in grey reads too.
+    static const glm::vec3 stops[] = {{0.0f, 0.0f, 0.0f}, {0.35f, 0.05f, 0.45f}, {0.85f, 0.25f, 0.2f}, {1.0f, 0.95f, 0.6f}};
+    const double t = full > 0.0 ? std::clamp(value / full, 0.0, 1.0) * 3.0 : 0.0;
+    const int i = std::min(int(t), 2);
+    return glm::mix(stops[i], stops[i + 1], float(t - double(i)));
+}
+
+SliceView make_density_slice_view(uint32_t nodes, glm::vec3 origin_m, float cell_m, std::span<const float> per_cm2,
+                                  double target_per_cm2, SliceAxis axis, double position, int px_per_cell) {
+    SliceView v;
+    const size_t n = nodes;
+    if (n < 2 || per_cm2.size() != n * n * n || !(cell_m > 0.0f)) return v;
+    const int a = axis == SliceAxis::X ? 0 : axis == SliceAxis::Y ? 1 : 2;
+    // Image axes as the field's slice (sdf_slice.h): X -> (u, v) = (z, y); Y -> (x, z); Z -> (x, y).
+    const int ua = axis == SliceAxis::X ? 2 : 0;
+    const int va = axis == SliceAxis::Y ? 2 : 1;
+    const int plane = int(std::lround(std::clamp(position, 0.0, 1.0) * double(n - 1)));
+    auto at = [&](int u, int w) {
+        glm::ivec3 c(0);
+        c[a] = plane;
+        c[ua] = std::clamp(u, 0, int(n) - 1);
+        c[va] = std::clamp(w, 0, int(n) - 1);
+        return double(per_cm2[(size_t(c.z) * n + size_t(c.y)) * n + size_t(c.x)]);
+    };
+    double densest = 0.0;
+    for (int w = 0; w < int(n); ++w)
+        for (int u = 0; u < int(n); ++u) densest = std::max(densest, at(u, w));
+    const double full = std::max(2.0 * target_per_cm2, densest);
+    const int px = std::clamp(px_per_cell, 1, 32);
+    const int size = int(n - 1) * px + 1;
+    std::vector<double> value(size_t(size) * size_t(size));
+    for (int y = 0; y < size; ++y)
+        for (int x = 0; x < size; ++x) {
+            const double fu = double(x) / px, fw = double(size - 1 - y) / px;  // top row first: v max
+            const int u0 = std::min(int(fu), int(n) - 2), w0 = std::min(int(fw), int(n) - 2);
+            const double tu = fu - u0, tw = fw - w0;
+            value[size_t(y) * size_t(size) + size_t(x)] = (1 - tu) * (1 - tw) * at(u0, w0) + tu * (1 - tw) * at(u0 + 1, w0) +
+                                                          (1 - tu) * tw * at(u0, w0 + 1) + tu * tw * at(u0 + 1, w0 + 1);
+        }
+    v.rgba.resize(value.size() * 4);
+    for (int y = 0; y < size; ++y)
+        for (int x = 0; x < size; ++x) {
+            const double d = value[size_t(y) * size_t(size) + size_t(x)];
+            glm::vec3 col = density_colour(d, full);
+            // The target contour: a pixel whose right or lower neighbour lies on the other side of it.
+            if (target_per_cm2 > 0.0) {
+                const bool above = d > target_per_cm2;
+                const bool edge = (x + 1 < size && (value[size_t(y) * size_t(size) + size_t(x + 1)] > target_per_cm2) != above) ||
+                                  (y + 1 < size && (value[size_t(y + 1) * size_t(size) + size_t(x)] > target_per_cm2) != above);
+                if (edge) col = glm::vec3(1.0f);
+            }
+            uint8_t* o = &v.rgba[(size_t(y) * size_t(size) + size_t(x)) * 4];
+            for (int k = 0; k < 3; ++k) o[k] = uint8_t(std::lround(std::clamp(col[k], 0.0f, 1.0f) * 255.0f));
+            // Air shows the scene through it; the hair's density turns opaque by a tenth of full colour.
+            o[3] = uint8_t(std::lround(70.0 + 185.0 * std::clamp(full > 0.0 ? 10.0 * d / full : 0.0, 0.0, 1.0)));
+        }
+    v.width_px = v.height_px = size;
+    const glm::vec3 lo = origin_m, hi = origin_m + glm::vec3(cell_m * float(n - 1));
+    v.grid_min_m = lo;
+    v.grid_max_m = hi;
+    const float plane_m = origin_m[a] + cell_m * float(plane);
+    auto point = [&](bool u_hi, bool v_hi) {
+        glm::vec3 p(0.0f);
+        p[a] = plane_m;
+        p[ua] = u_hi ? hi[ua] : lo[ua];
+        p[va] = v_hi ? hi[va] : lo[va];
+        return p;
+    };
+    v.corners_m = {point(false, false), point(true, false), point(false, true), point(true, true)};
+    v.axis = a;
+    v.index = plane;
+    v.cells_along = int(n);
+    v.plane_m = plane_m;
+    v.cell_size_m = cell_m;
+    v.density = true;
+    v.density_full_per_cm2 = full;
+    v.density_target_per_cm2 = target_per_cm2;
+    return v;
+}
+
 SliceView make_slice_view(const SdfGrid& grid, SliceAxis axis, double position, const SliceStyle& style,
                           const SdfFieldCheck* check, const MeshEdgeProblems* edges) {
     SdfSlice slice = make_slice(grid, axis, position, check);

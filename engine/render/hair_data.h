@@ -4,6 +4,7 @@
 // evaluated with follow_point) and uploaded once; the simulation will write the same layout in place.
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -55,5 +56,16 @@ Result<HairBuffers> upload_strands(gpu::Device& device, const RenderStrands& str
 // diagnosis.
 SliceView make_slice_view(const SdfGrid& grid, SliceAxis axis, double position, const SliceStyle& style,
                           const SdfFieldCheck* check = nullptr, const MeshEdgeProblems* edges = nullptr);
+
+// A hair density slice: `nodes`^3 values (hairs per cm^2, index (z * nodes + y) * nodes + x, node (x, y, z)
+// at origin + cell (x, y, z)) cut by the plane of nodes nearest `position` (0..1) across `axis`, bilinear
+// between nodes, `px_per_cell` pixels a cell. Colour: black where there is no hair, through purple and
+// orange to pale yellow at full (twice the target or the plane's densest, whichever is larger); a white
+// contour where the density crosses `target_per_cm2`.
+SliceView make_density_slice_view(uint32_t nodes, glm::vec3 origin_m, float cell_m, std::span<const float> per_cm2,
+                                  double target_per_cm2, SliceAxis axis, double position, int px_per_cell = 6);
+
+// The density slice's colour at `value` of `full` (sRGB, 0..1).
+glm::vec3 density_colour(double value, double full);
 
 }  // namespace tressel::render

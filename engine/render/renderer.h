@@ -129,6 +129,10 @@ struct SliceView {
     bool inside_out = false;
     std::vector<glm::vec3> edge_lines_m;
     std::vector<glm::vec4> edge_colours;   // one per segment
+    // A hair density slice (make_density_slice_view) instead of a field's: the density at full colour and
+    // the target contour's, hairs per square centimetre (cell_size_m is then the volume grid's).
+    bool density = false;
+    double density_full_per_cm2 = 0.0, density_target_per_cm2 = 0.0;
 };
 
 struct FrameDesc {

@@ -11,6 +11,7 @@
 #include "sdf/sdf_slice.h"
 #include <limits>
 #include "sim/mesh_oracle.h"
+#include "sim/sim_metrics.h"
 #include "sim/motion.h"
 #include "sim/soft_body.h"
 #include "groom/spatial.h"
@@ -534,8 +535,58 @@ Status SceneRuntime::populate_meshes(const Scene& scene, double t_s) {
     return {};
 }
 
+Status SceneRuntime::update_density_slice(const Scene& scene) {
+    // The group named by view.slice_group (the first simulated one for ""), on its volume grid as the
+    // world holds it (the rest pose before a step; on the GPU path the last download()).
+    std::optional<size_t> gi;
+    for (size_t i = 0; world_ && i < world_->groups.size() && i < group_of_sim_.size(); ++i)
+        if (!world_->groups[i].positions.empty() &&
+            (scene.view.slice_group.empty() || scene.hair_groups[group_of_sim_[i]].name == scene.view.slice_group)) {
+            gi = i;
+            break;
+        }
+    if (!gi) {
+        renderer_->clear_slice();
+        slice_key_.reset();
+        slice_ = {};
+        slice_grid_.reset();
+        return {};
+    }
+    SliceKey key{scene.view.slice_axis, scene.view.slice_position, 0.0, 0.0, 0, nullptr, -1.0};
+    key.density = true;
+    key.group = *gi;
+    key.world = world_generation_;
+    key.steps = world_->clock.steps;
+    key.downloads = downloads_;
+    if (slice_key_ && *slice_key_ == key) return {};
+    const SimDensityGrid grid = volume_density_grid(world_->groups[*gi]);
+    slice_ = render::make_density_slice_view(grid.nodes, grid.origin_m, grid.cell_m, grid.per_cm2, grid.target_per_cm2,
+                                             key.axis, key.position);
+    slice_grid_.reset();
+    slice_mesh_.clear();
+    if (slice_.width_px == 0) {
+        renderer_->clear_slice();
+        slice_key_.reset();
+        return {};
+    }
+    TRESSEL_TRY(renderer_->set_slice(slice_));
+    slice_key_ = key;
+    report_.slice = true;
+    return {};
+}
+
+Result<bool> SceneRuntime::refresh_density_slice() {
+    if (!renderer_ || !world_ || !scene_.view.show_slice || scene_.view.slice_of != SliceSource::HairDensity) return false;
+    if (slice_key_ && slice_key_->density && slice_key_->steps == world_->clock.steps && slice_key_->world == world_generation_) return false;
+    TRESSEL_TRY(download());
+    const std::optional<SliceKey> before = slice_key_;
+    TRESSEL_TRY(update_density_slice(scene_));
+    return !(before && slice_key_ && *before == *slice_key_);
+}
+
 Status SceneRuntime::update_slice(const Scene& scene) {
     if (!renderer_) return {};
+    if (scene.view.slice_of == SliceSource::HairDensity) return update_density_slice(scene);
     if (!content_ || content_->sdfs.empty() || !content_->sdfs.front()) {
         renderer_->clear_slice();
         slice_key_.reset();
@@ -1439,6 +1490,7 @@ Status SceneRuntime::reset_simulation() {
 
 Status SceneRuntime::download() {
     if (!world_ || options_.simulation != SimBackend::Gpu || !sim_) return {};
+    ++downloads_;
     return sim_->download(*device_, *world_);
 }
 

@@ -140,6 +140,10 @@ public:
     // Copies the GPU state into world() (positions of guides and follows) for metrics and dumps; the last
     // submission must have completed. No-op for the CPU backend.
     Status download();
+    // A hair density slice follows the hair: when the slice shows hair density (view.slice_of) and the
+    // simulation has stepped since the slice was made, reads the guides back (GPU path) and makes it again.
+    // True when it was remade. The editor calls it a few times a second while the slice is on screen.
+    Result<bool> refresh_density_slice();
 
     // Drawing: the frame of `view` (camera from the view, or framed on the meshes' bounds keeping its yaw,
     // pitch and field of view), the scene's lighting and the view's toggles.
@@ -391,8 +395,15 @@ private:
         size_t mesh;
         const SdfGrid* grid;
         double pose_t = -1.0;  // an animated body's field: the time it is posed at (-1: the still field)
+        // A hair density slice: the simulation group it shows and the state it was made from.
+        bool density = false;
+        size_t group = 0;
+        uint64_t world = 0;    // world_generation_
+        uint64_t steps = 0, downloads = 0;
         bool operator==(const SliceKey&) const = default;
     };
+    Status update_density_slice(const Scene& scene);
+    uint64_t downloads_ = 0;             // download() calls, so a density slice knows when the host hair moved
     std::optional<SliceKey> slice_key_;
     render::SliceView slice_;            // what the renderer was last given
     std::shared_ptr<const SdfGrid> slice_grid_;  // the field it shows (the posed copy for an animated body)

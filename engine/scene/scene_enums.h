@@ -29,6 +29,7 @@ template <> struct EnumNames<MotionType> { static constexpr std::array<std::stri
 template <> struct EnumNames<PinMode> { static constexpr std::array<std::string_view, 4> names{"near_mesh", "vertex_color", "box", "none"}; };
 template <> struct EnumNames<AccessoryType> { static constexpr std::array<std::string_view, 2> names{"cloth", "soft_body"}; };
 template <> struct EnumNames<SliceAxis> { static constexpr std::array<std::string_view, 3> names{"x", "y", "z"}; };
+template <> struct EnumNames<SliceSource> { static constexpr std::array<std::string_view, 2> names{"field", "hair_density"}; };
 template <> struct EnumNames<HairColouring> { static constexpr std::array<std::string_view, 6> names{"shaded", "guide", "stretch", "depth", "root_tip", "problems"}; };
 
 template <class E>

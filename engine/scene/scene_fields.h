@@ -316,6 +316,8 @@ void describe(V& v, S& s) {
     v.field("slice_axis", s.slice_axis);
     v.field("slice_position", s.slice_position);
     v.field("slice_mesh", s.slice_mesh);
+    v.field("slice_of", s.slice_of);
+    v.field("slice_group", s.slice_group);
     v.field("colour_by", s.colour_by);
 }
 

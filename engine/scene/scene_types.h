@@ -336,6 +336,9 @@ struct Lighting {
 };
 
 enum class SliceAxis { X, Y, Z };
+// What the slice plane shows: a collision mesh's signed distance field, or a hair group's density on its
+// volume grid (the grid hair volume pushes on, built from the guides whether or not volume is on).
+enum class SliceSource { Field, HairDensity };
 // How the viewport colours the hair: its shading, or a debug colouring (a colour per guide, each segment's
 // stretch against its rest length, each vertex's depth in the collision margin, the parameter from root to
 // tip, guides the groom had to move out of the scalp or that are degenerate).
@@ -352,6 +355,8 @@ struct View {
     SliceAxis slice_axis = SliceAxis::Z;
     double slice_position = 0.5;              // 0..1 across the grid
     std::string slice_mesh;                   // collision mesh whose field is sliced ("" = first)
+    SliceSource slice_of = SliceSource::Field;
+    std::string slice_group;                  // hair group whose density is sliced ("" = first)
     HairColouring colour_by = HairColouring::Shaded;
     bool operator==(const View&) const = default;
 };

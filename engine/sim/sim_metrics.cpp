@@ -84,9 +84,9 @@ GroupDepths group_depths(const SimGroupState& g, std::span<const SimSdfOracle> o
 
 }  // namespace
 
-SimDensityStats volume_density_stats(const SimGroupState& g) {
+SimDensityGrid volume_density_grid(const SimGroupState& g) {
     using namespace gpu_shared;
-    SimDensityStats st;
+    SimDensityGrid out;
     SimGroupParams p{};
     p.vertices_per_strand = g.n;
     p.volume_nodes = uint32_t(g.params.volume_cells) + 1u;
@@ -96,20 +96,31 @@ SimDensityStats volume_density_stats(const SimGroupState& g) {
         sim_passes::volume_splat(v, p, frame, g.positions, g.positions, g.rest_lengths_m, grid);
     // Node value (fixed-point metres of guide hair) -> hairs per cm^2.
     const double h = frame.w;
-    const double to_cm2 = volume_hair_per_guide(g) * 1e-4 / (double(kSimVolumeLengthScale) * h * h * h);
+    const double to_cm2 = h > 0.0 ? volume_hair_per_guide(g) * 1e-4 / (double(kSimVolumeLengthScale) * h * h * h) : 0.0;
+    out.nodes = p.volume_nodes;
+    out.origin_m = glm::vec3(frame);
+    out.cell_m = frame.w;
+    out.target_per_cm2 = g.params.volume_density_per_cm2;
+    out.per_cm2.resize(grid.size() / kSimVolumeNodeInts);
+    for (size_t i = 0; i < out.per_cm2.size(); ++i) out.per_cm2[i] = float(std::max(0.0, double(grid[i * kSimVolumeNodeInts]) * to_cm2));
+    return out;
+}
+
+SimDensityStats volume_density_stats(const SimGroupState& g) {
+    SimDensityStats st;
+    const SimDensityGrid grid = volume_density_grid(g);
     double total = 0.0, weighted = 0.0, over = 0.0;
-    for (size_t i = 0; i < grid.size(); i += kSimVolumeNodeInts) {
-        const double len = double(grid[i]);
-        if (len <= 0.0) continue;
-        const double d = len * to_cm2;
+    for (float value : grid.per_cm2) {
+        const double d = value;  // hairs per cm^2, and proportional to the node's hair length
+        if (d <= 0.0) continue;
         st.max_per_cm2 = std::max(st.max_per_cm2, d);
-        total += len;
-        weighted += len * d;
-        if (d > g.params.volume_density_per_cm2) over += len;
+        total += d;
+        weighted += d * d;
+        if (d > g.params.volume_density_per_cm2) over += d;
     }
     st.mean_per_cm2 = total > 0.0 ? weighted / total : 0.0;
     st.over_target = total > 0.0 ? over / total : 0.0;
-    st.cell_m = h;
+    st.cell_m = grid.cell_m;
     return st;
 }
 

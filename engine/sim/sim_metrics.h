@@ -62,6 +62,17 @@ struct SimDensityStats {
 };
 SimDensityStats volume_density_stats(const SimGroupState& g);
 
+// The same grid, node by node (the density slice): nodes^3 values in hairs per square centimetre, node
+// (x, y, z) at origin + cell (x, y, z), value index (z * nodes + y) * nodes + x.
+struct SimDensityGrid {
+    uint32_t nodes = 0;
+    glm::vec3 origin_m{0.0f};
+    float cell_m = 0.0f;
+    std::vector<float> per_cm2;
+    double target_per_cm2 = 0.0;  // the group's volume_density
+};
+SimDensityGrid volume_density_grid(const SimGroupState& g);
+
 inline constexpr double kMinMeasuredSegment_m = 1e-6;
 
 // Guide positions at an earlier time, for speeds measured as displacement over time.

@@ -553,6 +553,14 @@ TEST(Editor, SliceProbeReadsTheFieldUnderThePoint) {
         {{"probe_slice", {0.02, 0.02}}},
         {{"frames", 2}},
         {{"stats", (dir / "miss.json").string()}},
+        // The slice of the hair's density instead: its legend's figures, no probe reading, remade while
+        // the hair moves.
+        {{"set", "view.slice_of"}, {"value", "hair_density"}},
+        {{"set", "view.slice_axis"}, {"value", "x"}},
+        {{"probe_slice", {0.5, 0.45}}},
+        {{"frames", 2}},
+        {{"stats", (dir / "density.json").string()}},
+        {{"screenshot", (dir / "density.png").string()}},
         {{"quit", true}},
     });
     auto r = run_script(dir, "s.json", steps);
@@ -590,6 +598,13 @@ TEST(Editor, SliceProbeReadsTheFieldUnderThePoint) {
     std::printf("probe: (%.4f, %.4f, %.4f) m, distance %.5f m (field %.5f m), cell (%d, %d, %d)\n", p[0], p[1], p[2],
                 probe["distance_m"].get<double>(), want, c[0], c[1], c[2]);
     EXPECT_TRUE(read_json_file(dir / "miss.json").value()["slice_probe"].is_null()) << "the corner of the view is off the slice";
+    EXPECT_TRUE(read_json_file(dir / "miss.json").value()["slice_density"].is_null()) << "the field's slice";
+    const nlohmann::json density_stats = read_json_file(dir / "density.json").value();
+    const nlohmann::json density = density_stats["slice_density"];
+    ASSERT_FALSE(density.is_null()) << "the slice shows the hair's density";
+    EXPECT_TRUE(density_stats["slice_probe"].is_null()) << "no field reading on a density slice";
+    EXPECT_GT(density["full_per_cm2"].get<double>(), 0.0);
+    EXPECT_DOUBLE_EQ(density["target_per_cm2"].get<double>(), 20.0) << "the default scene's volume_density";
 
     // The legend's diagnosis is the field's own (sdf/sdf_check.h): the same cavities and sign jumps, and
     // the head's mesh is closed, so no edge is drawn.

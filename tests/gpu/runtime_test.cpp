@@ -296,6 +296,55 @@ TEST_F(RuntimeTest, AdvanceRunsWholeFramesAtTheScenesRate) {
     EXPECT_EQ(rt->world()->clock.steps, 0u);
 }
 
+// The slice shows a hair group's density on its volume grid (view.slice_of = hair_density): black where
+// there is no hair, brighter where it is denser, a white contour at the group's volume_density; it is
+// remade from the guides read back when the hair has moved, and only then.
+TEST_F(RuntimeTest, DensitySliceFollowsTheHair) {
+    auto rt = make();
+    ASSERT_TRUE(rt);
+    Scene s = light_scene();
+    s.view.show_slice = true;
+    s.view.slice_of = SliceSource::HairDensity;
+    s.view.slice_axis = SliceAxis::X;
+    s.view.slice_position = 0.5;
+    s.hair_groups[0].simulation.volume_density_per_cm2 = 0.5;  // the reduced groom is sparse: 1.5 at its densest node
+    ASSERT_TRUE(rt->apply(s).ok());
+    const render::SliceView& v = rt->slice();
+    ASSERT_GT(v.width_px, 0);
+    ASSERT_TRUE(v.density);
+    EXPECT_EQ(v.axis, 0);
+    EXPECT_DOUBLE_EQ(v.density_target_per_cm2, 0.5);
+    const SimDensityGrid grid = volume_density_grid(rt->world()->groups[0]);
+    EXPECT_FLOAT_EQ(float(v.cell_size_m), grid.cell_m);
+    EXPECT_EQ(v.cells_along, int(grid.nodes));
+    auto count = [](const render::SliceView& sv, auto&& pred) {
+        size_t c = 0;
+        for (size_t i = 0; i + 3 < sv.rgba.size(); i += 4) c += pred(&sv.rgba[i]) ? 1 : 0;
+        return c;
+    };
+    const size_t empty = count(v, [](const uint8_t* p) { return p[3] == 70 && p[0] + p[1] + p[2] == 0; });
+    const size_t hair = count(v, [](const uint8_t* p) { return p[3] == 255 && p[0] + p[1] + p[2] > 30; });
+    const size_t contour = count(v, [](const uint8_t* p) { return p[0] == 255 && p[1] == 255 && p[2] == 255; });
+    EXPECT_GT(empty, 0u) << "air around the hair";
+    EXPECT_GT(hair, 0u) << "the hair in the plane";
+    EXPECT_GT(contour, 0u) << "the target contour: the groom is denser than 0.5 hairs/cm^2 somewhere; full " << v.density_full_per_cm2
+                           << ", densest node " << volume_density_stats(rt->world()->groups[0]).max_per_cm2;
+    const std::vector<uint8_t> before = v.rgba;
+    auto same = rt->refresh_density_slice();
+    ASSERT_TRUE(same.ok());
+    EXPECT_FALSE(*same) << "nothing moved";
+    ASSERT_TRUE(rt->step(20).ok());
+    auto moved = rt->refresh_density_slice();
+    ASSERT_TRUE(moved.ok()) << moved.error().describe();
+    EXPECT_TRUE(*moved);
+    EXPECT_NE(rt->slice().rgba, before) << "the hair fell under gravity";
+    // Back to the field: the same plane shows the SDF again.
+    s.view.slice_of = SliceSource::Field;
+    ASSERT_TRUE(rt->apply(s).ok());
+    EXPECT_FALSE(rt->slice().density);
+    EXPECT_GT(rt->slice().width_px, 0);
+}
+
 // The slice explains itself: its view carries the plane, the cell size and the colour range for the legend,
 // and a probe along a ray reads the field the slice shows where the ray meets the plane: the trilinear
 // distance there and the nearest cell's own, with the cell index on the plane.

@@ -124,6 +124,39 @@ Settled settle_on_ball(bool volume, double pressure, double friction, double den
 // A dense groom (800 strands of 0.14 m on the top of a 0.1 m ball, no shape stiffness) falls under
 // gravity. Without volume the strands pass through each other and lie in one sheet on the surface; with it
 // they pile into a layer, and the layer's weight never pushes a vertex into the ball.
+// The density slice's grid (volume_density_grid): every node's hairs per cm^2 times its cell's volume adds
+// up to the hair the guides stand for (each guide's length times its hairs), the stats' densest node is the
+// grid's, and the grid spans the hair.
+TEST(SimVolume, DensityGridHoldsTheGroomsHair) {
+    const GroomResult groom = cap_groom(0.1f, 70.0f, 50, 0.12f);
+    SimulationParams p = test::soft_params();
+    p.volume_cells = 16;
+    p.volume_density_per_cm2 = 7.0;
+    SimWorld w = build(test::world_inputs(groom, p));
+    const SimGroupState& g = w.groups[0];
+    const SimDensityGrid grid = volume_density_grid(g);
+    ASSERT_EQ(grid.nodes, 17u);
+    ASSERT_EQ(grid.per_cm2.size(), size_t(17 * 17 * 17));
+    EXPECT_EQ(grid.target_per_cm2, 7.0);
+    double sum = 0.0, densest = 0.0;
+    for (float d : grid.per_cm2) {
+        ASSERT_GE(d, 0.0f);
+        sum += double(d);
+        densest = std::max(densest, double(d));
+    }
+    const double h = grid.cell_m;
+    double length = 0.0;
+    for (float l : g.rest_lengths_m) length += l;
+    const double hair_m = sum * 1e4 * h * h * h;  // hairs per cm^2 x cm^2 per m^2 x m^3 = metres of hair
+    EXPECT_NEAR(hair_m, volume_hair_per_guide(g) * length, 1e-3 * hair_m);
+    EXPECT_NEAR(volume_density_stats(g).max_per_cm2, densest, 1e-6 * densest);
+    for (const glm::vec4& x : g.positions)
+        for (int a = 0; a < 3; ++a) {
+            EXPECT_GE(x[a], grid.origin_m[a]);
+            EXPECT_LE(x[a], grid.origin_m[a] + h * 16.0f);
+        }
+}
+
 TEST(SimVolume, DenseGroomKeepsALayerOfHair) {
     const Settled off = settle_on_ball(false, 0.0, 0.0, 2.0, 150, 2);
     const Settled on = settle_on_ball(true, 0.2, 0.1, 2.0, 150, 2);
