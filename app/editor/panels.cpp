@@ -99,6 +99,7 @@ void ScenePanel::draw(EditorContext& ctx) {
         next.meshes.erase(next.meshes.begin() + long(remove));
         std::erase_if(next.collision_meshes, [&](const CollisionMesh& c) { return c.mesh == name; });
         for (auto& g : next.hair_groups) std::erase(g.simulation.sdf, name);
+        if (next.view.slice_mesh == name) next.view.slice_mesh.clear();  // the slice goes to the first field
         Status s = validate_scene(next);
         if (s) ctx.scene = std::move(next);
         else ctx.report_error("cannot remove mesh '" + name + "': " + s.error().message);

@@ -538,13 +538,17 @@ Status SceneRuntime::populate_meshes(const Scene& scene, double t_s) {
 Status SceneRuntime::update_density_slice(const Scene& scene) {
     // The group named by view.slice_group (the first simulated one for ""), on its volume grid as the
     // world holds it (the rest pose before a step; on the GPU path the last download()).
-    std::optional<size_t> gi;
-    for (size_t i = 0; world_ && i < world_->groups.size() && i < group_of_sim_.size(); ++i)
-        if (!world_->groups[i].positions.empty() &&
-            (scene.view.slice_group.empty() || scene.hair_groups[group_of_sim_[i]].name == scene.view.slice_group)) {
+    // A name no simulated group has (renamed, removed, not simulated) falls back to the first.
+    std::optional<size_t> gi, first;
+    for (size_t i = 0; world_ && i < world_->groups.size() && i < group_of_sim_.size(); ++i) {
+        if (world_->groups[i].positions.empty()) continue;
+        if (!first) first = i;
+        if (scene.hair_groups[group_of_sim_[i]].name == scene.view.slice_group) {
             gi = i;
             break;
         }
+    }
+    if (!gi) gi = first;
     if (!gi) {
         renderer_->clear_slice();
         slice_key_.reset();

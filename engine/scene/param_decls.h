@@ -266,7 +266,7 @@ inline constexpr std::array kView{
     num("slice_position", "1", 0.0, 1.0, "slice plane position across the grid, 0..1").as("Slice position", "SDF slice"),
     text("slice_mesh", "collision mesh (its mesh name) whose field is sliced; \"\" = the first").as("Sliced field", "SDF slice"),
     choice("slice_of", "field|hair_density", "what the slice shows: the collision field's signed distance, or a hair group's density in hairs per square centimetre on its volume grid (dark: none, bright: dense; the white contour is the group's volume_density, where hair volume starts to push), refreshed a few times a second while the hair moves").as("Slice shows", "SDF slice"),
-    text("slice_group", "hair group (its name) whose density is sliced when the slice shows hair density; \"\" = the first").as("Sliced hair group", "SDF slice"),
+    text("slice_group", "hair group (its name) whose density is sliced when the slice shows hair density; \"\" (or a name no group has, after a rename) = the first").as("Sliced hair group", "SDF slice"),
     choice("colour_by", "shaded|guide|stretch|depth|root_tip|problems", "how the viewport colours the hair: its shading, a colour per guide (follows share their guide's), each segment's length against its rest length (blue 10% short, white at rest, red 10% long; guides only), how deep each vertex lies in a collision margin (white outside, yellow to orange within the margin, red inside the mesh, saturated 1 margin deep), the position along the strand (dark blue root to yellow tip), or the guides growth had to move out of the scalp (orange) and degenerate ones (magenta) over grey").as("Colour hair by", "Show"),
 };
 

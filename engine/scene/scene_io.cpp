@@ -347,11 +347,7 @@ Status validate_references(const Scene& s) {
     if (is_zero(s.lighting.fill.direction)) return invalid("lighting.fill.direction", "must not be [0, 0, 0]");
     if (!s.motion.mesh.empty()) TRESSEL_TRY(check_reference("motion.mesh", s.motion.mesh, meshes, "mesh"));
     if (!s.view.slice_mesh.empty()) TRESSEL_TRY(check_reference("view.slice_mesh", s.view.slice_mesh, collision, "collision mesh"));
-    if (!s.view.slice_group.empty()) {
-        std::vector<std::string> groups;
-        for (const auto& g : s.hair_groups) groups.push_back(g.name);
-        TRESSEL_TRY(check_reference("view.slice_group", s.view.slice_group, groups, "hair group"));
-    }
+
     return {};
 }
 

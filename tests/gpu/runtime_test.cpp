@@ -308,6 +308,7 @@ TEST_F(RuntimeTest, DensitySliceFollowsTheHair) {
     s.view.slice_axis = SliceAxis::X;
     s.view.slice_position = 0.5;
     s.hair_groups[0].simulation.volume_density_per_cm2 = 0.5;  // the reduced groom is sparse: 1.5 at its densest node
+    s.view.slice_group = "renamed";  // a name no group has (a group renamed after): the first group
     ASSERT_TRUE(rt->apply(s).ok());
     const render::SliceView& v = rt->slice();
     ASSERT_GT(v.width_px, 0);

@@ -115,6 +115,7 @@ Scene random_scene(uint32_t seed) {
     }
     s.motion.mesh = "mesh1";
     s.view.slice_mesh = "mesh0";
+    s.view.slice_group = "group1";
     return s;
 }
 
