@@ -878,6 +878,8 @@ void EditorApp::save_stats(const fs::path& path) {
         const auto& p = *slice_probe_;
         auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
         j["slice_probe"] = {{"mesh", p.mesh},
+                            {"density", p.density},
+                            {"density_per_cm2", p.density_per_cm2},
                             {"point_m", {p.point_m.x, p.point_m.y, p.point_m.z}},
                             {"distance_m", num(p.distance_m)},
                             {"cell", {p.cell.x, p.cell.y, p.cell.z}},
@@ -1142,11 +1144,10 @@ void EditorApp::draw_slice_overlays(ImVec2 pos, ImVec2 size, bool hovered, bool 
             dl->AddText(ImVec2(at.x + 6.0f, y), IM_COL32(235, 235, 235, 255), r.c_str());
             y += line;
         }
-        return;  // no probe: the reading under the mouse is the field's
     }
     // The legend: the colour bar from -range (inside) to +range (outside), its ends in metres and cells, then
     // the lines the slice draws.
-    {
+    if (!slice.density) {
         // The rows under the bar: a swatch and a line each.
         std::vector<std::pair<glm::vec3, std::string>> rows = {
             {style.inside_rgb, "blue: inside the mesh (distance < 0)"},
@@ -1228,7 +1229,18 @@ void EditorApp::draw_slice_overlays(ImVec2 pos, ImVec2 size, bool hovered, bool 
     if (!slice_probe_) return;
     const auto& p = *slice_probe_;
     std::vector<std::string> lines;
-    char buf[160];
+    char buf[200];
+    if (p.density) {
+        std::snprintf(buf, sizeof buf, "hair group '%s' at (%.4f, %.4f, %.4f) m", p.mesh.c_str(), p.point_m.x, p.point_m.y, p.point_m.z);
+        lines.push_back(buf);
+        std::snprintf(buf, sizeof buf, "density %.2f hairs/cm^2: %s volume_density (%.1f)", p.density_per_cm2,
+                      p.density_per_cm2 > p.target_per_cm2 ? "above" : "below", p.target_per_cm2);
+        lines.push_back(buf);
+        std::snprintf(buf, sizeof buf, "nearest node (%d, %d, %d), cells of %s", p.cell.x, p.cell.y, p.cell.z, length_text(p.cell_size_m).c_str());
+        lines.push_back(buf);
+        text_box(dl, ImVec2(at->x + 14.0f, at->y + 10.0f), lo, hi, lines);
+        return;
+    }
     std::snprintf(buf, sizeof buf, "field '%s' at (%.4f, %.4f, %.4f) m", p.mesh.c_str(), p.point_m.x, p.point_m.y, p.point_m.z);
     lines.push_back(buf);
     if (std::isfinite(p.distance_m)) {

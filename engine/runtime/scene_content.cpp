@@ -183,7 +183,8 @@ Status build_missing_fields(SceneContent& c, const FieldBuilder& build, const ch
             std::snprintf(text, sizeof text,
                           "the field of '%s' (cells_x %d, %.1f mm cells) misses %.2f%% of the mesh's surface (%.1f cm^2): parts "
                           "thinner than about a cell read as outside half a margin under their surface (worst near %.3f %.3f %.3f m), "
-                          "so hair touching them passes in; more cells_x resolve them",
+                          "so hair or cloth touching them passes in (where nothing reaches them it does not matter); more "
+                          "cells_x resolve them",
                           cm.mesh.c_str(), cm.cells_x, 1000.0 * c.sdfs[ci]->grid.cell_size_m, 100.0 * cov.missed_share(),
                           1e4 * cov.missed_area_m2, double(w.x), double(w.y), double(w.z));
             c.diagnostics.warn("sdf", text);

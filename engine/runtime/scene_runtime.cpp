@@ -563,11 +563,12 @@ Status SceneRuntime::update_density_slice(const Scene& scene) {
     key.steps = world_->clock.steps;
     key.downloads = downloads_;
     if (slice_key_ && *slice_key_ == key) return {};
-    const SimDensityGrid grid = volume_density_grid(world_->groups[*gi]);
+    density_grid_ = std::make_shared<const SimDensityGrid>(volume_density_grid(world_->groups[*gi]));
+    const SimDensityGrid& grid = *density_grid_;
     slice_ = render::make_density_slice_view(grid.nodes, grid.origin_m, grid.cell_m, grid.per_cm2, grid.target_per_cm2,
                                              key.axis, key.position);
     slice_grid_.reset();
-    slice_mesh_.clear();
+    slice_mesh_ = scene.hair_groups[group_of_sim_[*gi]].name;
     if (slice_.width_px == 0) {
         renderer_->clear_slice();
         slice_key_.reset();
@@ -647,7 +648,7 @@ Status SceneRuntime::update_slice(const Scene& scene) {
 }
 
 std::optional<SceneRuntime::SliceProbe> SceneRuntime::probe_slice(glm::dvec3 origin_m, glm::dvec3 direction) const {
-    if (!slice_grid_ || slice_.width_px == 0) return std::nullopt;
+    if (slice_.width_px == 0 || (slice_.density ? !density_grid_ : !slice_grid_)) return std::nullopt;
     const int a = slice_.axis;
     if (!(std::abs(direction[a]) > 1e-12)) return std::nullopt;  // along the plane
     const double t = (slice_.plane_m - origin_m[a]) / direction[a];
@@ -655,6 +656,38 @@ std::optional<SceneRuntime::SliceProbe> SceneRuntime::probe_slice(glm::dvec3 ori
     const glm::dvec3 p = origin_m + t * direction;
     for (int k = 0; k < 3; ++k)
         if (k != a && (p[k] < double(slice_.grid_min_m[k]) || p[k] > double(slice_.grid_max_m[k]))) return std::nullopt;
+    if (slice_.density) {
+        // Bilinear between the plane's nodes, as the image is drawn.
+        const SimDensityGrid& g = *density_grid_;
+        const int n = int(g.nodes);
+        SliceProbe probe;
+        probe.mesh = slice_mesh_;
+        probe.point_m = p;
+        probe.density = true;
+        probe.cell_size_m = g.cell_m;
+        probe.target_per_cm2 = g.target_per_cm2;
+        const glm::dvec3 u = (p - glm::dvec3(g.origin_m)) / double(g.cell_m);
+        glm::ivec3 i0 = glm::clamp(glm::ivec3(glm::floor(u)), glm::ivec3(0), glm::ivec3(n - 2));
+        i0[a] = slice_.index;
+        glm::dvec3 f = glm::clamp(u - glm::dvec3(i0), glm::dvec3(0.0), glm::dvec3(1.0));
+        f[a] = 0.0;
+        auto at = [&](glm::ivec3 c) { return double(g.per_cm2[(size_t(c.z) * size_t(n) + size_t(c.y)) * size_t(n) + size_t(c.x)]); };
+        double value = 0.0;
+        for (int corner = 0; corner < 8; ++corner) {
+            const glm::ivec3 d((corner & 1) ? 1 : 0, (corner & 2) ? 1 : 0, (corner & 4) ? 1 : 0);
+            if (d[a] != 0) continue;
+            double w = 1.0;
+            for (int k = 0; k < 3; ++k)
+                if (k != a) w *= d[k] ? f[k] : 1.0 - f[k];
+            value += w * at(glm::min(i0 + d, glm::ivec3(n - 1)));
+        }
+        probe.density_per_cm2 = value;
+        probe.cell = glm::clamp(glm::ivec3(glm::round(u)), glm::ivec3(0), glm::ivec3(n - 1));
+        probe.cell[a] = slice_.index;
+        probe.distance_m = std::numeric_limits<double>::quiet_NaN();
+        probe.cell_distance_m = std::numeric_limits<double>::quiet_NaN();
+        return probe;
+    }
     const SdfGrid& g = *slice_grid_;
     SliceProbe probe;
     probe.mesh = slice_mesh_;

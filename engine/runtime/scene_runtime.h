@@ -40,6 +40,10 @@
 #include "sim/sag_free.h"
 #include "sim/sim.h"
 
+namespace tressel {
+struct SimDensityGrid;  // sim/sim_metrics.h
+}
+
 namespace tressel::runtime {
 
 // The renderer's debug colouring for the view's `colour_by`.
@@ -403,6 +407,7 @@ private:
         bool operator==(const SliceKey&) const = default;
     };
     Status update_density_slice(const Scene& scene);
+    std::shared_ptr<const SimDensityGrid> density_grid_;  // what a density slice shows, for its probe
     uint64_t downloads_ = 0;             // download() calls, so a density slice knows when the host hair moved
     std::optional<SliceKey> slice_key_;
     render::SliceView slice_;            // what the renderer was last given
@@ -432,6 +437,11 @@ public:
         double cell_distance_m = 0.0;        // NaN where that cell has none
         double cell_size_m = 0.0, margin_m = -1.0;
         uint8_t mark = 0;                    // SdfCellMark of that cell (sdf/sdf_check.h); 0 unchecked
+        // A hair density slice instead: `mesh` is then the hair group, `cell` the nearest node of its volume
+        // grid, and the reading hairs per square centimetre (bilinear between the plane's nodes), with the
+        // group's volume_density.
+        bool density = false;
+        double density_per_cm2 = 0.0, target_per_cm2 = 0.0;
     };
     std::optional<SliceProbe> probe_slice(glm::dvec3 origin_m, glm::dvec3 direction) const;
 };

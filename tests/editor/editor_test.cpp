@@ -556,7 +556,6 @@ TEST(Editor, SliceProbeReadsTheFieldUnderThePoint) {
         // The slice of the hair's density instead: its legend's figures, no probe reading, remade while
         // the hair moves.
         {{"set", "view.slice_of"}, {"value", "hair_density"}},
-        {{"set", "view.slice_axis"}, {"value", "x"}},
         {{"probe_slice", {0.5, 0.45}}},
         {{"frames", 2}},
         {{"stats", (dir / "density.json").string()}},
@@ -602,7 +601,10 @@ TEST(Editor, SliceProbeReadsTheFieldUnderThePoint) {
     const nlohmann::json density_stats = read_json_file(dir / "density.json").value();
     const nlohmann::json density = density_stats["slice_density"];
     ASSERT_FALSE(density.is_null()) << "the slice shows the hair's density";
-    EXPECT_TRUE(density_stats["slice_probe"].is_null()) << "no field reading on a density slice";
+    ASSERT_FALSE(density_stats["slice_probe"].is_null()) << "the viewport's centre is on the density slice too";
+    EXPECT_TRUE(density_stats["slice_probe"]["density"].get<bool>()) << "a density reading on a density slice";
+    EXPECT_EQ(density_stats["slice_probe"]["mesh"], "main") << "the hair group it reads";
+    EXPECT_GE(density_stats["slice_probe"]["density_per_cm2"].get<double>(), 0.0);
     EXPECT_GT(density["full_per_cm2"].get<double>(), 0.0);
     EXPECT_DOUBLE_EQ(density["target_per_cm2"].get<double>(), 20.0) << "the default scene's volume_density";
 

@@ -330,6 +330,24 @@ TEST_F(RuntimeTest, DensitySliceFollowsTheHair) {
     EXPECT_GT(hair, 0u) << "the hair in the plane";
     EXPECT_GT(contour, 0u) << "the target contour: the groom is denser than 0.5 hairs/cm^2 somewhere; full " << v.density_full_per_cm2
                            << ", densest node " << volume_density_stats(rt->world()->groups[0]).max_per_cm2;
+    // The probe reads the density where a ray meets the plane: the grid's bilinear value between the
+    // plane's nodes (at a node, the node's own).
+    {
+        const int n = int(grid.nodes);
+        int best = 0;
+        for (int z = 0; z < n; ++z)
+            for (int y = 0; y < n; ++y)
+                if (grid.per_cm2[(size_t(z) * n + size_t(y)) * n + size_t(v.index)] > grid.per_cm2[(size_t(best / n) * n + size_t(best % n)) * n + size_t(v.index)])
+                    best = z * n + y;
+        const glm::dvec3 node(grid.origin_m.x + grid.cell_m * v.index, grid.origin_m.y + grid.cell_m * (best % n), grid.origin_m.z + grid.cell_m * (best / n));
+        auto probe = rt->probe_slice(node + glm::dvec3(1.0, 0.0, 0.0), glm::dvec3(-1.0, 0.0, 0.0));
+        ASSERT_TRUE(probe.has_value());
+        EXPECT_TRUE(probe->density);
+        EXPECT_EQ(probe->mesh, s.hair_groups[0].name);
+        EXPECT_NEAR(probe->density_per_cm2, grid.per_cm2[(size_t(best / n) * n + size_t(best % n)) * n + size_t(v.index)], 1e-4);
+        EXPECT_GT(probe->density_per_cm2, 0.5) << "the plane's densest node is above the target";
+        EXPECT_DOUBLE_EQ(probe->target_per_cm2, 0.5);
+    }
     const std::vector<uint8_t> before = v.rgba;
     auto same = rt->refresh_density_slice();
     ASSERT_TRUE(same.ok());
