@@ -115,6 +115,30 @@ Result<HairBuffers> upload_strands(gpu::Device& device, const RenderStrands& s, 
     return b;
 }
 
+namespace {
+
+// A slice's image placed in the world: the plane `plane_m` across axis `a` (0/1/2 = x/y/z) over the box
+// [lo, hi], with the image axes of sdf_slice.h (X -> (u, v) = (z, y); Y -> (x, z); Z -> (x, y)); corners
+// as SliceView::corners_m orders them.
+void place_slice(SliceView& v, int a, glm::dvec3 lo, glm::dvec3 hi, double plane_m) {
+    const int ua = a == 0 ? 2 : 0;
+    const int va = a == 1 ? 2 : 1;
+    auto point = [&](bool u_hi, bool v_hi) {
+        glm::dvec3 p(0.0);
+        p[a] = plane_m;
+        p[ua] = u_hi ? hi[ua] : lo[ua];
+        p[va] = v_hi ? hi[va] : lo[va];
+        return glm::vec3(p);
+    };
+    v.corners_m = {point(false, false), point(true, false), point(false, true), point(true, true)};
+    v.grid_min_m = glm::vec3(lo);
+    v.grid_max_m = glm::vec3(hi);
+    v.axis = a;
+    v.plane_m = plane_m;
+}
+
+}  // namespace
+
 glm::vec3 density_colour(double value, double full) {
     // Black, purple, red-orange, pale yellow: brightness rises with density, so a print in grey reads too.
     static const glm::vec3 stops[] = {{0.0f, 0.0f, 0.0f}, {0.35f, 0.05f, 0.45f}, {0.85f, 0.25f, 0.2f}, {1.0f, 0.95f, 0.6f}};
@@ -173,22 +197,10 @@ SliceView make_density_slice_view(uint32_t nodes, glm::vec3 origin_m, float cell
             o[3] = uint8_t(std::lround(70.0 + 185.0 * std::clamp(full > 0.0 ? 10.0 * d / full : 0.0, 0.0, 1.0)));
         }
     v.width_px = v.height_px = size;
-    const glm::vec3 lo = origin_m, hi = origin_m + glm::vec3(cell_m * float(n - 1));
-    v.grid_min_m = lo;
-    v.grid_max_m = hi;
-    const float plane_m = origin_m[a] + cell_m * float(plane);
-    auto point = [&](bool u_hi, bool v_hi) {
-        glm::vec3 p(0.0f);
-        p[a] = plane_m;
-        p[ua] = u_hi ? hi[ua] : lo[ua];
-        p[va] = v_hi ? hi[va] : lo[va];
-        return p;
-    };
-    v.corners_m = {point(false, false), point(true, false), point(false, true), point(true, true)};
-    v.axis = a;
+    place_slice(v, a, glm::dvec3(origin_m), glm::dvec3(origin_m + glm::vec3(cell_m * float(n - 1))),
+                double(origin_m[a] + cell_m * float(plane)));
     v.index = plane;
     v.cells_along = int(n);
-    v.plane_m = plane_m;
     v.cell_size_m = cell_m;
     v.density = true;
     v.density_full_per_cm2 = full;
@@ -202,27 +214,11 @@ SliceView make_slice_view(const SdfGrid& grid, SliceAxis axis, double position, 
     SliceView v;
     v.rgba = slice_to_rgba(slice, style, &v.width_px, &v.height_px);
     double c = grid.grid.cell_size_m;
-    glm::dvec3 lo = grid.grid.origin_m - 0.5 * c;
-    glm::dvec3 hi = grid.grid.origin_m + (glm::dvec3(grid.grid.dims) - 0.5) * c;
-    v.grid_min_m = glm::vec3(lo);
-    v.grid_max_m = glm::vec3(hi);
-    int a = axis == SliceAxis::X ? 0 : axis == SliceAxis::Y ? 1 : 2;
-    // Image axes (sdf_slice.h): X -> (u, v) = (z, y); Y -> (x, z); Z -> (x, y).
-    int ua = axis == SliceAxis::X ? 2 : 0;
-    int va = axis == SliceAxis::Y ? 2 : 1;
-    double plane = grid.grid.origin_m[a] + slice.index * c;
-    auto point = [&](bool u_hi, bool v_hi) {
-        glm::dvec3 p(0.0);
-        p[a] = plane;
-        p[ua] = u_hi ? hi[ua] : lo[ua];
-        p[va] = v_hi ? hi[va] : lo[va];
-        return glm::vec3(p);
-    };
-    v.corners_m = {point(false, false), point(true, false), point(false, true), point(true, true)};
-    v.axis = a;
+    const int a = axis == SliceAxis::X ? 0 : axis == SliceAxis::Y ? 1 : 2;
+    place_slice(v, a, grid.grid.origin_m - 0.5 * c, grid.grid.origin_m + (glm::dvec3(grid.grid.dims) - 0.5) * c,
+                grid.grid.origin_m[a] + slice.index * c);
     v.index = slice.index;
     v.cells_along = grid.grid.dims[a];
-    v.plane_m = plane;
     v.cell_size_m = c;
     v.range_m = slice_range_m(slice, style);
     v.margin_m = style.margin_m;
