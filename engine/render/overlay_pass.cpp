@@ -39,6 +39,7 @@ Result<std::unique_ptr<SlicePass>> SlicePass::create(const PassSetup& setup) {
     GraphicsPipelineDesc depth = colour;
     depth.blend = Blend::None;
     depth.color_write = false;
+    depth.fragment_shader = "render/slice_depth.frag";  // where the plane is mostly opaque
     depth.depth_test = depth.depth_write = true;
     depth.name = "sdf slice depth";
     TRESSEL_TRY(make(p->depth_pipe_, depth));

@@ -1,7 +1,9 @@
 // The SDF slice plane (SlicePass), drawn after the opaque meshes and before the hair: its colour ignores
 // depth, so the cross-section shows through the mesh it cuts; then its depth is written where it is nearer
-// than the meshes, so hair behind the plane is hidden and hair on the camera's side is drawn over it (the
-// compute rasterizer draws the same depth into its own copy of the meshes' depth). The mesh's open,
+// than the meshes and the plane is mostly opaque (render/slice_depth.frag), so hair behind the plane is
+// hidden and hair on the camera's side is drawn over it (the compute rasterizer draws the same depth into
+// its own copy of the meshes' depth). A density slice's air is drawn at a quarter opacity and writes no
+// depth: the hair behind it stays seen. The mesh's open,
 // non-manifold and inconsistently wound edges (SliceView::edge_lines_m) are drawn with it, through
 // everything, so a hole in the collision mesh is seen wherever it is.
 //

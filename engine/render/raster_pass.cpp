@@ -161,8 +161,9 @@ Result<std::unique_ptr<ComputeRasterHairPass>> ComputeRasterHairPass::create(con
     auto dpipe = create_graphics_pipeline(device, dd);
     if (!dpipe) return dpipe.error();
     p->depth_pipe_ = std::move(*dpipe);
-    // The SDF slice's plane hides the hair behind it (render/overlay_pass.h: SlicePass).
+    // The slice plane hides the hair behind it where it is mostly opaque (render/overlay_pass.h: SlicePass).
     dd.vertex_shader = "render/slice.vert";
+    dd.fragment_shader = "render/slice_depth.frag";
     dd.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
     dd.name = "hair raster slice depth";
     auto spipe = create_graphics_pipeline(device, dd);

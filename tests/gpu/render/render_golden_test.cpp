@@ -35,12 +35,14 @@ protected:
         runtime_->set_hair_visibility(true, true);
     }
     // The runtime's frame, framed on the meshes (as `tressel-cli render` frames it without --camera).
-    FrameDesc populate(std::optional<SliceAxis> slice = std::nullopt, double slice_position = 0.5) {
+    FrameDesc populate(std::optional<SliceAxis> slice = std::nullopt, double slice_position = 0.5,
+                       SliceSource slice_of = SliceSource::Field) {
         Scene s = scene_->scene;
         s.view.show_slice = slice.has_value();
         if (slice) {
             s.view.slice_axis = *slice;
             s.view.slice_position = slice_position;
+            s.view.slice_of = slice_of;
         }
         Status st = runtime_->apply(s);
         EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error().describe());
@@ -166,10 +168,12 @@ TEST_F(RenderGolden, SdfSliceView) {
 
 // The slice plane hides the hair behind it and the hair on the camera's side is drawn over it. Seen from
 // +x: a plane at the grid's far side (behind all the hair) shows the hair over it, and one at the near side
-// (in front of it all) hides it, inside the plane's rectangle.
+// (in front of it all) hides it, inside the plane's rectangle. A density slice at the near side of its grid
+// cuts only air, drawn at a quarter opacity: the hair behind it is seen through it (the plane's depth
+// written over its whole rectangle hid it).
 TEST_F(RenderGolden, HairOnTheCameraSideOfTheSliceIsDrawnOverIt) {
-    auto frame = [&](double position) {
-        FrameDesc f = populate(SliceAxis::X, position);
+    auto frame = [&](double position, SliceSource of = SliceSource::Field) {
+        FrameDesc f = populate(SliceAxis::X, position, of);
         f.camera.yaw_deg = 90.0;
         f.camera.pitch_deg = 0.0;
         f.show_grid = false;
@@ -214,6 +218,18 @@ TEST_F(RenderGolden, HairOnTheCameraSideOfTheSliceIsDrawnOverIt) {
         if (position == 0.0) EXPECT_GT(hair, total / 10) << "hair in front of the plane is drawn over it";
         else EXPECT_EQ(hair, 0u) << "hair behind the plane is hidden by it";
     }
+    const FrameDesc f = frame(1.0, SliceSource::HairDensity);
+    ASSERT_TRUE(runtime_->slice().density);
+    const auto r = rectangle(f);
+    const test::Rgba with_hair = render(f, "density_slice_before_hair");
+    runtime_->set_hair_visibility(false, false);
+    const test::Rgba bare = render(f, "density_slice_before_hair_bare");
+    runtime_->set_hair_visibility(true, true);
+    size_t total = 0;
+    const size_t hair = differing(with_hair, bare, r, &total);
+    ASSERT_GT(total, 1000u) << "the plane covers part of the view";
+    std::printf("density slice in front of the hair: hair changes %zu of the plane's %zu pixels\n", hair, total);
+    EXPECT_GT(hair, total / 10) << "the hair behind the density slice's air is seen through it";
 }
 
 TEST_F(RenderGolden, DebugGuideColouring) {
