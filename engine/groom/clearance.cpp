@@ -2,17 +2,77 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "groom/placement.h"
 
 namespace tressel {
 
-ClearanceStats keep_strands_outside(const Mesh& scalp, const TriangleBvh& bvh, float clearance_m, Strands& strands) {
+namespace {
+
+// Signed distance of p from the mesh at its closest point (vertex normals interpolated there, else the
+// face normal: keep_strands_outside's inside test); false when no triangle lies within radius_m.
+bool signed_distance_within(const Mesh& mesh, const TriangleBvh& bvh, glm::vec3 p, float radius_m, float& out) {
+    ClosestPoint c;
+    if (!bvh.closest_within(p, radius_m, c)) return false;
+    const glm::vec3 n = attachment_normal(mesh, ScalpAttachment{c.triangle, c.barycentric});
+    out = glm::dot(p - c.point, n) >= 0.0f ? c.distance_m : -c.distance_m;
+    return true;
+}
+
+}  // namespace
+
+std::vector<uint8_t> strands_rooted_inside(const Mesh& obstacle, const TriangleBvh& bvh, float clearance_m, const Strands& strands,
+                                           size_t* rooted_inside) {
+    std::vector<uint8_t> leave(strands.strand_count(), 0u);
+    if (rooted_inside) *rooted_inside = 0;
+    if (bvh.empty() || obstacle.positions.empty()) return leave;
+    glm::vec3 lo(std::numeric_limits<float>::infinity()), hi(-std::numeric_limits<float>::infinity());
+    for (glm::vec3 q : obstacle.positions) lo = glm::min(lo, q), hi = glm::max(hi, q);
+    const float reach = glm::length(hi - lo) + std::max(clearance_m, 0.0f);  // finds the surface from anywhere inside
+    for (size_t s = 0; s < strands.strand_count(); ++s) {
+        const glm::vec3 root = strands.points_os_m[strands.strand_offsets[s]];
+        float d = 0.0f;
+        if (glm::any(glm::lessThan(root, lo - clearance_m)) || glm::any(glm::greaterThan(root, hi + clearance_m))) continue;
+        if (signed_distance_within(obstacle, bvh, root, reach, d) && d < clearance_m) {
+            leave[s] = 1u;
+            if (rooted_inside) ++*rooted_inside;
+        }
+    }
+    return leave;
+}
+
+size_t mark_strands_inside(const Mesh& obstacle, const TriangleBvh& bvh, std::span<const uint8_t> leave, uint32_t flag, Strands& strands) {
+    if (bvh.empty()) return 0;
+    if (strands.flags.size() != strands.strand_count()) strands.flags.resize(strands.strand_count(), 0u);
+    glm::vec3 lo(std::numeric_limits<float>::infinity()), hi(-std::numeric_limits<float>::infinity());
+    for (glm::vec3 q : obstacle.positions) lo = glm::min(lo, q), hi = glm::max(hi, q);
+    const float reach = glm::length(hi - lo);
+    size_t marked = 0;
+    for (size_t s = 0; s < strands.strand_count(); ++s) {
+        if (s < leave.size() && leave[s]) continue;
+        for (uint32_t i = strands.strand_offsets[s] + 1; i < strands.strand_offsets[s + 1]; ++i) {
+            const glm::vec3 p = strands.points_os_m[i];
+            float d = 0.0f;
+            if (glm::any(glm::lessThan(p, lo)) || glm::any(glm::greaterThan(p, hi))) continue;
+            if (signed_distance_within(obstacle, bvh, p, reach, d) && d < 0.0f) {
+                strands.flags[s] |= flag;
+                ++marked;
+                break;
+            }
+        }
+    }
+    return marked;
+}
+
+ClearanceStats keep_strands_outside(const Mesh& scalp, const TriangleBvh& bvh, float clearance_m, Strands& strands,
+                                    std::span<const uint8_t> leave) {
     ClearanceStats st;
     if (bvh.empty() || !(clearance_m >= 0.0f)) return st;
     if (strands.flags.size() != strands.strand_count()) strands.flags.resize(strands.strand_count(), 0u);
     for (size_t s = 0; s < strands.strand_count(); ++s) {
         if (!strands.flags.empty() && (strands.flags[s] & kStrandDegenerate)) continue;
+        if (s < leave.size() && leave[s]) continue;
         const uint32_t begin = strands.strand_offsets[s], end = strands.strand_offsets[s + 1];
         bool moved_any = false;
         float arc = 0.0f;

@@ -6,6 +6,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
 
 #include "groom/groom.h"
 #include "groom/spatial.h"
@@ -22,7 +25,20 @@ struct ClearanceStats {
 // clearance_m: wanted distance from the surface (metres, >= 0). Near the root a point at arc length s
 // only needs min(clearance_m, s / 2): the first segments leave the surface at an angle. `bvh` is over
 // every triangle of `scalp`; inside / outside comes from the interpolated vertex normals at the closest
-// point (face normals when the mesh has none). Strands flagged degenerate are left alone. Deterministic.
-ClearanceStats keep_strands_outside(const Mesh& scalp, const TriangleBvh& bvh, float clearance_m, Strands& strands);
+// point (face normals when the mesh has none). Strands flagged degenerate, and those with a nonzero `leave`
+// flag (when given: one per strand), are left alone. Deterministic.
+ClearanceStats keep_strands_outside(const Mesh& scalp, const TriangleBvh& bvh, float clearance_m, Strands& strands,
+                                    std::span<const uint8_t> leave = {});
+
+// Which strands keep_strands_outside should leave alone when it keeps them out of `obstacle` (a closed mesh
+// the hair wraps around, such as a bun on the scalp): those rooted inside it or within `clearance_m` of its
+// surface, which cannot be turned out of it about their roots (the simulation leaves them to the body
+// too). Returns one flag per strand, 1 = leave; `rooted_inside` counts them.
+std::vector<uint8_t> strands_rooted_inside(const Mesh& obstacle, const TriangleBvh& bvh, float clearance_m, const Strands& strands,
+                                           size_t* rooted_inside = nullptr);
+
+// Sets `flag` on every strand not left (`leave`, as strands_rooted_inside gives it) with a point other than
+// its root inside `obstacle` (the inside test of keep_strands_outside); returns how many.
+size_t mark_strands_inside(const Mesh& obstacle, const TriangleBvh& bvh, std::span<const uint8_t> leave, uint32_t flag, Strands& strands);
 
 }  // namespace tressel

@@ -27,6 +27,9 @@ enum StrandFlags : uint32_t {
     kStrandDegenerate = 1u << 0,   // total length below kDegenerateStrandLength_m (kept, never dropped)
     kStrandFromFile = 1u << 1,     // read from a .tfx / .hair file rather than grown
     kStrandMovedOut = 1u << 2,     // grown into the scalp and moved out of it (keep_strands_outside)
+    // Grown through a body it is kept out of (GroomInputs::obstacles: a bun) and still in it where the body
+    // meets the scalp, which the growth cannot turn it out of: the simulation leaves it to that body.
+    kStrandWedged = 1u << 3,
 };
 
 inline constexpr float kDegenerateStrandLength_m = 1e-4f;

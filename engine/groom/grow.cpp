@@ -270,14 +270,36 @@ Result<GroomResult> grow_group(const GroomInputs& in, Progress* progress) {
         TRESSEL_TRY(shape_guides(si, r.guides, r.diagnostics));
         r.widths_from_fiber_radius = true;
         r.widths_fiber_radius_m = group.shading.fiber_radius_m;
+        std::optional<TriangleBvh> scalp_bvh;
         if (in.scalp_clearance_m >= 0.0) {
             step(0.5f, "keeping guides outside the scalp");
-            const TriangleBvh bvh(mesh.positions, mesh.indices);
-            const ClearanceStats cs = keep_strands_outside(mesh, bvh, float(in.scalp_clearance_m), r.guides);
+            scalp_bvh.emplace(mesh.positions, mesh.indices);
+            const ClearanceStats cs = keep_strands_outside(mesh, *scalp_bvh, float(in.scalp_clearance_m), r.guides);
             if (cs.strands_moved > 0) {
                 char msg[160];
                 std::snprintf(msg, sizeof msg, "%zu guides bent into the scalp were moved out to %.1f mm above it (largest move %.1f mm)",
                               cs.strands_moved, in.scalp_clearance_m * 1000.0, double(cs.max_move_m) * 1000.0);
+                r.diagnostics.info("growth", msg);
+            }
+        }
+        // Around the bodies the hair collides with: each strand that enters one is turned out of it where it
+        // meets it, as out of the scalp; then out of the scalp again, which a body sitting on it may have
+        // pushed a strand into.
+        for (const GroomInputs::Obstacle& o : in.obstacles) {
+            if (!o.mesh || o.mesh->indices.empty() || !(o.clearance_m >= 0.0)) continue;
+            step(0.55f, "growing guides around the accessories");
+            const TriangleBvh bvh(o.mesh->positions, o.mesh->indices);
+            size_t rooted = 0;
+            const std::vector<uint8_t> leave = strands_rooted_inside(*o.mesh, bvh, float(o.clearance_m), r.guides, &rooted);
+            const ClearanceStats cs = keep_strands_outside(*o.mesh, bvh, float(o.clearance_m), r.guides, leave);
+            if (scalp_bvh) keep_strands_outside(mesh, *scalp_bvh, float(in.scalp_clearance_m), r.guides);
+            const size_t wedged = mark_strands_inside(*o.mesh, bvh, leave, kStrandWedged, r.guides);
+            if (cs.strands_moved > 0 || rooted > 0) {
+                char msg[320];
+                std::snprintf(msg, sizeof msg,
+                              "%zu guides passing through %s were grown around it, %.1f mm outside (largest move %.1f mm); %zu rooted "
+                              "inside it were left in it, and %zu still in it where it meets the scalp",
+                              cs.strands_moved, o.name.c_str(), o.clearance_m * 1000.0, double(cs.max_move_m) * 1000.0, rooted, wedged);
                 r.diagnostics.info("growth", msg);
             }
         }

@@ -31,6 +31,16 @@ struct GroomInputs {
     // the simulation starts with no vertex to push out. Off by default: the pass costs a closest-point
     // search per point near the surface (bench groom --clearance). Guides from files are never moved.
     double scalp_clearance_m = -1.0;
+    // Closed meshes (same space as the scalp) the grown guides are kept out of as they are kept out of the
+    // scalp, each with its clearance: the soft bodies the hair collides with (a bun on the scalp), so that
+    // the hair is grown around them instead of through them (grow_scene_group fills it). Guides rooted
+    // inside one, or within its clearance, are left as grown (the simulation leaves them to the body).
+    struct Obstacle {
+        const Mesh* mesh = nullptr;  // not owned
+        double clearance_m = 0.0;
+        std::string name;            // for the diagnostics
+    };
+    std::vector<Obstacle> obstacles;
 };
 
 struct GroomStats {

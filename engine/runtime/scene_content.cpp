@@ -125,7 +125,8 @@ ContentPlan ContentPlan::rebuild_all_sdfs(const Scene& scene) {
 
 bool same_groom_inputs(const Scene& sa, const HairGroup& a, const Scene& sb, const HairGroup& b) {
     return a.name == b.name && a.scalp == b.scalp && a.growth == b.growth && a.follow == b.follow &&
-           a.smoothing == b.smoothing && scene_scalp_clearance_m(sa, a) == scene_scalp_clearance_m(sb, b);
+           a.smoothing == b.smoothing && scene_scalp_clearance_m(sa, a) == scene_scalp_clearance_m(sb, b) &&
+           scene_groom_obstacles_equal(sa, a, sb, b);
 }
 
 std::shared_ptr<const GroomResult> restyled_groom(const std::shared_ptr<const GroomResult>& groom, const HairGroup& group) {

@@ -322,7 +322,7 @@ inline constexpr std::array kSoftBody{
     kAccessoryDamping,
     integer("iterations", "", 1, 64, "small steps per simulation substep, one shape matching each: more keep contacts and pins tighter and cost more").as("Iterations", "Solver"),
     kAccessoryFriction,
-    boolean("hair_collision", "the hair collides with the body's surface and stays outside it (a bun the hair wraps around); off: hair passes through").as("Hair collides", "Contact"),
+    boolean("hair_collision", "the hair collides with the body's surface and stays outside it, and is grown around it (a bun the hair wraps around); off: hair passes through, and is grown through it").as("Hair collides", "Contact"),
 };
 
 inline constexpr std::array kTables{

@@ -16,6 +16,7 @@
 
 #include "core/result.h"
 #include "groom/grow.h"
+#include "groom/scene_groom.h"
 #include "io/mesh.h"
 #include "scene/scene_types.h"
 #include "sdf/sdf.h"
@@ -253,7 +254,7 @@ Result<SimWorld> build_sim_world(const SimWorldInputs& in);
 inline constexpr int kAccessoryFieldMaxCells = 96;
 inline constexpr int kAccessoryFieldBandCells = 8;
 inline constexpr int kSoftFieldBandCells = 4;
-inline constexpr double kSoftFieldMarginM = 0.002;  // the hair's distance from a soft body's surface (its particle radius)
+inline constexpr double kSoftFieldMarginM = kSoftBodyHairClearanceM;  // the hair's distance from a soft body's surface (as grown)
 inline constexpr double kSoftFieldEaseInS = 0.5;     // a soft body's field eases in over this (SimSdfState::ease_in_s)
 inline constexpr double kAccessoryFieldCellM = 0.01;  // the scene's cell size for these fields
 Result<uint32_t> add_accessory_field(SimWorld& world, size_t cloth, glm::vec3 bounds_min, glm::vec3 bounds_max, double cell_m,

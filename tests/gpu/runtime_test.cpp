@@ -1285,6 +1285,13 @@ TEST_F(RuntimeTest, SoftBodyAccessoryIsSimulatedAndDrawnFromItsClusters) {
     ASSERT_TRUE(rt->apply(s).ok());
     ASSERT_EQ(rt->world()->cloths.size(), 1u);
     ASSERT_TRUE(rt->world()->cloths[0].soft_body);
+    // The hair is grown around the bun (it collides with it), and says so.
+    auto grown_around = [&] {
+        for (const Diagnostic& d : rt->content()->grooms[0]->diagnostics.items)
+            if (d.message.find("through 'bun' were grown around it") != std::string::npos) return true;
+        return false;
+    };
+    EXPECT_TRUE(grown_around());
     ASSERT_TRUE(rt->step(20).ok());
     ASSERT_TRUE(rt->download().ok());
     const ClothState& b = rt->world()->cloths[0];
@@ -1316,6 +1323,27 @@ TEST_F(RuntimeTest, SoftBodyAccessoryIsSimulatedAndDrawnFromItsClusters) {
     EXPECT_NE(st.error().message.find("not closed"), std::string::npos) << st.error().message;
     EXPECT_TRUE(rt->scene() == s);
     EXPECT_EQ(rt->world()->cloths.size(), 1u);
+
+    // The groom depends on the bodies it is grown around: the bun's colour does not regrow it; moving the
+    // bun, letting the hair through it or switching it off does.
+    s.accessories[0].color = {0.1, 0.1, 0.8};
+    ASSERT_TRUE(rt->apply(s).ok());
+    EXPECT_TRUE(rt->report().grooms.empty()) << rt->report().summary();
+    s.meshes.back().transform.translate_m.z -= 0.01;
+    ASSERT_TRUE(rt->apply(s).ok());
+    EXPECT_EQ(rt->report().grooms, std::vector<std::string>{"main"}) << rt->report().summary();
+    EXPECT_TRUE(grown_around());
+    s.accessories[0].soft_body.hair_collision = false;
+    ASSERT_TRUE(rt->apply(s).ok());
+    EXPECT_EQ(rt->report().grooms, std::vector<std::string>{"main"}) << rt->report().summary();
+    EXPECT_FALSE(grown_around());
+    s.accessories[0].soft_body.hair_collision = true;
+    ASSERT_TRUE(rt->apply(s).ok());
+    EXPECT_EQ(rt->report().grooms, std::vector<std::string>{"main"});
+    s.accessories[0].enabled = false;
+    ASSERT_TRUE(rt->apply(s).ok());
+    EXPECT_EQ(rt->report().grooms, std::vector<std::string>{"main"}) << rt->report().summary();
+    EXPECT_FALSE(grown_around());
 }
 
 TEST(RuntimeWithoutDevice, GrowsTheHairOnly) {

@@ -91,9 +91,13 @@ inline std::unique_ptr<HairUnderCloth> make_hair_under_cloth(bool collide) {
 // 0.999), pinned at its top (particles more than 3 cm above its centre): at (0, 0.12, 0) most strands swing
 // into it. `collide`: the hair's field of the ball (add_accessory_field) is in the world; off, built
 // (`field`) and taken out.
-inline std::unique_ptr<HairUnderCloth> make_hair_against_soft_ball(bool collide, glm::vec3 centre = glm::vec3(0.0f, 0.12f, 0.0f)) {
+// wedged: every guide carries kStrandWedged, as the growth marks guides it could not turn out of a body.
+inline std::unique_ptr<HairUnderCloth> make_hair_against_soft_ball(bool collide, glm::vec3 centre = glm::vec3(0.0f, 0.12f, 0.0f),
+                                                                   bool wedged = false) {
     auto h = std::make_unique<HairUnderCloth>();
     if (!build_rising_hair(h->groom, h->world)) return h;
+    if (wedged)
+        for (uint32_t& f : h->world.groups[0].strand_flags) f |= kStrandWedged;
     Mesh ball = make_sphere_mesh(0.045f, 16, 24);
     ball.name = "ball";
     for (glm::vec3& p : ball.positions) p += centre;

@@ -6,6 +6,7 @@
 #include <set>
 #include <tuple>
 
+#include "groom/groom_bench.h"
 #include "groom/grow.h"
 #include "groom/spatial.h"
 #include "io/mesh_import.h"
@@ -107,6 +108,84 @@ TEST(RealHead, CombedGuidesAreKeptOutsideTheHead) {
     EXPECT_GT(strands_clear, 0u);
     EXPECT_EQ(untouched, strands_clear) << "strands that stay clear of the head are not changed";
     EXPECT_GT(flagged, 0u);
+}
+
+// A bun on the scalp that the hair collides with (a soft-body accessory) is grown around, as the head is:
+// guides rooted outside it that were combed through it leave it where they meet it, at the clearance, each
+// segment at its length and none pushed into the head; guides rooted inside it (under the bun) are left as
+// grown, since they cannot be turned out of it about their roots and the simulation leaves them to it. A
+// strand running under the bun's rim, where it meets the head, is turned down into the crease and pushed back
+// up by the scalp's pass: those stay in, at the scalp's clearance, flagged kStrandWedged (2 of 2,000).
+TEST(RealHead, GuidesAreGrownAroundABunOnTheScalp) {
+    const Mesh head = test::load_real_head();
+    ASSERT_GT(head.triangle_count(), 0u);
+    // The bun scene's bun: a 17 x 12 x 17 cm ellipsoid on the back of the crown, tilted 45 degrees back.
+    Mesh bun = make_sphere_mesh(1.0f, 24, 32);
+    const glm::vec3 centre(0.01f, 0.794f, -0.144f);
+    const float tilt = -0.25f * 3.14159265f, c = std::cos(tilt), sn = std::sin(tilt);
+    for (glm::vec3& q : bun.positions) {
+        const glm::vec3 e = q * glm::vec3(0.085f, 0.06f, 0.085f);
+        q = centre + glm::vec3(e.x, c * e.y - sn * e.z, sn * e.y + c * e.z);
+    }
+    bun.normals.clear();  // face normals: the sphere's were for the unit sphere
+    const TriangleBvh bun_bvh(bun.positions, bun.indices);
+    const TriangleBvh head_bvh(head.positions, head.indices);
+    GroomInputs in;
+    in.scalp = &head;
+    in.group.scalp.region = {RegionType::Cap, {0.0, 1.0, -0.35}, 45.0};
+    in.group.growth.guides = 2000;
+    in.group.growth.length_m = 0.35;
+    in.group.growth.vertices_per_strand = 16;
+    in.group.growth.comb = 0.3;
+    in.group.growth.comb_direction = {0.0, -1.0, -0.4};
+    in.group.growth.droop = 1.0;
+    in.group.follow.mode = FollowMode::None;
+    in.scalp_clearance_m = 0.005;
+    auto through = grow_group(in);
+    const float clearance = 0.002f;
+    in.obstacles.push_back({&bun, clearance, "'bun'"});
+    auto around = grow_group(in);
+    ASSERT_TRUE(through.ok() && around.ok());
+    bool said = false;
+    for (const auto& d : around->diagnostics.items) said = said || d.message.find("through 'bun'") != std::string::npos;
+    EXPECT_TRUE(said) << "the growth says what it did";
+    auto in_bun = [&](glm::vec3 q) { return test::inside_by_parity(bun, q); };
+    size_t inside_before = 0, inside_after = 0, too_close = 0, in_head = 0, rooted = 0, rooted_changed = 0, moved = 0, wedged = 0;
+    double worst_length_error = 0.0;
+    for (size_t i = 0; i < around->guides.strand_count(); ++i) {
+        const auto a = through->guides.strand(i);
+        const auto b = around->guides.strand(i);
+        if (in_bun(b[0]) || bun_bvh.closest(b[0]).distance_m < clearance) {  // rooted under the bun
+            ++rooted;
+            rooted_changed += std::equal(a.begin(), a.end(), b.begin()) ? 0 : 1;
+            continue;
+        }
+        moved += std::equal(a.begin(), a.end(), b.begin()) ? 0 : 1;
+        wedged += (around->guides.flags[i] & kStrandWedged) ? 1 : 0;
+        for (size_t k = 1; k < b.size(); ++k) {
+            inside_before += in_bun(a[k]) ? 1 : 0;
+            if (in_bun(b[k])) {
+                ++inside_after;
+                // Left in the bun only where it meets the scalp: at the scalp's clearance, and marked for the
+                // simulation to leave to the bun.
+                EXPECT_LT(head_bvh.closest(b[k]).distance_m, 0.0055f) << "guide " << i << " point " << k << " is in the bun away from the head";
+                EXPECT_TRUE(around->guides.flags[i] & kStrandWedged) << "guide " << i;
+            }
+            too_close += bun_bvh.closest(b[k]).distance_m < 0.99f * clearance ? 1 : 0;
+            in_head += test::inside_by_parity(head, b[k]) ? 1 : 0;
+            worst_length_error = std::max(worst_length_error, double(std::abs(glm::length(b[k] - b[k - 1]) - glm::length(a[k] - a[k - 1]))));
+        }
+    }
+    std::printf("%zu guides rooted under the bun, %zu others moved, %zu wedged; points inside the bun %zu -> %zu, closer than the "
+                "clearance %zu\n", rooted, moved, wedged, inside_before, inside_after, too_close);
+    EXPECT_GT(inside_before, 100u) << "the test needs a groom combed through the bun";
+    EXPECT_GT(rooted, 0u) << "the test needs guides rooted under the bun";
+    EXPECT_EQ(rooted_changed, 0u) << "guides rooted under the bun are left as grown";
+    EXPECT_LT(inside_after, inside_before / 20) << "all but the strands wedged where the bun meets the head leave it";
+    EXPECT_LT(wedged, around->guides.strand_count() / 200);
+    EXPECT_LT(too_close, 5u);
+    EXPECT_EQ(in_head, 0u) << "turning a strand out of the bun must not push it into the head";
+    EXPECT_LT(worst_length_error, 2e-6) << "segments keep their lengths";
 }
 
 // Follow hairs stay near their guides: Rat Boy's mohawk (2,228 guides from its .tfx) on his whole body with
