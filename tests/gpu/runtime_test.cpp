@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <thread>
 
 #include "gpu_test.h"
@@ -1260,6 +1261,43 @@ TEST_F(RuntimeTest, ClothAccessoryIsSimulatedAndDrawnInPlaceOfItsMesh) {
     EXPECT_NE(st.error().message.find("no vertex is pinned"), std::string::npos) << st.error().message;
     EXPECT_TRUE(rt->scene() == s);
     EXPECT_EQ(rt->world()->cloths.size(), 1u);
+
+    // Every other bad cloth: refused with its reason, the running scene and its cloth kept as they were.
+    const size_t cloth_vertices = rt->world()->cloths[0].vertex_count();
+    const Mesh sheet = make_cloth_sheet("sheet", glm::vec3(-0.2f, 0.88f, -0.15f), glm::vec3(0.4f, 0, 0), glm::vec3(0, 0, 0.4f), 4, 4);
+    Mesh fin = sheet;  // a third triangle on the first cell's diagonal: an edge of three faces
+    fin.positions.push_back(glm::vec3(0.0f, 0.95f, 0.0f));
+    fin.indices.insert(fin.indices.end(), {fin.indices[0], fin.indices[2], uint32_t(fin.positions.size() - 1)});
+    Mesh sliver = sheet;  // a triangle with no area: three of the sheet's vertices on one line
+    sliver.indices.insert(sliver.indices.end(), {0u, 1u, 2u});
+    ASSERT_TRUE(write_sheet_obj(fin, dir / "fin.obj"));
+    ASSERT_TRUE(write_sheet_obj(sliver, dir / "sliver.obj"));
+    struct Refusal {
+        std::function<void(Scene&)> edit;
+        std::string reason;
+    };
+    const std::vector<Refusal> refusals{
+        {[&](Scene& b) { b.meshes.back().path = (dir / "fin.obj").string(); }, "not manifold"},
+        {[&](Scene& b) { b.meshes.back().path = (dir / "sliver.obj").string(); }, "zero area"},
+        {[](Scene& b) {
+             b.accessories[0].pins.box_min_m = {-5.0, -5.0, -5.0};
+             b.accessories[0].pins.box_max_m = {5.0, 5.0, 5.0};
+         },
+         "every vertex is pinned"},
+        {[](Scene& b) { b.accessories[0].mesh = "scarf"; }, "no mesh 'scarf'"},
+    };
+    for (const Refusal& r : refusals) {
+        Scene b = s;
+        r.edit(b);
+        const Status refused = rt->apply(b);
+        ASSERT_FALSE(refused.ok()) << r.reason;
+        EXPECT_NE(refused.error().message.find(r.reason), std::string::npos) << refused.error().message;
+        EXPECT_NE(refused.error().message.find("kerchief"), std::string::npos) << "names the accessory: " << refused.error().message;
+        EXPECT_TRUE(rt->scene() == s) << r.reason;
+        ASSERT_EQ(rt->world()->cloths.size(), 1u) << r.reason;
+        EXPECT_EQ(rt->world()->cloths[0].vertex_count(), cloth_vertices) << r.reason;
+    }
+    ASSERT_TRUE(rt->step(1).ok()) << "the scene as it was keeps running";
 }
 
 TEST_F(RuntimeTest, SoftBodyAccessoryIsSimulatedAndDrawnFromItsClusters) {

@@ -397,6 +397,12 @@ TEST(SceneValidation, DanglingReferences) {
         {[](json& d) { d["meshes"][0]["skeleton"] = "head"; }, "meshes[0].skeleton: names the mesh itself"},
         {[](json& d) { d["view"]["slice_mesh"] = "torso"; }, "view.slice_mesh: no collision mesh named \"torso\""},
         {[](json& d) { d["hair_groups"][0]["scalp"].erase("mesh"); }, "hair_groups[0].scalp.mesh: is required"},
+        // An accessory's mesh, the mesh it is pinned to, its fields and colliders must all exist.
+        {[](json& d) { d["accessories"][0]["mesh"] = "kerchief"; }, "accessories[0].mesh: no mesh named \"kerchief\" (known: \"head\")"},
+        {[](json& d) { d["accessories"][0].erase("mesh"); }, "accessories[0].mesh: is required"},
+        {[](json& d) { d["accessories"][0]["attach"] = "torso"; }, "accessories[0].attach: no mesh named \"torso\""},
+        {[](json& d) { d["accessories"][0]["sdf"] = {"head", "body"}; }, "accessories[0].sdf[1]: no collision mesh named \"body\""},
+        {[](json& d) { d["accessories"][0]["colliders"] = {"chin"}; }, "accessories[0].colliders[0]: no collider named \"chin\""},
     };
     for (const auto& c : cases) {
         json doc = test::minimal_scene_doc();
