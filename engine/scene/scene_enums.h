@@ -23,6 +23,7 @@ template <> struct EnumNames<Placement> { static constexpr std::array<std::strin
 template <> struct EnumNames<CombSpace> { static constexpr std::array<std::string_view, 2> names{"world", "surface"}; };
 template <> struct EnumNames<PartMode> { static constexpr std::array<std::string_view, 2> names{"none", "plane"}; };
 template <> struct EnumNames<FollowMode> { static constexpr std::array<std::string_view, 3> names{"none", "tressfx", "barycentric"}; };
+template <> struct EnumNames<BendingModel> { static constexpr std::array<std::string_view, 2> names{"local_shape", "rod"}; };
 template <> struct EnumNames<SmoothingMode> { static constexpr std::array<std::string_view, 3> names{"none", "bezier", "catmull_rom"}; };
 template <> struct EnumNames<ShadingModel> { static constexpr std::array<std::string_view, 2> names{"kajiya_kay", "marschner"}; };
 template <> struct EnumNames<MotionType> { static constexpr std::array<std::string_view, 3> names{"none", "procedural", "animation"}; };

@@ -138,6 +138,7 @@ void describe(V& v, S& s) {
     v.field("global_range", s.global_range);
     v.field("local_stiffness", s.local_stiffness);
     v.field("local_iterations", s.local_iterations);
+    v.field("bending", s.bending);
     v.field("length_iterations", s.length_iterations);
     v.field("vsp_coeff", s.vsp_coeff);
     v.field("vsp_threshold", s.vsp_threshold);

@@ -143,6 +143,10 @@ struct Follow {
 
 enum class SmoothingMode { None, Bezier, CatmullRom };
 
+// How a strand keeps its shape: TressFX's local shape constraint (a child pulled toward its rest segment
+// off its parent's frame, iterated) or an elastic rod's bending solved implicitly every step.
+enum class BendingModel { LocalShape, Rod };
+
 struct Smoothing {
     SmoothingMode mode = SmoothingMode::None;
     int factor = 2;                   // rendered vertices per guide segment
@@ -157,6 +161,7 @@ struct SimulationParams {
     double global_range = 0.3;              // fraction of the strand (from the root) held by global shape
     double local_stiffness = 0.9;
     int local_iterations = 3;
+    BendingModel bending = BendingModel::LocalShape;  // how local_stiffness holds the shape
     int length_iterations = 3;
     double vsp_coeff = 0.76;                // velocity shock propagation
     double vsp_threshold = 1.2;             // acceleration threshold for VSP (TressFX vspAccelThreshold)

@@ -103,6 +103,38 @@ void correct(SimGroupState& g) {
     }
 }
 
+// The rod's bending (simulation.bending "rod") is preloaded in one static solve: the rest second
+// differences that make the groom, at rest, a static equilibrium of the rod under gravity. With u_j the
+// bending force of joint j (k_j ((L x)_j - t_j), shared/sim.h), a still strand at x balances gravity where
+// L^T u = m g at every free vertex: solved from the tip (the tip's only joint is the last), u_(i-1) =
+// m_i g + 2 u_i - u_(i+1); then t_j = (L x)_j - u_j / k_j, turned into the frames carried along the groom
+// (the reference vectors the step reads). Global shape, length and follow-the-leader are at rest at the
+// groom and need nothing; contacts are left to the corrections that follow.
+void preload_rod(SimGroupState& g, glm::vec3 gravity_world) {
+    using namespace gpu_shared;
+    const float rigidity = sim_bend_rigidity(float(g.params.local_stiffness));
+    if (g.params.bending != BendingModel::Rod || rigidity <= 0.0f || g.params.local_stiffness >= 1.0) return;
+    const uint32_t n = g.n;
+    std::vector<glm::vec3> u(n + 1, glm::vec3(0.0f));
+    for (uint32_t s = 0; s < g.strand_count; ++s) {
+        const size_t base = size_t(s) * n;
+        const glm::mat4 root = sim_passes::root_of(g.root_transforms, s);
+        const glm::vec3 gravity = glm::transpose(glm::mat3(root)) * gravity_world;  // in the scalp's frame
+        auto x = [&](uint32_t k) { return sim_xyz(g.groomed_positions_os[base + k]); };
+        auto len = [&](uint32_t k) { return g.rest_lengths_m[base + k]; };
+        std::fill(u.begin(), u.end(), glm::vec3(0.0f));
+        for (uint32_t i = n - 1; i >= kSimPinnedVertices; --i)
+            u[i - 1] = sim_bend_mass(len(i - 1), i + 1 < n ? len(i) : 0.0f) * gravity + 2.0f * u[i] - u[i + 1];
+        glm::vec4 frame = g.rest_root_frame_q[s];
+        for (uint32_t j = 1; j + 1 < n; ++j) {
+            if (j >= 2) frame = sim_frame_advance(frame, x(j) - x(j - 1));
+            const float k = sim_bend_weight(rigidity, len(j - 1), len(j), j);
+            const glm::vec3 t = (x(j - 1) - 2.0f * x(j) + x(j + 1)) - u[j] / k;
+            g.ref_vectors_m[base + j + 1] = glm::vec4(sim_quat_rotate(sim_quat_conj(frame), t) + glm::vec3(len(j - 1), 0.0f, 0.0f), 0.0f);
+        }
+    }
+}
+
 }  // namespace
 
 bool sag_free_applies(const SimGroupState& g) {
@@ -177,6 +209,8 @@ Result<SagFreeReport> solve_sag_free(SimWorld& world, const SagFreeOptions& opti
     // rather than being held back by targets solved against it.
     for (size_t gi : solved) world.groups[gi].params.volume = false;
     reset_to_rest(world);
+    for (size_t gi : solved) preload_rod(world.groups[gi], glm::vec3(world.environment.gravity_mps2));
+    if (stepper.targets_changed) TRESSEL_TRY(stepper.targets_changed(world));
     if (stepper.state_changed) TRESSEL_TRY(stepper.state_changed(world));
     auto run = [&](uint32_t frames) -> Status {
         report.frames += frames;

@@ -286,8 +286,17 @@ SimGroupParams make_group_params(const SimWorld& world, const SimGroupState& g, 
     p.damping_decay = float(std::exp(-sp.damping * dt * 60.0));
     p.global_stiffness = float(sp.global_stiffness);
     p.global_range = float(sp.global_range);
-    p.local_stiffness_iter = gpu_shared::sim_iteration_stiffness(float(sp.local_stiffness), uint32_t(sp.local_iterations));
     p.local_iterations = uint32_t(sp.local_iterations);
+    if (sp.bending == BendingModel::Rod) {
+        // The rod's bending replaces the local shape constraint (local_stiffness_iter 0 skips its sweeps).
+        p.local_stiffness_iter = 0.0f;
+        p.bend_mode = sp.local_stiffness >= 1.0 ? gpu_shared::kSimBendRigid : gpu_shared::kSimBendRod;
+        p.bend_rigidity_dt2 = float(double(gpu_shared::sim_bend_rigidity(float(sp.local_stiffness))) * dt * dt);
+        if (sp.local_stiffness <= 0.0) p.bend_mode = gpu_shared::kSimBendLocalShape;
+    } else {
+        p.local_stiffness_iter = gpu_shared::sim_iteration_stiffness(float(sp.local_stiffness), uint32_t(sp.local_iterations));
+        p.bend_mode = gpu_shared::kSimBendLocalShape;
+    }
     p.length_iterations = uint32_t(sp.length_iterations);
     p.vertices_per_strand = g.n;
     p.strand_count = g.strand_count;
@@ -655,6 +664,9 @@ Status step_once(SimWorld& world) {
             sim_passes::vsp(v, p, g.strand_data, g.rest_positions_os, g.root_transforms_prev, g.root_transforms, g.positions, g.prev_positions);
         for (uint32_t s = 0; s < g.strand_count; ++s)
             sim_passes::local_shape(s, p, g.positions, g.prev_positions, g.ref_vectors_m, g.rest_root_frame_q, g.strand_data);
+        if (p.bend_mode != gpu_shared::kSimBendLocalShape)
+            for (uint32_t s = 0; s < g.strand_count; ++s)
+                sim_passes::bend(s, p, g.positions, g.ref_vectors_m, g.rest_root_frame_q, g.strand_data, g.rest_lengths_m);
         for (uint32_t s = 0; s < g.strand_count; ++s)
             sim_passes::length_and_colliders(s, p, g.positions, g.prev_positions, g.rest_lengths_m, colliders);
         if (p.chain_span > 0u) {

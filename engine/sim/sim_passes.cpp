@@ -1,5 +1,6 @@
 #include "sim/sim_passes.h"
 
+#include <array>
 #include <limits>
 
 #include "shared/shape_match.h"
@@ -181,6 +182,65 @@ void local_shape(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> 
     }
     for (uint32_t k = 0; k + 2 < n; ++k)
         prev[base + k + 1] = sim_shape_reaction(prev[base + k + 1], pos[base + k + 1], pos[base + k + 2], kSimShapeVelocityCorrection);
+}
+
+void bend(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> ref_vectors,
+          std::span<const glm::vec4> rest_root_frame_q, std::span<const SimStrandData> data, std::span<const float> rest_lengths) {
+    const uint32_t n = p.vertices_per_strand;
+    const size_t base = size_t(strand) * n;
+    if (p.bend_mode == kSimBendLocalShape) return;
+    glm::vec4 frame = sim_quat_normalize(sim_quat_mul(data[strand].root_frame_q, rest_root_frame_q[strand]));
+    if (p.bend_mode == kSimBendRigid) {
+        // Rigid: each child exactly where its rest segment hangs off its joint's frame, root to tip.
+        for (uint32_t k = 0; k + 2 < n; ++k) {
+            const glm::vec4 a = pos[base + k + 1];
+            const glm::vec4 moved = sim_shape_child(pos[base + k + 2], sim_xyz(a) + sim_quat_rotate(frame, sim_xyz(ref_vectors[base + k + 2])), 1.0f);
+            pos[base + k + 2] = moved;
+            frame = sim_frame_advance(frame, sim_xyz(moved) - sim_xyz(a));
+        }
+        return;
+    }
+    // Forward: joint j's weight and residual (frames carried along the predicted strand), and row j - 1
+    // of the factorisation once the three joints on it are known; z = D^-1 L^-1 r kept per row.
+    std::array<glm::vec3, kSimMaxVerticesPerStrand> z{};
+    std::array<glm::vec2, kSimMaxVerticesPerStrand> lf{};  // L_(i,i-1), L_(i,i-2)
+    float k_prev2 = 0.0f, k_prev = 0.0f, d1 = 1.0f, d2 = 1.0f;
+    glm::vec3 res_prev2(0.0f), res_prev(0.0f), y1(0.0f), y2(0.0f);
+    for (uint32_t j = 1; j <= n; ++j) {
+        float k = 0.0f;
+        glm::vec3 res(0.0f);
+        if (j + 1 < n) {
+            const glm::vec3 xm = sim_xyz(pos[base + j - 1]), x0 = sim_xyz(pos[base + j]), xp = sim_xyz(pos[base + j + 1]);
+            if (j >= 2) frame = sim_frame_advance(frame, x0 - xm);
+            k = sim_bend_weight(p.bend_rigidity_dt2, rest_lengths[base + j - 1], rest_lengths[base + j], j);
+            res = sim_bend_residual(frame, sim_xyz(ref_vectors[base + j + 1]), rest_lengths[base + j - 1], xm, x0, xp);
+        }
+        const uint32_t i = j - 1;  // the row the joints up to j complete
+        if (i >= kSimPinnedVertices) {
+            const float mass = sim_bend_mass(rest_lengths[base + i - 1], i + 1 < n ? rest_lengths[base + i] : 0.0f);
+            const glm::vec4 f = sim_bend_factor_row(i, mass, k_prev2, k_prev, k, d1, lf[i - 1].x, d2);
+            const glm::vec3 r = k_prev2 * res_prev2 - 2.0f * k_prev * res_prev + k * res;
+            const glm::vec3 y = r - f.x * y1 - f.y * y2;
+            lf[i] = glm::vec2(f.x, f.y);
+            z[i] = y / f.z;
+            y2 = y1;
+            y1 = y;
+            d2 = d1;
+            d1 = f.z;
+        }
+        k_prev2 = k_prev;
+        k_prev = k;
+        res_prev2 = res_prev;
+        res_prev = res;
+    }
+    // Back, tip to root: d_i = z_i - L_(i+1,i) d_(i+1) - L_(i+2,i) d_(i+2).
+    glm::vec3 e1(0.0f), e2(0.0f);
+    for (uint32_t i = n; i-- > kSimPinnedVertices;) {
+        const glm::vec3 d = z[i] - (i + 1 < n ? lf[i + 1].x : 0.0f) * e1 - (i + 2 < n ? lf[i + 2].y : 0.0f) * e2;
+        if (pos[base + i].w > 0.0f) pos[base + i] = with_w(sim_xyz(pos[base + i]) + d, pos[base + i].w);
+        e2 = e1;
+        e1 = d;
+    }
 }
 
 namespace {

@@ -86,6 +86,13 @@ void local_shape(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> 
 
 // Per strand: length_iterations times, a root-to-tip sweep of distance constraints (split by inverse mass)
 // followed by the primitive colliders on every free vertex (TressFX 4.1 LengthConstraintsWindAndCollision).
+// Per strand: rod bending (simulation.bending "rod"), solved implicitly: the free vertices moved to the
+// minimum of inertia plus the bending energy of the rest second differences (shared/sim.h, "rod
+// bending"), one L D L^T solve root to tip and back; kSimBendRigid places every child on its rest segment
+// from its joint's frame. Nothing for kSimBendLocalShape.
+void bend(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> ref_vectors,
+          std::span<const glm::vec4> rest_root_frame_q, std::span<const SimStrandData> data, std::span<const float> rest_lengths);
+
 void length_and_colliders(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> prev,
                           std::span<const float> rest_lengths, std::span<const SimCollider> colliders);
 

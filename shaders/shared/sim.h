@@ -92,8 +92,12 @@ struct SimGroupParams {
     float volume_pressure;      // hair volume: pressure per step (sim_volume_pressure_step)
     float volume_friction;      // hair volume: internal friction per step (sim_volume_friction_step)
     float volume_target_per_m2; // hair volume: target density, metres of guide hair per cubic metre
+    uint bend_mode;             // kSimBendLocalShape (local_stiffness_iter and local_iterations), kSimBendRod, kSimBendRigid
+    float bend_rigidity_dt2;    // rod bending: B dt^2 (B = EI / linear density, m^4/s^2; sim_bend_rigidity)
+    float bend_pad0;
+    float bend_pad1;
 };
-TRESSEL_CHECK_SIZE(SimGroupParams, 128)
+TRESSEL_CHECK_SIZE(SimGroupParams, 144)
 
 // A primitive collider at the current step, world space, with where it was at the previous step (its
 // surface motion is what friction is measured against).
@@ -338,6 +342,62 @@ SIM_FN vec4 sim_shape_reaction(vec4 x_prev, vec4 a, vec4 child, float scale) {
     if (a.w <= 0.0f) return x_prev;
     vec3 x = sim_xyz(x_prev) + sim_xyz(child) * scale;
     return vec4(x.x, x.y, x.z, x_prev.w);
+}
+
+// ---- rod bending (simulation.bending "rod"; engine/sim/README.md, "Rod bending") ----
+//
+// An elastic rod's bending, solved implicitly once per step for each strand: the positions that minimise
+//   sum_i m_i / (2 dt^2) |x_i - x~_i|^2 + sum_j k_j / 2 |x_(j-1) - 2 x_j + x_(j+1) - t_j|^2
+// over the free vertices, x~ the predicted positions, t_j the rest second difference at joint j turned
+// into the frame of the segment into it (carried from the root along x~, as local shape carries it), m_i
+// the length of hair a vertex stands for and k_j = B / (l_(j-1) l_j lv_j) with lv_j the length of hair
+// joint j bends (the first free joint also the pinned first segment's half next to it, which bends in a
+// real strand). Its static equilibrium is that of a rod of bending rigidity B per unit linear density
+// (m^4/s^2): the same sag at any vertex count, step rate or iteration count. The system is pentadiagonal
+// and symmetric positive definite; it is factored (L D L^T) and solved root to tip and back.
+TRESSEL_CONST(uint, kSimBendLocalShape, 0u);
+TRESSEL_CONST(uint, kSimBendRod, 1u);
+TRESSEL_CONST(uint, kSimBendRigid, 2u);
+// B of local stiffness 0.5 (m^4/s^2); B(s) = this x (s / (1 - s))^2. At 0.9 a 0.2 m strand held out
+// horizontally sags about 1 cm (g L^4 / 8 B), at 0.8 about 5 cm, at 0.95 2.5 mm; at 1 it is rigid.
+TRESSEL_CONST(float, kSimBendRigidityAtHalf_m4ps2, 0.0025f);
+// Segments shorter than this (metres) bend as if this long (a zero-length segment would be infinitely stiff).
+TRESSEL_CONST(float, kSimBendMinLength_m, 1e-4f);
+
+// B of local stiffness s (m^4/s^2): 0 at s <= 0; s >= 1 is rigid (kSimBendRigid, no B).
+SIM_FN float sim_bend_rigidity(float s) {
+    if (s <= 0.0f) return 0.0f;
+    float r = s / max(1.0f - s, 1e-6f);
+    return kSimBendRigidityAtHalf_m4ps2 * r * r;
+}
+
+// k_j dt^2 of joint j (vertex j, j >= 1) between segments of rest lengths l_prev (j - 1 to j) and l_next.
+SIM_FN float sim_bend_weight(float rigidity_dt2, float l_prev, float l_next, uint j) {
+    float a = max(l_prev, kSimBendMinLength_m), b = max(l_next, kSimBendMinLength_m);
+    float lv = j == 1u ? a + 0.5f * b : 0.5f * (a + b);
+    return rigidity_dt2 / (a * b * lv);
+}
+
+// The mass of free vertex i (per unit linear density: the length of hair it stands for).
+SIM_FN float sim_bend_mass(float l_prev, float l_next) { return 0.5f * (max(l_prev, kSimBendMinLength_m) + l_next); }
+
+// The residual of joint j: its rest second difference (ref_next: the next segment in the frame of the
+// segment into the joint, whose x axis that segment is) less the predicted one.
+SIM_FN vec3 sim_bend_residual(vec4 frame, vec3 ref_next, float l_prev, vec3 xm, vec3 x0, vec3 xp) {
+    vec3 target = sim_quat_rotate(frame, ref_next - vec3(l_prev, 0.0f, 0.0f));
+    return target - (xm - 2.0f * x0 + xp);
+}
+
+// One row of the L D L^T factorisation, for free vertex i (i >= 2) with the weights of the joints before,
+// at and after it (k_(i-1), k_i, k_(i+1); 0 past the last joint) and the factors of the two rows before
+// (d1, l1_prev: row i - 1; d2: row i - 2; unused where those rows are pinned). Returns (L_(i,i-1),
+// L_(i,i-2), D_i, 0).
+SIM_FN vec4 sim_bend_factor_row(uint i, float mass, float k_before, float k_at, float k_after, float d1, float l1_prev, float d2) {
+    float a = mass + k_before + 4.0f * k_at + k_after;
+    float l2 = i >= 4u ? k_before / d2 : 0.0f;
+    float l1 = i >= 3u ? (-2.0f * (k_before + k_at) - l2 * l1_prev * d2) / d1 : 0.0f;
+    float d = a - l1 * l1 * d1 - l2 * l2 * d2;
+    return vec4(l1, l2, d, 0.0f);
 }
 
 // Distance constraint |b - a| = rest_m (seed 002, Jakobsen 2003), split by inverse mass. A segment

@@ -54,7 +54,7 @@ TRESSEL_CONST(uint, kSimStrandsMaxPerWorkgroup, 32u);
 TRESSEL_CONST(uint, kSimStrandsMaxThreads, 512u);  // H100: 512 and 1024 beat 256 by 8% at 16M; H200, 4M: 1.007 ms, 256 1.115, 128 1.556
 TRESSEL_CONST(uint, kSimStrandsSharedBytesPerVertex, 44u);
 TRESSEL_CONST(uint, kSimStrandsSharedBytesPerStrand, 64u);
-TRESSEL_CONST(uint, kSimStrandsSharedBytesFixed, 408u);
+TRESSEL_CONST(uint, kSimStrandsSharedBytesFixed, 424u);
 
 struct SimPush {
     uint count;          // items of this dispatch

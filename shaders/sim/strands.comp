@@ -254,6 +254,70 @@ void length_item(uint s, uint k, inout SweepLane lane) {
     set_x(i, collide_vertex(done, XP(i), 1.0));
 }
 
+// sim_passes::bend for slot s, by one lane per strand before the sweeps (the group bends as a rod): a rigid
+// strand's children placed on their rest segments, or one L D L^T solve of inertia plus bending (shared/
+// sim.h, "rod bending") root to tip and back. z = D^-1 L^-1 r of row i goes to the reference vectors'
+// arrays at vertex i, whose own vector the forward sweep used two joints before; the factors to a
+// private array.
+void bend_strand(uint s) {
+    vec4 frame = s_frame0[s];
+    if (p.bend_mode == kSimBendRigid) {
+        for (uint k = 0u; k + 2u < N; ++k) {
+            uint ia = at(s, k + 1u), ib = at(s, k + 2u);
+            vec4 a = X(ia);
+            vec4 moved = sim_shape_child(X(ib), a.xyz + sim_quat_rotate(frame, REF(ib)), 1.0);
+            set_x(ib, moved);
+            frame = sim_frame_advance(frame, moved.xyz - a.xyz);
+        }
+        return;
+    }
+    vec2 lf[N];
+    lf[1] = vec2(0.0);
+    float k_prev2 = 0.0, k_prev = 0.0, d1 = 1.0, d2 = 1.0;
+    vec3 res_prev2 = vec3(0.0), res_prev = vec3(0.0), y1 = vec3(0.0), y2 = vec3(0.0);
+    for (uint j = 1u; j <= N; ++j) {
+        float k = 0.0;
+        vec3 res = vec3(0.0);
+        if (j + 1u < N) {
+            vec3 xm = X(at(s, j - 1u)).xyz, x0 = X(at(s, j)).xyz, xp = X(at(s, j + 1u)).xyz;
+            if (j >= 2u) frame = sim_frame_advance(frame, x0 - xm);
+            float l_prev = s_len[at(s, j - 1u)];
+            k = sim_bend_weight(p.bend_rigidity_dt2, l_prev, s_len[at(s, j)], j);
+            res = sim_bend_residual(frame, REF(at(s, j + 1u)), l_prev, xm, x0, xp);
+        }
+        uint i = j - 1u;
+        if (i >= kSimPinnedVertices) {
+            float mass = sim_bend_mass(s_len[at(s, i - 1u)], i + 1u < N ? s_len[at(s, i)] : 0.0);
+            vec4 f = sim_bend_factor_row(i, mass, k_prev2, k_prev, k, d1, lf[i - 1u].x, d2);
+            vec3 r = k_prev2 * res_prev2 - 2.0 * k_prev * res_prev + k * res;
+            vec3 y = r - f.x * y1 - f.y * y2;
+            lf[i] = f.xy;
+            vec3 zi = y / f.z;
+            uint a = at(s, i);
+            s_rx[a] = zi.x;
+            s_ry[a] = zi.y;
+            s_rz[a] = zi.z;
+            y2 = y1;
+            y1 = y;
+            d2 = d1;
+            d1 = f.z;
+        }
+        k_prev2 = k_prev;
+        k_prev = k;
+        res_prev2 = res_prev;
+        res_prev = res;
+    }
+    vec3 e1 = vec3(0.0), e2 = vec3(0.0);
+    for (uint i = N; i-- > kSimPinnedVertices;) {
+        uint a = at(s, i);
+        vec3 d = REF(a) - (i + 1u < N ? lf[i + 1u].x : 0.0) * e1 - (i + 2u < N ? lf[i + 2u].y : 0.0) * e2;
+        vec4 x = X(a);
+        if (x.w > 0.0) set_x(a, with_w(x.xyz + d, x.w));
+        e2 = e1;
+        e1 = d;
+    }
+}
+
 // Every sweep of the step for the workgroup's strands; called by every thread (it holds barriers).
 void sweeps(uint t, uint strands_here) {
     uint local_n = p.local_stiffness_iter > 0.0 ? p.local_iterations : 0u;
@@ -552,7 +616,12 @@ void main() {
     barrier();
     phase_mark(2u);
 
-    // The sweeps (local shape with its reaction, length).
+    // The rod's bending, where the group bends as a rod (it replaces local shape), then the sweeps (local
+    // shape with its reaction, length).
+    if (p.bend_mode != kSimBendLocalShape) {
+        if (t < strands_here) bend_strand(t);
+        barrier();
+    }
     sweeps(t, strands_here);
     phase_mark(3u);
 
