@@ -91,6 +91,9 @@ int bench_sim(const Args& args, nlohmann::json& out) {
     const bool chain = args.has("chain");
     // --volume: every group with hair volume (32 cells, the defaults), for its added cost per step.
     const bool volume = args.has("volume");
+    // --rod: every group bends as a rod (simulation.bending "rod") at its local stiffness, for the cost of
+    // the implicit solve against the local shape sweeps.
+    const bool rod = args.has("rod");
     for (int millions : {1, 4, 16}) {
         Scene s = base_scene(data);
         s.hair_groups.push_back(make_group("guides", millions * 1'000'000 / 32, 32, 0.15, FollowMode::None, 0));
@@ -101,6 +104,7 @@ int bench_sim(const Args& args, nlohmann::json& out) {
             g.simulation.chain_shape_matching = chain;
             g.simulation.chain_span = std::min(9, g.simulation.gpu_vertices_per_strand);
             g.simulation.volume = volume;
+            if (rod) g.simulation.bending = BendingModel::Rod;
         }
     // --save-scene: the case's scene as a file (the editor opens it, bake simulates it), nothing run.
     if (auto save = args.get("save-scene")) {
@@ -171,6 +175,7 @@ int bench_sim(const Args& args, nlohmann::json& out) {
     out["ratboy_body_cells"] = *ratboy_cells;
     out["chain_shape_matching"] = chain;
     out["volume"] = volume;
+    out["bending"] = rod ? "rod" : "local_shape";
     out["device"] = device.info().name;
     out["results"] = results;
     if (int e = ctx->validation_errors()) return fail(std::to_string(e) + " Vulkan validation errors", 3);

@@ -28,6 +28,7 @@ const char* const kBenchUsage =
     "       steps; --only NAME runs one case (ratboy, 1M_guide_vertices, ...); --phases adds the SM\n"
     "       cycles per workgroup of each phase of the fused strand pass (needs VK_KHR_shader_clock);\n"
     "       --chain turns chain shape matching on in every group (runs of 9 vertices), for its cost;\n"
+    "       --rod makes every group bend as a rod (simulation.bending \"rod\"), for the cost of its solve;\n"
     "       --volume turns hair volume on in every group (32 cells, default pressure), for its cost;\n"
     "       --ratboy-cells N builds the Rat Boy body's field at N cells across (default TressFX's 50);\n"
     "       --save-scene FILE writes the Rat Boy case's scene (or --only NAME's) as a scene file to open\n"
@@ -63,7 +64,7 @@ int run_bench(const std::vector<std::string>& argv) {
     if (workload == "groom") return run_bench_groom(argv);
     if (workload == "brush") return run_bench_brush(std::vector<std::string>(argv.begin() + 1, argv.end()));
     auto args = Args::parse(std::vector<std::string>(argv.begin() + 1, argv.end()),
-                            {{"out", true}, {"frames", true}, {"testdata", true}, {"device", true}, {"only", true}, {"phases", false}, {"chain", false}, {"volume", false}, {"save-scene", true}, {"ratboy-cells", true},
+                            {{"out", true}, {"frames", true}, {"testdata", true}, {"device", true}, {"only", true}, {"phases", false}, {"chain", false}, {"volume", false}, {"rod", false}, {"save-scene", true}, {"ratboy-cells", true},
                              {"counts", true}, {"renderers", true}, {"tile-kernel", true}, {"scene", true},
                              {"size", true}, {"iterations", true}, {"sides", true}});
     if (!args) return fail(args.error().message, 2);
