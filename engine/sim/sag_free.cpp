@@ -110,10 +110,11 @@ void correct(SimGroupState& g) {
 // m_i g + 2 u_i - u_(i+1); then t_j = (L x)_j - u_j / k_j, turned into the frames carried along the groom
 // (the reference vectors the step reads). Global shape, length and follow-the-leader are at rest at the
 // groom and need nothing; contacts are left to the corrections that follow.
-void preload_rod(SimGroupState& g, glm::vec3 gravity_world) {
+// Whether it preloaded g (a rod that bends: not rigid, not without stiffness).
+bool preload_rod(SimGroupState& g, glm::vec3 gravity_world) {
     using namespace gpu_shared;
     const float rigidity = sim_bend_rigidity(float(g.params.local_stiffness));
-    if (g.params.bending != BendingModel::Rod || rigidity <= 0.0f || g.params.local_stiffness >= 1.0) return;
+    if (g.params.bending != BendingModel::Rod || rigidity <= 0.0f || g.params.local_stiffness >= 1.0) return false;
     const uint32_t n = g.n;
     std::vector<glm::vec3> u(n + 1, glm::vec3(0.0f));
     for (uint32_t s = 0; s < g.strand_count; ++s) {
@@ -133,6 +134,7 @@ void preload_rod(SimGroupState& g, glm::vec3 gravity_world) {
             g.ref_vectors_m[base + j + 1] = glm::vec4(sim_quat_rotate(sim_quat_conj(frame), t) + glm::vec3(len(j - 1), 0.0f, 0.0f), 0.0f);
         }
     }
+    return true;
 }
 
 }  // namespace
@@ -209,8 +211,6 @@ Result<SagFreeReport> solve_sag_free(SimWorld& world, const SagFreeOptions& opti
     // rather than being held back by targets solved against it.
     for (size_t gi : solved) world.groups[gi].params.volume = false;
     reset_to_rest(world);
-    for (size_t gi : solved) preload_rod(world.groups[gi], glm::vec3(world.environment.gravity_mps2));
-    if (stepper.targets_changed) TRESSEL_TRY(stepper.targets_changed(world));
     if (stepper.state_changed) TRESSEL_TRY(stepper.state_changed(world));
     auto run = [&](uint32_t frames) -> Status {
         report.frames += frames;
@@ -230,6 +230,21 @@ Result<SagFreeReport> solve_sag_free(SimWorld& world, const SagFreeOptions& opti
     Errors e = measure_all();
     report.sag_mean_m = e.mean();
     report.sag_max_m = e.max;
+    // Groups that bend as a rod are preloaded by their static solve (the first correction), from the groom.
+    bool preloaded = false;
+    for (size_t gi : solved) preloaded = preload_rod(world.groups[gi], glm::vec3(world.environment.gravity_mps2)) || preloaded;
+    if (preloaded) {
+        ++report.iterations;
+        reset_to_rest(world);
+        if (stepper.targets_changed) st = stepper.targets_changed(world);
+        if (st.ok() && stepper.state_changed) st = stepper.state_changed(world);
+        if (st.ok()) st = run(options.frames_per_iteration);
+        if (!st.ok()) {
+            TRESSEL_TRY(restore());
+            return st.error();
+        }
+        e = measure_all();
+    }
     // Stops when every vertex is within the tolerance, or when the mean is and the largest error has not
     // shrunk for `patience` corrections (a tip that a contact holds, or one that slides on the head).
     double best_max = e.max;
