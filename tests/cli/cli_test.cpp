@@ -224,6 +224,44 @@ TEST(Editor, BrokenSceneIsReportedNotFatal) {
 }
 #endif
 
+// render draws a scene's accessories as they are at the frame: a soft-body bun (presets/scenes/bun.json's,
+// coloured blue here) pinned to the back of the head is where the image turns blue, and without it no
+// pixel is that blue.
+TEST(CliRender, DrawsTheScenesAccessories) {
+    auto dir = scratch_dir("cli_render_accessory");
+    std::ifstream in(source("presets/scenes/bun.json"));
+    nlohmann::json doc = nlohmann::json::parse(in);
+    doc["meshes"][0]["path"] = source("presets/assets/infinite_head.fbx").string();
+    doc["meshes"][1]["path"] = source("presets/assets/bun.obj").string();
+    doc["hair_groups"][0]["growth"]["guides"] = 60;
+    doc["hair_groups"][0]["follow"]["count"] = 240;
+    doc["collision_meshes"][0]["cells_x"] = 48;
+    doc["accessories"][0]["color"] = {0.05, 0.1, 0.9};
+    std::ofstream(dir / "with.json") << doc.dump(2);
+    doc.erase("accessories");
+    std::ofstream(dir / "without.json") << doc.dump(2);
+    auto blue = [&](const std::string& name) {
+        const std::filesystem::path png = dir / (name + ".png");
+        auto r = run_process(cli() + " render " + quote((dir / (name + ".json")).string()) +
+                             " --frame 5 --width 200 --height 150 --camera 180,25,1.6 --out " + quote(png.string()));
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        int w = 0, h = 0, n = 0;
+        unsigned char* px = stbi_load(png.string().c_str(), &w, &h, &n, 4);
+        EXPECT_NE(px, nullptr) << png;
+        size_t count = 0;
+        for (int i = 0; px && i < w * h; ++i) {
+            const int r8 = px[4 * i], g8 = px[4 * i + 1], b8 = px[4 * i + 2];
+            count += b8 > 60 && b8 > 2 * r8 && b8 > 2 * g8 ? 1u : 0u;
+        }
+        stbi_image_free(px);
+        return count;
+    };
+    const size_t with = blue("with"), without = blue("without");
+    std::printf("blue pixels of the bun: %zu with it, %zu without\n", with, without);
+    EXPECT_GT(with, 200u) << "the bun is drawn";
+    EXPECT_LT(without, 20u);
+}
+
 // render --turntable N: N images around the character from the view's yaw, the first the same as a
 // single render; opposite sides differ; a count outside 1..3600 is refused.
 TEST(CliRender, TurntableWritesNImagesAroundTheCharacter) {
