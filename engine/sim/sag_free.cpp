@@ -104,31 +104,39 @@ void correct(SimGroupState& g) {
 }
 
 // The rod's bending (simulation.bending "rod") is preloaded in one static solve: the rest second
-// differences that make the groom, at rest, a static equilibrium of the rod under gravity. With u_j the
-// bending force of joint j (k_j ((L x)_j - t_j), shared/sim.h), a still strand at x balances gravity where
-// L^T u = m g at every free vertex: solved from the tip (the tip's only joint is the last), u_(i-1) =
-// m_i g + 2 u_i - u_(i+1); then t_j = (L x)_j - u_j / k_j, turned into the frames carried along the groom
-// (the reference vectors the step reads). Global shape, length and follow-the-leader are at rest at the
-// groom and need nothing; contacts are left to the corrections that follow.
-// Whether it preloaded g (a rod that bends: not rigid, not without stiffness).
-bool preload_rod(SimGroupState& g, glm::vec3 gravity_world) {
+// differences that make the groom, at rest, a static equilibrium of the step. With u_j the bending force of
+// joint j (k_j ((L x)_j - t_j), shared/sim.h), a still strand at its groom x balances gravity where
+// L^T u = m g at every free vertex, less the share global shape pulls back where it reaches (it moves the
+// predicted vertex that fraction of the way back to its target, the groom): solved from the tip (the tip's
+// only joint is the last), u_(i-1) = m_i g + 2 u_i - u_(i+1); then t_j = (L x)_j - u_j / k_j, turned into
+// the frames the step carries along the strand it predicts from rest at the groom (the reference vectors
+// the step reads). Length and follow-the-leader are at rest at the groom; contacts are left to the
+// corrections that follow. Whether it preloaded g (a rod that bends: not rigid, not without stiffness).
+bool preload_rod(SimGroupState& g, glm::vec3 gravity_world, float dt) {
     using namespace gpu_shared;
     const float rigidity = sim_bend_rigidity(float(g.params.local_stiffness));
     if (g.params.bending != BendingModel::Rod || rigidity <= 0.0f || g.params.local_stiffness >= 1.0) return false;
     const uint32_t n = g.n;
-    std::vector<glm::vec3> u(n + 1, glm::vec3(0.0f));
+    std::vector<glm::vec3> u(n + 1, glm::vec3(0.0f)), predicted(n);
     for (uint32_t s = 0; s < g.strand_count; ++s) {
         const size_t base = size_t(s) * n;
-        const glm::mat4 root = sim_passes::root_of(g.root_transforms, s);
-        const glm::vec3 gravity = glm::transpose(glm::mat3(root)) * gravity_world;  // in the scalp's frame
+        // Gravity in the scalp's frame: the root's rotation alone (a scaled root scales no force).
+        const glm::vec4 root_q = sim_quat_from_mat(sim_passes::root_of(g.root_transforms, s));
+        const glm::vec3 gravity = sim_quat_rotate(sim_quat_conj(sim_quat_normalize(root_q)), gravity_world);
         auto x = [&](uint32_t k) { return sim_xyz(g.groomed_positions_os[base + k]); };
         auto len = [&](uint32_t k) { return g.rest_lengths_m[base + k]; };
+        // Global shape takes its share of each step's fall back before the bend sees it: the rod holds the rest.
+        auto held = [&](uint32_t k) {
+            return sim_in_global_range(k, n, float(g.params.global_range)) ? 1.0f - float(g.params.global_stiffness) : 1.0f;
+        };
         std::fill(u.begin(), u.end(), glm::vec3(0.0f));
         for (uint32_t i = n - 1; i >= kSimPinnedVertices; --i)
-            u[i - 1] = sim_bend_mass(len(i - 1), i + 1 < n ? len(i) : 0.0f) * gravity + 2.0f * u[i] - u[i + 1];
+            u[i - 1] = held(i) * sim_bend_mass(len(i - 1), i + 1 < n ? len(i) : 0.0f) * gravity + 2.0f * u[i] - u[i + 1];
+        // The frames the step carries: along the strand as predicted from rest at the groom.
+        for (uint32_t k = 0; k < n; ++k) predicted[k] = x(k) + (k < kSimPinnedVertices ? 0.0f : held(k) * dt * dt) * gravity;
         glm::vec4 frame = g.rest_root_frame_q[s];
         for (uint32_t j = 1; j + 1 < n; ++j) {
-            if (j >= 2) frame = sim_frame_advance(frame, x(j) - x(j - 1));
+            if (j >= 2) frame = sim_frame_advance(frame, predicted[j] - predicted[j - 1]);
             const float k = sim_bend_weight(rigidity, len(j - 1), len(j), j);
             const glm::vec3 t = (x(j - 1) - 2.0f * x(j) + x(j + 1)) - u[j] / k;
             g.ref_vectors_m[base + j + 1] = glm::vec4(sim_quat_rotate(sim_quat_conj(frame), t) + glm::vec3(len(j - 1), 0.0f, 0.0f), 0.0f);
@@ -232,7 +240,7 @@ Result<SagFreeReport> solve_sag_free(SimWorld& world, const SagFreeOptions& opti
     report.sag_max_m = e.max;
     // Groups that bend as a rod are preloaded by their static solve (the first correction), from the groom.
     bool preloaded = false;
-    for (size_t gi : solved) preloaded = preload_rod(world.groups[gi], glm::vec3(world.environment.gravity_mps2)) || preloaded;
+    for (size_t gi : solved) preloaded = preload_rod(world.groups[gi], glm::vec3(world.environment.gravity_mps2), float(world.step_dt_s())) || preloaded;
     if (preloaded) {
         ++report.iterations;
         reset_to_rest(world);
