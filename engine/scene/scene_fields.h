@@ -143,6 +143,7 @@ void describe(V& v, S& s) {
     v.field("vsp_coeff", s.vsp_coeff);
     v.field("vsp_threshold", s.vsp_threshold);
     v.field("friction", s.friction);
+    v.field("static_friction", s.static_friction);
     v.field("particle_radius", s.particle_radius_m);
     v.field("max_position_delta", s.max_position_delta_m);
     v.field("wind_scale", s.wind_scale);

@@ -165,7 +165,8 @@ struct SimulationParams {
     int length_iterations = 3;
     double vsp_coeff = 0.76;                // velocity shock propagation
     double vsp_threshold = 1.2;             // acceleration threshold for VSP (TressFX vspAccelThreshold)
-    double friction = 0.3;                  // against SDF surfaces
+    double friction = 0.3;                  // Coulomb's kinetic coefficient against collision meshes
+    double static_friction = 0.5;           // Coulomb's static coefficient (used as at least `friction`)
     double particle_radius_m = 0.001;       // "pearl" radius added to collider radii
     double max_position_delta_m = 0.2;      // clamp on a vertex's movement per step
     double wind_scale = 1.0;                // how strongly this group feels the wind

@@ -302,7 +302,8 @@ SimGroupParams make_group_params(const SimWorld& world, const SimGroupState& g, 
     p.strand_count = g.strand_count;
     p.vsp_coeff = float(sp.vsp_coeff);
     p.vsp_threshold_mps2 = float(sp.vsp_threshold) * gpu_shared::kSimStandardGravity_mps2;
-    p.friction = float(sp.friction);
+    p.friction_kinetic = float(sp.friction);
+    p.friction_static = float(std::max(sp.static_friction, sp.friction));
     p.particle_radius_m = float(sp.particle_radius_m);
     p.max_delta_m = float(sp.max_position_delta_m);
     p.wind_drag_per_s = gpu_shared::kSimWindDragPerSecond * float(sp.wind_scale);
@@ -427,7 +428,9 @@ StepFrame begin_step(SimWorld& world) {
         fg.params = make_group_params(world, g, t_now);
         for (uint32_t ci : g.collider_indices) fg.colliders.push_back(world.colliders[ci].gpu);
         for (uint32_t si : g.sdf_indices) {
-            gpu_shared::SimSdfFrame f = sdf_frame_now(world.sdfs[si], g.params.friction);
+            // Hair's friction is Coulomb's, on the next step's prediction (sim_passes::integrate): the push
+            // itself removes none of the slip.
+            gpu_shared::SimSdfFrame f = sdf_frame_now(world.sdfs[si], 0.0);
             fg.sdf_frames.push_back(f);
             f.params.z = 0.0f;  // follow hairs carry no velocity: push only
             fg.follow_sdf_frames.push_back(f);
@@ -653,9 +656,16 @@ Status step_once(SimWorld& world) {
             g.volume_grid.clear();
             g.volume_gradient.clear();
         }
+        std::vector<gpu_shared::SdfGridParams> friction_grids;
+        std::vector<const float*> friction_samples;
+        for (uint32_t si : g.sdf_indices) {
+            friction_grids.push_back(world.sdfs[si].grid_params);
+            friction_samples.push_back(world.sdfs[si].grid->distance_m.data());
+        }
+        const sim_passes::FrictionFields friction{friction_grids, friction_samples, fg.sdf_frames, g.sdf_exempt};
         for (uint32_t v = 0; v < nv; ++v)
             sim_passes::integrate(v, p, g.positions, g.prev_positions, g.rest_positions_os, g.root_transforms, g.scratch, g.volume_grid,
-                                  g.volume_gradient, g.volume_frame);
+                                  g.volume_gradient, g.volume_frame, friction);
         // Buffer rotation: previous <- current, current <- integrated.
         std::swap(g.prev_positions, g.positions);
         std::swap(g.positions, g.scratch);

@@ -108,7 +108,8 @@ gpu_shared::SimVolumeSample volume_sample(const SimGroupParams& p, const glm::ve
 
 void integrate(uint32_t vertex, const SimGroupParams& p, std::span<const glm::vec4> pos, std::span<const glm::vec4> prev,
                std::span<const glm::vec4> rest_os, std::span<const glm::mat4> root_now, std::span<glm::vec4> out,
-               std::span<const int32_t> volume_grid, std::span<const glm::vec4> volume_gradient, const glm::vec4& volume_frame) {
+               std::span<const int32_t> volume_grid, std::span<const glm::vec4> volume_gradient, const glm::vec4& volume_frame,
+               const FrictionFields& friction) {
     const uint32_t n = p.vertices_per_strand;
     const uint32_t strand = vertex / n;
     const uint32_t k = vertex % n;
@@ -130,7 +131,26 @@ void integrate(uint32_t vertex, const SimGroupParams& p, std::span<const glm::ve
     const glm::vec3 ahead = k + 1 < n ? sim_xyz(pos[vertex + 1]) : sim_xyz(x);
     const glm::vec3 tangent = sim_safe_normalize(ahead - sim_xyz(pos[vertex - 1]), glm::vec3(0.0f));
     const glm::vec3 accel = sim_xyz(p.gravity_mps2) + sim_wind_accel(sim_wind_velocity(p, strand), v, tangent, p.wind_drag_per_s);
-    out[vertex] = with_w(sim_integrate(sim_xyz(x), xp, accel, p.damping_decay, dt) + push, x.w);
+    glm::vec3 predicted = sim_integrate(sim_xyz(x), xp, accel, p.damping_decay, dt) + push;
+    const glm::vec3 normal = sim_contact_normal(prev[vertex].w);
+    if (normal != glm::vec3(0.0f) && !friction.frames.empty() && (p.friction_static > 0.0f || p.friction_kinetic > 0.0f)) {
+        const SimSdfFrame& f = friction.frames[friction_field(friction, strand, sim_xyz(x))];
+        predicted = sim_coulomb_friction(predicted, sim_transform_point(f.step_motion, sim_xyz(x)), normal, tangent,
+                                         p.friction_static, p.friction_kinetic);
+    }
+    out[vertex] = with_w(predicted, x.w);
+}
+
+uint32_t friction_field(const FrictionFields& f, uint32_t strand, const glm::vec3& x) {
+    uint32_t best = 0;
+    if (f.frames.size() < 2) return best;
+    float deepest = -std::numeric_limits<float>::infinity();
+    for (uint32_t i = 0; i < f.frames.size(); ++i) {
+        if (strand < f.exempt.size() && (f.exempt[strand] >> i) & 1u) continue;
+        const float d = sim_sdf_margin_depth(f.fields[i], f.grids[i], f.frames[i], x);
+        if (d > deepest) deepest = d, best = i;
+    }
+    return best;
 }
 
 void global_shape(uint32_t vertex, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> rest_os,
@@ -339,6 +359,7 @@ void ftl_contact(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> 
         if (b.w <= 0.0f) continue;
         const glm::vec3 d = sim_ftl_correction(a, b, rest_lengths[base + k]);
         pos[base + k + 1] = ftl_contact_child(p, a, b, sim_xyz(prev[base + k + 1]), rest_lengths[base + k], sim_xyz(contact[base + k + 1]), colliders);
+        prev[base + k + 1].w = sim_contact_code(sim_xyz(contact[base + k + 1]));
         if (a.w > 0.0f) prev[base + k] = with_w(sim_xyz(prev[base + k]) + d * kSimFtlVelocityCorrection, prev[base + k].w);
     }
 }

@@ -56,15 +56,31 @@ void volume_gradient(uint32_t node, const SimGroupParams& p, const glm::vec4& fr
 gpu_shared::SimVolumeSample volume_sample(const SimGroupParams& p, const glm::vec4& frame, std::span<const int32_t> grid,
                                           std::span<const glm::vec4> gradient, const glm::vec3& x);
 
+// The fields a group's guides collide with, for Coulomb friction in integrate: per field of the group (its
+// slot), the grid, its samples and its frame this step; `exempt` the strands' exemption bits
+// (SimGroupState::sdf_exempt; empty: none).
+struct FrictionFields {
+    std::span<const gpu_shared::SdfGridParams> grids;
+    std::span<const float* const> fields;
+    std::span<const SimSdfFrame> frames;
+    std::span<const uint32_t> exempt;
+};
+
+// The slot of the field whose surface a contact at world point x touches: the only one, or the one x lies
+// deepest in (sim_sdf_margin_depth; the contact left x on that field's margin and outside the others).
+uint32_t friction_field(const FrictionFields& f, uint32_t strand, const glm::vec3& x);
+
 // Per vertex: pinned vertices go to root transform x rest; free ones take a Verlet step with damping,
 // gravity and wind drag (the tangent from the current neighbours). Reads pos / prev, writes out (ping-pong).
+// A free vertex whose previous position holds a contact (sim_contact_code, written by ftl_contact) then
+// takes Coulomb's friction against that field's surface motion (sim_coulomb_friction).
 // With hair volume on (a non-empty `volume_grid` from volume_splat and its `volume_gradient`, at
 // `volume_frame`), a free vertex's
 // velocity is first pulled toward the hair's there (internal friction) and the step adds the pressure push.
 void integrate(uint32_t vertex, const SimGroupParams& p, std::span<const glm::vec4> pos, std::span<const glm::vec4> prev,
                std::span<const glm::vec4> rest_os, std::span<const glm::mat4> root_now, std::span<glm::vec4> out,
                std::span<const int32_t> volume_grid = {}, std::span<const glm::vec4> volume_gradient = {},
-               const glm::vec4& volume_frame = glm::vec4(0.0f));
+               const glm::vec4& volume_frame = glm::vec4(0.0f), const FrictionFields& friction = {});
 
 // Per free vertex within the global range: toward root transform x rest by global_stiffness.
 void global_shape(uint32_t vertex, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<const glm::vec4> rest_os,
@@ -137,6 +153,8 @@ void sdf_midpoint(uint32_t segment, uint32_t parity, uint32_t n, const gpu_share
 // back onto the sphere about the parent). The parent's previous position takes DFTL's velocity correction
 // of the length correction alone (a contact's reaction is not passed up the strand). Contact is therefore
 // resolved inside the solve: a step ends with every segment at its rest length and every contact held.
+// Each free vertex's contact goes to the w of its previous position (sim_contact_code) for the next step's
+// friction.
 void ftl_contact(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> pos, std::span<glm::vec4> prev,
                  std::span<const float> rest_lengths, std::span<const SimCollider> colliders, std::span<const glm::vec4> contact);
 

@@ -15,6 +15,7 @@ namespace tressel::gpu_shared {
 using vec3 = glm::vec3;
 using mat3 = glm::mat3;
 using mat4 = glm::mat4;
+using glm::abs;
 using glm::clamp;
 using glm::cross;
 using glm::dot;
@@ -78,7 +79,7 @@ struct SimGroupParams {
     uint strand_count;
     float vsp_coeff;            // 0..1 velocity shock propagation blend
     float vsp_threshold_mps2;   // root acceleration above which the VSP blend becomes 1
-    float friction;             // against SDF surfaces, 0..1
+    float friction_kinetic;     // Coulomb's kinetic coefficient against SDF surfaces (sim_coulomb_friction)
     float particle_radius_m;    // "pearl" radius added to primitive collider radii (seed 002)
     float max_delta_m;          // clamp on a free vertex's movement per step
     float wind_drag_per_s;      // kSimWindDragPerSecond * wind_scale
@@ -94,7 +95,7 @@ struct SimGroupParams {
     float volume_target_per_m2; // hair volume: target density, metres of guide hair per cubic metre
     uint bend_mode;             // kSimBendLocalShape (local_stiffness_iter and local_iterations), kSimBendRod, kSimBendRigid
     float bend_rigidity_dt2;    // rod bending: B dt^2 (B = EI / linear density, m^4/s^2; sim_bend_rigidity)
-    float bend_pad0;
+    float friction_static;      // Coulomb's static coefficient against SDF surfaces (>= friction_kinetic)
     float bend_pad1;
 };
 TRESSEL_CHECK_SIZE(SimGroupParams, 144)
@@ -440,6 +441,70 @@ SIM_FN vec3 sim_friction(vec3 x, vec3 x_prev_carried, vec3 n, float friction) {
     vec3 rel = x - x_prev_carried;
     vec3 tangential = rel - n * dot(rel, n);
     return x - tangential * clamp(friction, 0.0f, 1.0f);
+}
+
+// ---- Coulomb friction against the SDF surfaces (engine/sim/README.md, "Friction") ----
+// A free vertex's contact at the end of a step is kept for the next step's integration in the w of its
+// previous position (nothing else reads it: positions carry the inverse mass): 0 for none, else minus one
+// plus the octahedral code of the contact's unit normal, two 12-bit integers u + 4096 v, every value an
+// integer a float holds exactly (below 2^24), so that the CPU and GPU decode the same normal.
+TRESSEL_CONST(float, kSimContactCodeSteps, 4095.0f);
+SIM_FN float sim_contact_code(vec3 c) {
+    float l2 = dot(c, c);
+    if (!(l2 > 0.0f)) return 0.0f;
+    vec3 n = c * inversesqrt(l2);
+    float s = abs(n.x) + abs(n.y) + abs(n.z);
+    float px = n.x / s, py = n.y / s;
+    if (n.z < 0.0f) {
+        float ox = (1.0f - abs(py)) * (px >= 0.0f ? 1.0f : -1.0f);
+        float oy = (1.0f - abs(px)) * (py >= 0.0f ? 1.0f : -1.0f);
+        px = ox;
+        py = oy;
+    }
+    float u = floor(clamp(px * 0.5f + 0.5f, 0.0f, 1.0f) * kSimContactCodeSteps + 0.5f);
+    float v = floor(clamp(py * 0.5f + 0.5f, 0.0f, 1.0f) * kSimContactCodeSteps + 0.5f);
+    return -(1.0f + u + 4096.0f * v);
+}
+
+// The unit normal a contact code stands for; zero for no contact (any code above -1, an inverse mass too).
+SIM_FN vec3 sim_contact_normal(float code) {
+    if (code > -0.5f) return vec3(0.0f);
+    float c = -code - 1.0f;
+    float v = floor(c / 4096.0f);
+    float u = c - 4096.0f * v;
+    float px = u / kSimContactCodeSteps * 2.0f - 1.0f;
+    float py = v / kSimContactCodeSteps * 2.0f - 1.0f;
+    vec3 n = vec3(px, py, 1.0f - abs(px) - abs(py));
+    float t = max(-n.z, 0.0f);
+    n.x += n.x >= 0.0f ? -t : t;
+    n.y += n.y >= 0.0f ? -t : t;
+    return n * inversesqrt(dot(n, n));
+}
+
+// Coulomb's friction on a free vertex's predicted step, against the surface it touched at the step's
+// start (outward unit normal n): `predicted` is where integration takes it, `carried` its start carried by
+// the surface's motion over the step, so predicted - carried is its motion relative to the surface. How
+// hard it presses is how far the step drives it into the surface (the normal part, which the contact will
+// take back: gravity's share for hair lying still). Friction acts on the slip across the strand (unit
+// `tangent`, zero where it has none): along a taut strand the pull is the strand's tension, which its
+// length constraints hold, not the contact (taking the pull along it away too, a tip brushing the head
+// lost its strand's tension at each touch and swung off on a 1 mm loop, 13 mm/s on the default scene).
+// Static: a slip across within mu_static x the press is removed (the vertex stays where it lies across the
+// surface); kinetic: a larger one is shortened by mu_kinetic x the press. Moving away from the surface
+// there is no friction. Applied to the prediction, before every constraint: the strand's constraints and
+// contacts still move the vertex after it (a strand pulled by its root drags a lying tip), and
+// follow-the-leader keeps the last word on lengths.
+SIM_FN vec3 sim_coulomb_friction(vec3 predicted, vec3 carried, vec3 n, vec3 tangent, float mu_static, float mu_kinetic) {
+    vec3 d = predicted - carried;
+    float dn = dot(d, n);
+    if (dn >= 0.0f) return predicted;
+    vec3 t = d - n * dn;
+    vec3 across = t - tangent * dot(t, tangent);
+    float la = sqrt(dot(across, across));
+    if (la <= 0.0f) return predicted;
+    float press = -dn;
+    if (la <= max(mu_static, mu_kinetic) * press) return predicted - across;
+    return predicted - across * (mu_kinetic * press / la);
 }
 
 SIM_FN float sim_segment_param(vec3 p, vec3 a, vec3 b) {

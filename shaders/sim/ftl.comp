@@ -24,6 +24,7 @@ void main() {
                                       a.xyz, rest);
             b = with_w(t, b.w);
             pos[base + k + 1u] = b;
+            prev[base + k + 1u].w = sim_contact_code(contacts[base + k + 1u].xyz);
             if (a.w > 0.0) prev[base + k] = with_w(prev[base + k].xyz + d * kSimFtlVelocityCorrection, prev[base + k].w);
         }
         a = b;

@@ -112,3 +112,29 @@ SimPair volume_integration(SimGroupParams p, vec3 x, vec3 x_prev) {
     r.b.xyz = sim_volume_push(s.grad_cells, p.volume_pressure, frame.w, p.gravity_mps2.w);
     return r;
 }
+
+#ifdef SIM_FRICTION_FIELDS
+// sim_passes::integrate's friction (a shader that defines SIM_FRICTION_FIELDS reads its fields through
+// g_field_offset): the predicted position of free vertex x of `strand` (its contact code from its previous
+// position's w, its strand tangent) after Coulomb's friction against the surface of the field it touched
+// (sim_passes::friction_field: the only one, or the one it lies deepest in).
+vec3 friction_prediction(SimGroupParams p, uint strand, vec3 x, vec3 predicted, vec3 tangent, float code) {
+    vec3 n = sim_contact_normal(code);
+    if (n == vec3(0.0) || p.sdf_count == 0u || (p.friction_static <= 0.0 && p.friction_kinetic <= 0.0)) return predicted;
+    uint best = 0u;
+    if (p.sdf_count > 1u) {
+        float deepest = -3.0e38;
+        for (uint i = 0u; i < p.sdf_count; ++i) {
+            if (sdf_exempt_strand(strand, i)) continue;
+            g_field_offset = sdf_offsets[i];
+            float d = sim_sdf_margin_depth(sdf_grids[i], sdf_frames[pc.slot * 2u * pc.max_sdfs + i], x);
+            if (d > deepest) {
+                deepest = d;
+                best = i;
+            }
+        }
+    }
+    SimSdfFrame f = sdf_frames[pc.slot * 2u * pc.max_sdfs + best];
+    return sim_coulomb_friction(predicted, sim_transform_point(f.step_motion, x), n, tangent, p.friction_static, p.friction_kinetic);
+}
+#endif

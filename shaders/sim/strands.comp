@@ -40,6 +40,7 @@ layout(local_size_x_id = 2) in;
 
 uint g_field_offset = 0u;  // first float of the SDF being collided with
 #define SDF_FETCH(i) sdf_fields[g_field_offset + (i)]
+#define SIM_FRICTION_FIELDS
 #include "sim/sim_common.glsl"
 
 // ---- Phase clocks (sim/strands_phases.comp only) ----
@@ -135,7 +136,7 @@ void strand_setup(uint strand, uint s, SimStrandData d, vec4 rest_q) {
 
 // sim_passes::integrate for vertex k of slot s (rest: its object-space rest position): the new position (the tangent from the neighbours'
 // positions before the step, which stay in shared memory until every thread has read them).
-vec4 integrate_vertex(uint strand, uint s, uint k, mat4 now, vec3 rest) {
+vec4 integrate_vertex(uint strand, uint s, uint k, mat4 now, vec3 rest, float contact_code) {
     vec4 x = X(at(s, k));
     if (x.w <= 0.0) return with_w(sim_transform_point(now, rest), x.w);
     float dt = p.gravity_mps2.w;
@@ -151,7 +152,8 @@ vec4 integrate_vertex(uint strand, uint s, uint k, mat4 now, vec3 rest) {
     vec3 behind = X(at(s, k > 0u ? k - 1u : k)).xyz;
     vec3 tangent = sim_safe_normalize(ahead - behind, vec3(0.0));
     vec3 accel = p.gravity_mps2.xyz + sim_wind_accel(sim_wind_velocity(p, strand), v, tangent, p.wind_drag_per_s);
-    return with_w(sim_integrate(x.xyz, xp, accel, p.damping_decay, dt) + push, x.w);
+    vec3 predicted = sim_integrate(x.xyz, xp, accel, p.damping_decay, dt) + push;
+    return with_w(friction_prediction(p, strand, x.xyz, predicted, tangent, contact_code), x.w);
 }
 
 // sim_passes::global_shape then sim_passes::vsp, for vertex k of slot s (in place).
@@ -564,6 +566,7 @@ void main() {
         rest_q = rest_root_frame_q[first + t];
     }
     vec3 rest[V];
+    float contact_code[V];  // the previous step's contacts (sim_contact_code), for friction
     for (uint v = 0u; v < V; ++v) {
         uint i = t + v * T;
         if (i >= items) break;
@@ -571,7 +574,9 @@ void main() {
         uint j = at(i / N, i % N);
         vec4 x = pos[base_all + i];
         set_x(j, x);
-        set_xp(j, prev[base_all + i].xyz);
+        vec4 xp = prev[base_all + i];
+        set_xp(j, xp.xyz);
+        contact_code[v] = xp.w;
         vec3 r = ref_vectors[base_all + i].xyz;
         s_rx[j] = r.x;
         s_ry[j] = r.y;
@@ -598,7 +603,7 @@ void main() {
         uint i = t + v * T;
         if (i >= items) break;
         uint s = i / N, k = i % N;
-        vec4 x = integrate_vertex(first + s, s, k, root_now(first + s, p.strand_count), rest[v]);
+        vec4 x = integrate_vertex(first + s, s, k, root_now(first + s, p.strand_count), rest[v], contact_code[v]);
         set_xp(at(s, k), x.xyz);
     }
     barrier();
@@ -687,11 +692,12 @@ void main() {
 
     // Out: the new positions to the integration buffer (the next current), the new previous positions
     // over the old current ones (the CPU's buffer swap): each workgroup read its own range of them above.
+    // A previous position's w keeps the vertex's contact for the next step's friction (sim_passes::ftl_contact).
     for (uint i = t; i < items; i += T) {
         uint a = at(i / N, i % N);
         float w = s_w[a];
         scratch[base_all + i] = vec4(s_x[a], s_y[a], s_z[a], w);
-        pos[base_all + i] = vec4(s_px[a], s_py[a], s_pz[a], w);
+        pos[base_all + i] = vec4(s_px[a], s_py[a], s_pz[a], w > 0.0 ? sim_contact_code(CONTACT(a)) : w);
     }
     phase_mark(9u);
     phase_end(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);

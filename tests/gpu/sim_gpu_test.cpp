@@ -148,6 +148,38 @@ const char* mode_name(SimGpuMode m) { return m == SimGpuMode::Fused ? "fused" : 
 // Both ways of recording a step (one fused dispatch per group, or one dispatch per pass) against the CPU.
 class SimGpuModeTest : public SimGpuTest, public ::testing::WithParamInterface<SimGpuMode> {};
 
+// Coulomb's friction (the contacts kept in the previous positions' w from step to step, the field's
+// surface motion): a 3 cm margin puts the groom in contact with the turning head from the first step.
+TEST_P(SimGpuModeTest, CoulombFrictionMatchesTheCpu) {
+    const SimGpuMode mode = GetParam();
+    auto pipelines = SimGpuPipelines::create(device());
+    ASSERT_TRUE(pipelines.ok()) << pipelines.error().describe();
+    auto wide_margin = [](SimWorldInputs& in) { in.sdfs[0].margin_m = 0.03; };
+    auto sticky = [](SimulationParams& p) {
+        p.friction = 0.6;
+        p.static_friction = 1.0;
+    };
+    SimWorld cpu = make_world(sticky, wide_margin), gpu_world = make_world(sticky, wide_margin);
+    SimWorld frictionless = make_world([](SimulationParams& p) { p.friction = p.static_friction = 0.0; }, wide_margin);
+    auto sim = SimGpu::create(device(), *pipelines, gpu_world, 8, mode);
+    ASSERT_TRUE(sim.ok()) << sim.error().describe();
+    ASSERT_TRUE(step_once(cpu).ok());
+    run_gpu(device(), *sim, gpu_world, 1);
+    ASSERT_TRUE(sim->download(device(), gpu_world).ok());
+    const Diff one = diff(cpu, gpu_world);
+    for (int i = 0; i < 99; ++i) ASSERT_TRUE(step_once(cpu).ok());
+    for (int i = 0; i < 100; ++i) ASSERT_TRUE(step_once(frictionless).ok());
+    run_gpu(device(), *sim, gpu_world, 99);
+    ASSERT_TRUE(sim->download(device(), gpu_world).ok());
+    const Diff hundred = diff(cpu, gpu_world);
+    const double effect = diff(frictionless, cpu).guide_max_m;
+    std::printf("[sim-gpu %s] friction: max |gpu - cpu| after 1 step %.3g m, 100 steps %.3g m; friction moved the hair up to %.3g m\n",
+                mode_name(mode), one.guide_max_m, hundred.guide_max_m, effect);
+    EXPECT_LE(one.guide_max_m, 1e-4);
+    EXPECT_LE(hundred.guide_max_m, device().info().is_cpu() ? 1e-4 : 2e-3);
+    EXPECT_GT(effect, 2e-3) << "friction changed little: the comparison would not see it";
+}
+
 TEST_P(SimGpuModeTest, MatchesTheCpuStep) {
     const SimGpuMode mode = GetParam();
     auto pipelines = SimGpuPipelines::create(device());
@@ -189,6 +221,7 @@ TEST_P(SimGpuModeTest, MatchesTheCpuStep) {
     const double tol = device().info().is_cpu() ? 1e-4 : 2e-3;
     EXPECT_LE(hundred.guide_max_m, tol);
     EXPECT_LE(hundred.follow_max_m, tol);
+
     // The hair moved (the comparison is not of two frozen states).
     SimWorld rest = make_world();
     EXPECT_GT(diff(rest, gpu_world).guide_max_m, 0.01);

@@ -389,6 +389,8 @@ TEST(SimHead, ZeroStiffnessUnderGravityHangsTips) {
     p.global_stiffness = 0.0;
     p.local_stiffness = 0.0;
     p.vsp_coeff = 0.0;
+    p.friction = 0.0;  // static friction holds limp hair lying on the crown where it lies
+    p.static_friction = 0.0;
     auto w = build_sim_world(head_inputs(p, false));
     ASSERT_TRUE(w.ok()) << w.error().describe();
     ASSERT_TRUE(run_frames(*w, 240).ok());

@@ -106,6 +106,10 @@ Settled settle_on_ball(bool volume, double pressure, double friction, double den
     p.volume_pressure = pressure;
     p.volume_friction = friction;
     p.volume_density_per_cm2 = density;
+    // Frictionless against the ball: hair slides down to where the volume alone holds it (static friction
+    // would hold it where it lands, with or without volume).
+    p.friction = 0.0;
+    p.static_friction = 0.0;
     auto in = test::world_inputs(groom, p);
     in.environment.gravity_mps2 = {0.3, -9.81, 0.2};  // a little off the vertical: no strand balances on top
     in.sdfs.push_back({"ball", &field, 0.004});
