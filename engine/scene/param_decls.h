@@ -88,7 +88,7 @@ inline constexpr std::array kCollider{
     vec3("p0", "m", -kMaxCoord_m, kMaxCoord_m, "sphere centre or capsule end 0, world space (or the attached mesh's space)").as("Centre / end A", "Shape"),
     vec3("p1", "m", -kMaxCoord_m, kMaxCoord_m, "capsule end 1; unused for spheres; may equal p0").as("End B", "Shape"),
     num("radius", "m", 1.0e-5, 100.0, "radius in metres").as("Radius", "Shape"),
-    num("friction", "1", 0.0, 1.0, "0 = hair slides freely, 1 = hair sticks").as("Friction", "Contact"),
+    num("friction", "1", 0.0, 1.0, "hair: Coulomb's friction against the collider, static and kinetic (hair lying on it holds on slopes up to atan(friction)); cloth: the share of its sliding removed per step; 0 slides freely").as("Friction", "Contact"),
     text("attach_to", "name of the mesh whose motion the collider follows; \"\" = fixed in the world").as("Attached to", "Motion"),
     text("attach_joint", "skeletal animation: the joint of attach_to's skin the collider follows (p0, p1 given in the bind pose); \"\" = the mesh's motion").as("Joint", "Motion"),
 };

@@ -662,7 +662,7 @@ Status step_once(SimWorld& world) {
             friction_grids.push_back(world.sdfs[si].grid_params);
             friction_samples.push_back(world.sdfs[si].grid->distance_m.data());
         }
-        const sim_passes::FrictionFields friction{friction_grids, friction_samples, fg.sdf_frames, g.sdf_exempt};
+        const sim_passes::FrictionFields friction{friction_grids, friction_samples, fg.sdf_frames, g.sdf_exempt, colliders};
         for (uint32_t v = 0; v < nv; ++v)
             sim_passes::integrate(v, p, g.positions, g.prev_positions, g.rest_positions_os, g.root_transforms, g.scratch, g.volume_grid,
                                   g.volume_gradient, g.volume_frame, friction);

@@ -138,6 +138,8 @@ void integrate(uint32_t vertex, const SimGroupParams& p, std::span<const glm::ve
         predicted = sim_coulomb_friction(predicted, sim_transform_point(f.step_motion, sim_xyz(x)), normal, tangent,
                                          p.friction_static, p.friction_kinetic);
     }
+    for (uint32_t c = 0; c < p.collider_count && c < friction.colliders.size(); ++c)
+        predicted = sim_collider_friction(predicted, sim_xyz(x), tangent, friction.colliders[c], p.particle_radius_m);
     out[vertex] = with_w(predicted, x.w);
 }
 
@@ -287,7 +289,7 @@ void length_and_colliders(uint32_t strand, const SimGroupParams& p, std::span<gl
             pos[base + k] = r.a;
             pos[base + k + 1] = r.b;
         }
-        collide_strand(p, base, pos, prev, colliders, 1.0f);
+        collide_strand(p, base, pos, prev, colliders, 0.0f);  // friction: at integration (sim_collider_friction)
     }
 }
 

@@ -64,6 +64,7 @@ struct FrictionFields {
     std::span<const float* const> fields;
     std::span<const SimSdfFrame> frames;
     std::span<const uint32_t> exempt;
+    std::span<const SimCollider> colliders;  // the group's primitive colliders (sim_collider_friction)
 };
 
 // The slot of the field whose surface a contact at world point x touches: the only one, or the one x lies
@@ -73,7 +74,8 @@ uint32_t friction_field(const FrictionFields& f, uint32_t strand, const glm::vec
 // Per vertex: pinned vertices go to root transform x rest; free ones take a Verlet step with damping,
 // gravity and wind drag (the tangent from the current neighbours). Reads pos / prev, writes out (ping-pong).
 // A free vertex whose previous position holds a contact (sim_contact_code, written by ftl_contact) then
-// takes Coulomb's friction against that field's surface motion (sim_coulomb_friction).
+// takes Coulomb's friction against that field's surface motion (sim_coulomb_friction), and one that starts
+// on a primitive collider against the collider's (sim_collider_friction).
 // With hair volume on (a non-empty `volume_grid` from volume_splat and its `volume_gradient`, at
 // `volume_frame`), a free vertex's
 // velocity is first pulled toward the hair's there (internal friction) and the step adds the pressure push.

@@ -104,7 +104,7 @@ TRESSEL_CHECK_SIZE(SimGroupParams, 144)
 // surface motion is what friction is measured against).
 struct SimCollider {
     vec4 p0_m;        // xyz: sphere centre / capsule end 0; w: radius in metres
-    vec4 p1_m;        // xyz: capsule end 1 (= p0 for spheres); w: friction 0..1
+    vec4 p1_m;        // xyz: capsule end 1 (= p0 for spheres); w: Coulomb friction (static and kinetic)
     vec4 p0_prev_m;   // xyz: p0 at the previous step; w: kSimColliderSphere / kSimColliderCapsule as float
     vec4 p1_prev_m;   // xyz: p1 at the previous step; w: 0
 };
@@ -529,6 +529,23 @@ SIM_FN vec3 sim_collide_primitive(vec3 x, vec3 x_prev, SimCollider c, float part
     vec3 n = sim_safe_normalize(d, sim_safe_normalize(x_prev - centre_prev, vec3(0.0f, 1.0f, 0.0f)));
     vec3 pushed = centre + n * r;
     return sim_friction(pushed, x_prev + (centre - centre_prev), n, c.p1_m.w * friction_scale);
+}
+
+// A free vertex whose step starts on a primitive collider's surface (within kSimColliderContactSlop_m of
+// its radius grown by the pearl radius, where the collider stood at the previous step) takes Coulomb's
+// friction on its prediction against the surface's motion (sim_coulomb_friction), the collider's friction
+// as both coefficients. Primitive contacts need no code kept from the last step: the start says it.
+TRESSEL_CONST(float, kSimColliderContactSlop_m, 1e-4f);
+SIM_FN vec3 sim_collider_friction(vec3 predicted, vec3 x, vec3 tangent, SimCollider c, float particle_radius_m) {
+    vec3 p0_prev = sim_xyz(c.p0_prev_m);
+    vec3 p1_prev = sim_xyz(c.p1_prev_m);
+    float t = c.p0_prev_m.w > 0.5f ? sim_segment_param(x, p0_prev, p1_prev) : 0.0f;
+    vec3 centre_prev = p0_prev + (p1_prev - p0_prev) * t;
+    vec3 centre = sim_xyz(c.p0_m) + (sim_xyz(c.p1_m) - sim_xyz(c.p0_m)) * t;
+    vec3 d = x - centre_prev;
+    float dist = sqrt(dot(d, d));
+    if (dist <= kSimTinyLength_m || dist > c.p0_m.w + particle_radius_m + kSimColliderContactSlop_m) return predicted;
+    return sim_coulomb_friction(predicted, x + (centre - centre_prev), d / dist, tangent, c.p1_m.w, c.p1_m.w);
 }
 
 // SDF response (seed 000, TressFX): with distance d (metres) and the outward unit normal n at a point,

@@ -38,7 +38,7 @@ void main() {
             x[k] = r.a;
             x[k + 1u] = r.b;
         }
-        collide_strand(p, 1.0);
+        collide_strand(p, 0.0);  // friction: at integration (sim_collider_friction)
     }
     for (uint k = 0u; k < n; ++k) pos[base + k] = x[k];
 }

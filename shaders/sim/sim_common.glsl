@@ -119,6 +119,8 @@ SimPair volume_integration(SimGroupParams p, vec3 x, vec3 x_prev) {
 // position's w, its strand tangent) after Coulomb's friction against the surface of the field it touched
 // (sim_passes::friction_field: the only one, or the one it lies deepest in).
 vec3 friction_prediction(SimGroupParams p, uint strand, vec3 x, vec3 predicted, vec3 tangent, float code) {
+    for (uint c = 0u; c < p.collider_count; ++c)
+        predicted = sim_collider_friction(predicted, x, tangent, colliders[pc.slot * pc.max_colliders + c], p.particle_radius_m);
     vec3 n = sim_contact_normal(code);
     if (n == vec3(0.0) || p.sdf_count == 0u || (p.friction_static <= 0.0 && p.friction_kinetic <= 0.0)) return predicted;
     uint best = 0u;

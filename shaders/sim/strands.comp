@@ -253,7 +253,7 @@ void length_item(uint s, uint k, inout SweepLane lane) {
         done = r.a;
         lane.a = r.b;
     }
-    set_x(i, collide_vertex(done, XP(i), 1.0));
+    set_x(i, collide_vertex(done, XP(i), 0.0));  // friction: at integration (sim_collider_friction)
 }
 
 // sim_passes::bend for slot s, by one lane per strand before the sweeps (the group bends as a rod): a rigid

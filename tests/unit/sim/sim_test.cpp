@@ -286,11 +286,11 @@ TEST(SimColliders, SphereAndCapsuleKeepHairOut) {
     }
 }
 
-// A strand lying along the top of a log (a horizontal capsule collider) under gravity tilted 30 degrees
-// across it: the contact normal carries most of the weight and the rest pulls the strand sideways, so
-// without friction it swings down the side about its root. Returns how far the tip moved along -z in one
-// second.
-double sideways_slide(double friction) {
+// A strand lying along the top of a log (a horizontal capsule collider), gravity turned `tilt_deg` across
+// it after it has settled under upright gravity (a primitive contact is read from where the step starts):
+// across the strand the pull over the push is tan(tilt), the log being straight along the strand.
+// Returns how far the tip moved along -z in `frames` frames at 60 Hz.
+double sideways_slide(double tilt_deg, double friction, int frames) {
     Collider log;
     log.name = "log";
     log.type = ColliderType::Capsule;
@@ -303,12 +303,14 @@ double sideways_slide(double friction) {
     p.particle_radius_m = 0.001;
     p.colliders = {"log"};
     auto in = world_inputs(groom, p);
-    const double tilt = 30.0 * 3.14159265358979 / 180.0;
-    in.environment.gravity_mps2 = {0, -9.81 * std::cos(tilt), -9.81 * std::sin(tilt)};
+    in.environment.gravity_mps2 = {0, -9.81, 0};
     in.colliders = {log};
     SimWorld w = build(in);
+    EXPECT_TRUE(run_frames(w, 30).ok());
+    const double tilt = tilt_deg * 3.14159265358979 / 180.0;
+    w.environment.gravity_mps2 = {0, -9.81 * std::cos(tilt), -9.81 * std::sin(tilt)};
     const float z0 = vtx(w, 0, 15).z;
-    EXPECT_TRUE(run_frames(w, 60).ok());
+    EXPECT_TRUE(run_frames(w, uint32_t(frames)).ok());
     for (uint32_t k = 2; k < 16; ++k) {
         const glm::vec3 x = vtx(w, 0, k);
         EXPECT_GE(glm::length(glm::vec2(x.y, x.z)) - 0.301f, -2e-4f) << "vertex " << k << " inside the collider";
@@ -316,74 +318,19 @@ double sideways_slide(double friction) {
     return double(z0 - vtx(w, 0, 15).z);
 }
 
-// Coulomb's friction against a collision mesh's field (sim_coulomb_friction): a 0.1 m strand laid over the
-// top of a 0.3 m ball along a great circle, gravity tilted `tilt_deg` across it. Across the strand the pull
-// over the push is tan(tilt) / cos(a) at the vertex `a` radians round from the top: 1.00 to 1.06 x
-// tan(tilt) along this strand. It lies still on the ball under upright gravity for half a second first (a
-// contact is known from the step after it forms). Returns how far the tip moved across (-z) in the second
-// after the tilt (`frames` at 60 Hz; a tenth of a second unless said, before the frictionless strand has
-// swung down the side).
-double coulomb_slide(double tilt_deg, double mu_static, double mu_kinetic, int frames = 6) {
-    static const Mesh ball = make_sphere_mesh(0.3f, 60, 80);
-    static const SdfGrid ball_field = test::build_test_field(ball, 96, 0.2);
-    auto groom = make_straight_groom({{0.0f, 0.3015f, 0}}, {{1, 0, 0}}, 0.1f);
-    for (uint32_t k = 0; k < 16; ++k) {
-        const float a = 0.1f * float(k) / 15.0f / 0.3015f;
-        groom.guides.points_os_m[k] = glm::vec3(std::sin(a), std::cos(a), 0.0f) * 0.3015f;
+TEST(SimColliders, CoulombFrictionHoldsBelowTheStaticAngleAndSlidesAbove) {
+    // A primitive collider's friction is Coulomb's, one coefficient for both regimes (sim_collider_friction).
+    const double held = sideways_slide(30.0, 0.7, 60);  // 0.7 > tan 30 = 0.577
+    std::printf("capsule: friction 0.7 at 30 degrees, tip slide over 1 s %.6f m\n", held);
+    EXPECT_LT(held, 5e-4) << "friction above the slope's tangent holds the strand where it lies";
+    for (auto [tilt, mu] : {std::pair{30.0, 0.0}, std::pair{30.0, 0.2}, std::pair{30.0, 0.5}, std::pair{45.0, 0.7}}) {
+        const double slide = sideways_slide(tilt, mu, 6);
+        const double t = tilt * 3.14159265358979 / 180.0;
+        const double block = 0.5 * 9.81 * (std::sin(t) - mu * std::cos(t)) * 0.1 * 0.1;  // a block sliding down the slope
+        std::printf("capsule: friction %.1f at %.0f degrees, tip slide over 0.1 s %.4f m (block %.4f m)\n", mu, tilt, slide, block);
+        EXPECT_GT(slide, 0.75 * block) << "friction " << mu << " at " << tilt << " degrees: slides as a block";
+        EXPECT_LT(slide, 1.25 * block) << "friction " << mu << " at " << tilt << " degrees: slides as a block";
     }
-    SimulationParams p = soft_params();
-    p.particle_radius_m = 0.001;
-    p.sdf = {"ball"};
-    p.friction = mu_kinetic;
-    p.static_friction = mu_static;
-    auto in = world_inputs(groom, p);
-    in.environment.gravity_mps2 = {0, -9.81, 0};
-    in.sdfs.push_back({"ball", &ball_field, 0.002f});
-    SimWorld w = build(in);
-    EXPECT_TRUE(run_frames(w, 30).ok());  // lying on the ball, still, before the tilt
-    const double tilt = tilt_deg * 3.14159265358979 / 180.0;
-    w.environment.gravity_mps2 = {0, -9.81 * std::cos(tilt), -9.81 * std::sin(tilt)};
-    const float z0 = vtx(w, 0, 15).z;
-    EXPECT_TRUE(run_frames(w, frames).ok());
-    for (uint32_t k = 2; k < 16; ++k) EXPECT_GE(glm::length(vtx(w, 0, k)) - 0.3f, 0.0f) << "vertex " << k << " inside the ball";
-    return double(z0 - vtx(w, 0, 15).z);
-}
-
-TEST(SimFriction, CoulombHoldsBelowTheStaticAngleAndSlidesAbove) {
-    const double none = coulomb_slide(30.0, 0.0, 0.0);
-    const double held = coulomb_slide(30.0, 0.7, 0.5, 60);    // 0.7 > 0.61: held for a second
-    const double steeper = coulomb_slide(40.0, 0.7, 0.5);     // tan 40 = 0.84 > 0.7: slides
-    const double below = coulomb_slide(30.0, 0.5, 0.5);       // 0.5 < 0.58: slides
-    const double kinetic_low = coulomb_slide(30.0, 0.2, 0.2);
-    std::printf("tip slide at 30 degrees over 0.1 s: frictionless %.4f m, static = kinetic 0.2 %.4f m, 0.5 %.4f m; "
-                "static 0.7 over 1 s %.6f m; at 40 degrees static 0.7 over 0.1 s %.4f m\n",
-                none, kinetic_low, below, held, steeper);
-    // A block sliding where the tip lies (the surface turned a = 0.33 rad from the top: pressed by g cos t
-    // cos a) moves g (sin t - mu_kinetic cos t cos a) T^2 / 2 in T; the strand, its root pinned, within a
-    // quarter of that.
-    auto block = [](double tilt_deg, double mu_kinetic) {
-        const double t = tilt_deg * 3.14159265358979 / 180.0;
-        return 0.5 * 9.81 * (std::sin(t) - mu_kinetic * std::cos(t) * std::cos(0.1 / 0.3015)) * 0.1 * 0.1;
-    };
-    EXPECT_LT(held, 5e-4) << "static friction above the slope's tangent holds the strand where it lies";
-    for (auto [slide, tilt, mu, what] : {std::tuple{none, 30.0, 0.0, "frictionless"}, std::tuple{kinetic_low, 30.0, 0.2, "kinetic 0.2"},
-                                         std::tuple{below, 30.0, 0.5, "static = kinetic 0.5 below the slope's tangent"},
-                                         std::tuple{steeper, 40.0, 0.5, "static 0.7 on a slope steeper than atan 0.7"}}) {
-        EXPECT_GT(slide, 0.75 * block(tilt, mu)) << what << ": slides as a block with kinetic friction";
-        EXPECT_LT(slide, 1.25 * block(tilt, mu)) << what << ": slides as a block with kinetic friction";
-    }
-}
-
-TEST(SimColliders, FrictionReducesSliding) {
-    // Primitive colliders remove their `friction` share of the slip (SDF contacts: SimFriction above).
-    const double slide = sideways_slide(0.0);
-    const double half = sideways_slide(0.5);
-    const double stick = sideways_slide(1.0);
-    std::printf("capsule: tip slide over 1 s with friction 0 / 0.5 / 1: %.4f / %.4f / %.4f m\n", slide, half, stick);
-    EXPECT_GT(slide, 0.05) << "without friction the strand slides down the side";
-    EXPECT_LT(half, 0.8 * slide) << "friction 0.5 must slow the slide";
-    EXPECT_LT(stick, 0.1 * slide) << "friction 1 must hold the strand";
-    EXPECT_LT(stick, half);
 }
 
 SimWorldInputs busy_inputs(const GroomResult& groom) {
