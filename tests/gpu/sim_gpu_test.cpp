@@ -146,14 +146,38 @@ Diff step_cpu_and_gpu(gpu::Device& dev, SimGpu& sim, SimWorld& cpu, SimWorld& gp
 const char* mode_name(SimGpuMode m) { return m == SimGpuMode::Fused ? "fused" : "split"; }
 
 // Both ways of recording a step (one fused dispatch per group, or one dispatch per pass) against the CPU.
-class SimGpuModeTest : public SimGpuTest, public ::testing::WithParamInterface<SimGpuMode> {};
+class SimGpuModeTest : public SimGpuTest, public ::testing::WithParamInterface<SimGpuMode> {
+protected:
+    // A friction comparison: `cpu` and `gpu_world` built alike with friction, `without` the same without
+    // it. The GPU must equal the CPU within 1e-4 m after 1 step and after `steps`, and friction must have
+    // moved the hair by more than 2 mm over them (or the comparison would not see it).
+    void expect_friction_matches(const char* what, SimWorld& cpu, SimWorld& gpu_world, SimWorld& without, int steps) {
+        const SimGpuMode mode = GetParam();
+        auto pipelines = SimGpuPipelines::create(device());
+        ASSERT_TRUE(pipelines.ok()) << pipelines.error().describe();
+        auto sim = SimGpu::create(device(), *pipelines, gpu_world, 8, mode);
+        ASSERT_TRUE(sim.ok()) << sim.error().describe();
+        ASSERT_TRUE(step_once(cpu).ok());
+        run_gpu(device(), *sim, gpu_world, 1);
+        ASSERT_TRUE(sim->download(device(), gpu_world).ok());
+        const Diff one = diff(cpu, gpu_world);
+        for (int i = 1; i < steps; ++i) ASSERT_TRUE(step_once(cpu).ok());
+        for (int i = 0; i < steps; ++i) ASSERT_TRUE(step_once(without).ok());
+        run_gpu(device(), *sim, gpu_world, uint32_t(steps - 1));
+        ASSERT_TRUE(sim->download(device(), gpu_world).ok());
+        const Diff last = diff(cpu, gpu_world);
+        const double effect = diff(without, cpu).guide_max_m;
+        std::printf("[sim-gpu %s] %s: max |gpu - cpu| after 1 step %.3g m, %d steps %.3g m; friction moved the hair up to %.3g m\n",
+                    mode_name(mode), what, one.guide_max_m, steps, last.guide_max_m, effect);
+        EXPECT_LE(one.guide_max_m, 1e-4);
+        EXPECT_LE(last.guide_max_m, device().info().is_cpu() ? 1e-4 : 2e-3);
+        EXPECT_GT(effect, 2e-3) << what << " changed little: the comparison would not see it";
+    }
+};
 
 // Coulomb's friction (the contacts kept in the previous positions' w from step to step, the field's
 // surface motion): a 3 cm margin puts the groom in contact with the turning head from the first step.
 TEST_P(SimGpuModeTest, CoulombFrictionMatchesTheCpu) {
-    const SimGpuMode mode = GetParam();
-    auto pipelines = SimGpuPipelines::create(device());
-    ASSERT_TRUE(pipelines.ok()) << pipelines.error().describe();
     auto wide_margin = [](SimWorldInputs& in) { in.sdfs[0].margin_m = 0.03; };
     auto sticky = [](SimulationParams& p) {
         p.friction = 0.6;
@@ -161,32 +185,13 @@ TEST_P(SimGpuModeTest, CoulombFrictionMatchesTheCpu) {
     };
     SimWorld cpu = make_world(sticky, wide_margin), gpu_world = make_world(sticky, wide_margin);
     SimWorld frictionless = make_world([](SimulationParams& p) { p.friction = p.static_friction = 0.0; }, wide_margin);
-    auto sim = SimGpu::create(device(), *pipelines, gpu_world, 8, mode);
-    ASSERT_TRUE(sim.ok()) << sim.error().describe();
-    ASSERT_TRUE(step_once(cpu).ok());
-    run_gpu(device(), *sim, gpu_world, 1);
-    ASSERT_TRUE(sim->download(device(), gpu_world).ok());
-    const Diff one = diff(cpu, gpu_world);
-    for (int i = 0; i < 99; ++i) ASSERT_TRUE(step_once(cpu).ok());
-    for (int i = 0; i < 100; ++i) ASSERT_TRUE(step_once(frictionless).ok());
-    run_gpu(device(), *sim, gpu_world, 99);
-    ASSERT_TRUE(sim->download(device(), gpu_world).ok());
-    const Diff hundred = diff(cpu, gpu_world);
-    const double effect = diff(frictionless, cpu).guide_max_m;
-    std::printf("[sim-gpu %s] friction: max |gpu - cpu| after 1 step %.3g m, 100 steps %.3g m; friction moved the hair up to %.3g m\n",
-                mode_name(mode), one.guide_max_m, hundred.guide_max_m, effect);
-    EXPECT_LE(one.guide_max_m, 1e-4);
-    EXPECT_LE(hundred.guide_max_m, device().info().is_cpu() ? 1e-4 : 2e-3);
-    EXPECT_GT(effect, 2e-3) << "friction changed little: the comparison would not see it";
+    expect_friction_matches("friction", cpu, gpu_world, frictionless, 100);
 }
 
 // A primitive collider's Coulomb friction (sim_collider_friction, read from where the step starts): the
 // groom, limp, falls onto a sphere collider just under its roots (no SDF), the head turning, the
 // collider's friction 1.
 TEST_P(SimGpuModeTest, ColliderFrictionMatchesTheCpu) {
-    const SimGpuMode mode = GetParam();
-    auto pipelines = SimGpuPipelines::create(device());
-    ASSERT_TRUE(pipelines.ok()) << pipelines.error().describe();
     const Fixture& f = fixture();
     glm::vec3 lo(1e9f), hi(-1e9f);
     for (const glm::vec3& v : f.mesh.positions) lo = glm::min(lo, v), hi = glm::max(hi, v);
@@ -213,25 +218,9 @@ TEST_P(SimGpuModeTest, ColliderFrictionMatchesTheCpu) {
     };
     SimWorld cpu = make_world(limp, on_a_sphere(1.0)), gpu_world = make_world(limp, on_a_sphere(1.0));
     SimWorld slippery = make_world(limp, on_a_sphere(0.0));
-    auto sim = SimGpu::create(device(), *pipelines, gpu_world, 8, mode);
-    ASSERT_TRUE(sim.ok()) << sim.error().describe();
-    ASSERT_TRUE(step_once(cpu).ok());
-    run_gpu(device(), *sim, gpu_world, 1);
-    ASSERT_TRUE(sim->download(device(), gpu_world).ok());
-    const Diff one = diff(cpu, gpu_world);
     // 20 steps: limp hair landing on a ball is chaotic (without friction too, the GPU and the CPU part by
     // 2 cm over the next 20 steps as strands tip one way or the other over the top).
-    for (int i = 0; i < 19; ++i) ASSERT_TRUE(step_once(cpu).ok());
-    for (int i = 0; i < 20; ++i) ASSERT_TRUE(step_once(slippery).ok());
-    run_gpu(device(), *sim, gpu_world, 19);
-    ASSERT_TRUE(sim->download(device(), gpu_world).ok());
-    const Diff twenty = diff(cpu, gpu_world);
-    const double effect = diff(slippery, cpu).guide_max_m;
-    std::printf("[sim-gpu %s] collider friction: max |gpu - cpu| after 1 step %.3g m, 20 steps %.3g m; friction moved the hair up to %.3g m\n",
-                mode_name(mode), one.guide_max_m, twenty.guide_max_m, effect);
-    EXPECT_LE(one.guide_max_m, 1e-4);
-    EXPECT_LE(twenty.guide_max_m, device().info().is_cpu() ? 1e-4 : 2e-3);
-    EXPECT_GT(effect, 2e-3) << "the collider's friction changed little: the comparison would not see it";
+    expect_friction_matches("collider friction", cpu, gpu_world, slippery, 20);
 }
 
 TEST_P(SimGpuModeTest, MatchesTheCpuStep) {
