@@ -439,7 +439,6 @@ int run_bake(const std::vector<std::string>& argv) {
     }
     const SagFreeReport& sf = (*rt)->sag_free_report();
     const json sag_free = {{"groups", sf.groups},
-                           {"chain_groups_skipped", sf.chain_groups_skipped},
                            {"iterations", sf.iterations},
                            {"frames", sf.frames},
                            {"wall_ms", (*rt)->sag_free_ms()},

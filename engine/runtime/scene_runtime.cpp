@@ -1369,8 +1369,6 @@ Status SceneRuntime::solve_rest_state_now() {
         if (stepper.targets_changed) TRESSEL_TRY(stepper.targets_changed(*world_));
         sag_free_ = SagFreeReport{};
         sag_free_ms_ = 0.0;
-        for (const SimGroupState& g : world_->groups)
-            if (g.params.sag_free && g.params.chain_shape_matching) ++sag_free_.chain_groups_skipped;
         return {};
     }
     const auto t0 = std::chrono::steady_clock::now();

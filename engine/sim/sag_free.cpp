@@ -93,6 +93,11 @@ void correct(SimGroupState& g) {
             const size_t i = base + k;
             arc += g.rest_lengths_m[i - 1];
             if (g.groomed_positions_os[i].w <= 0.0f || !sim_in_global_range(k, g.n, float(g.params.global_range))) continue;
+            // A vertex that a contact holds off its groom keeps its target: moved by the error, the target
+            // would go into the surface, and the pull toward it with every correction (up to the arc's
+            // reach) presses the vertex into the contact, where it shakes (curls beside their roots lying
+            // inside the margin). The step keeps the contact in the w of the previous position.
+            if (i < g.prev_positions.size() && g.prev_positions[i].w < 0.0f) continue;
             const glm::vec3 groomed = sim_xyz(g.groomed_positions_os[i]);
             glm::vec3 offset = sim_xyz(g.rest_positions_os[i]) - x[k];
             const float limit = kMaxMoveOfArc * arc;  // within reach
@@ -148,7 +153,7 @@ bool preload_rod(SimGroupState& g, glm::vec3 gravity_world, float dt) {
 }  // namespace
 
 bool sag_free_applies(const SimGroupState& g) {
-    return g.params.sag_free && g.params.enabled && !g.params.chain_shape_matching && g.n > gpu_shared::kSimPinnedVertices && g.strand_count > 0 &&
+    return g.params.sag_free && g.params.enabled && g.n > gpu_shared::kSimPinnedVertices && g.strand_count > 0 &&
            g.groomed_positions_os.size() == g.rest_positions_os.size() && g.groomed_ref_vectors_m.size() == g.ref_vectors_m.size();
 }
 
@@ -163,7 +168,6 @@ Result<SagFreeReport> solve_sag_free(SimWorld& world, const SagFreeOptions& opti
     for (size_t gi = 0; gi < world.groups.size(); ++gi) {
         clear_sag_free(world.groups[gi]);
         if (sag_free_applies(world.groups[gi])) solved.push_back(gi);
-        else if (world.groups[gi].params.sag_free && world.groups[gi].params.chain_shape_matching) ++report.chain_groups_skipped;
     }
     if (stepper.targets_changed) TRESSEL_TRY(stepper.targets_changed(world));
     report.groups = uint32_t(solved.size());

@@ -34,7 +34,6 @@ struct SagFreeOptions {
 
 struct SagFreeReport {
     uint32_t groups = 0;                  // groups solved (sag_free on, simulated, with gravity)
-    uint32_t chain_groups_skipped = 0;    // groups with sag_free on that chain shape matching holds (not solved)
     uint32_t iterations = 0;              // corrections made
     uint32_t frames = 0;                  // frames stepped
     // Free guide vertices' distance from the groom in their root's frame, over the solved groups: before

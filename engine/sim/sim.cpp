@@ -680,8 +680,9 @@ Status step_once(SimWorld& world) {
         for (uint32_t s = 0; s < g.strand_count; ++s)
             sim_passes::length_and_colliders(s, p, g.positions, g.prev_positions, g.rest_lengths_m, colliders);
         if (p.chain_span > 0u) {
-            for (uint32_t r = 0; r < nv; ++r) sim_passes::chain_match_run(r, p, g.strand_data, g.positions, g.rest_positions_os, g.chain_q, g.chain_t);
-            for (uint32_t v = 0; v < nv; ++v) sim_passes::chain_match_vertex(v, p, g.positions, g.rest_positions_os, g.chain_q, g.chain_t);
+            const std::vector<glm::vec4>& chain_rest = g.chain_rest();
+            for (uint32_t r = 0; r < nv; ++r) sim_passes::chain_match_run(r, p, g.strand_data, g.positions, chain_rest, g.chain_q, g.chain_t);
+            for (uint32_t v = 0; v < nv; ++v) sim_passes::chain_match_vertex(v, p, g.positions, chain_rest, g.chain_q, g.chain_t);
         }
         for (uint32_t v = 0; v < nv; ++v) sim_passes::clamp_delta(v, p, g.positions, g.prev_positions, g.contact_normals);
         const uint32_t segments = g.strand_count * (g.n - 1);

@@ -47,6 +47,11 @@ struct SimGroupState {
     // The groom as grown (scalp-mesh space, w = inverse mass): where reset_to_rest places the hair and what
     // the style error is measured against. rest_positions_os is a copy of it until a sag-free solve.
     std::vector<glm::vec4> groomed_positions_os;
+    // Chain shape matching's rest shape: the groom (its runs hold the curl as grown; a sag-free solve moves
+    // the global targets by each vertex's sag, which would bend every run's rest shape with them).
+    const std::vector<glm::vec4>& chain_rest() const {
+        return groomed_positions_os.size() == rest_positions_os.size() ? groomed_positions_os : rest_positions_os;
+    }
     std::vector<float> rest_lengths_m;          // per vertex k: rest |x(k+1) - x(k)|; 0 for the last vertex
     // Per vertex k >= 2: rest segment (k-1 -> k) in the rest frame of segment (k-2 -> k-1); frames are
     // propagated by minimal rotations from the root frame (sim_frame_advance). Zero for k < 2.

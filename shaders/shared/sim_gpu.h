@@ -39,7 +39,8 @@ TRESSEL_CONST(uint, kSimBindFollowCorrections, 26u); // vec4 per corrected follo
 TRESSEL_CONST(uint, kSimBindDepthGuides, 27u);    // float per guide vertex: field depth in margins (sim/field_depth.comp)
 TRESSEL_CONST(uint, kSimBindDepthFollows, 28u);   // float per follow vertex: the same
 TRESSEL_CONST(uint, kSimBindSdfExempt, 29u);      // uint per guide strand, then per follow: bit i set = the group's SDF i does not act on it (SimGroupState::sdf_exempt)
-TRESSEL_CONST(uint, kSimBindingCount, 30u);
+TRESSEL_CONST(uint, kSimBindChainRest, 30u);      // vec4 per vertex: chain shape matching's rest shape, scalp space (the groom: sag-free moves kSimBindRest, not this)
+TRESSEL_CONST(uint, kSimBindingCount, 31u);
 // Phases of the fused strand pass whose SM cycles the sim/strands_phases.comp variant records, per
 // workgroup, each ending at a barrier: staging in with the per-strand set-up; integration; the swap with
 // global shape and VSP; the sweeps; chain shape matching (runs, then vertices); per SDF (summed over SDFs) the vertices (with the clamp before the

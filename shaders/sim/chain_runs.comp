@@ -16,13 +16,13 @@ void main() {
     vec3 c = vec3(0.0), cr = vec3(0.0);
     for (uint i = 0u; i < span; ++i) {
         c += pos[run + i].xyz;
-        cr += rest_os[run + i].xyz;
+        cr += chain_rest_os[run + i].xyz;
     }
     float inv = 1.0 / float(span);
     c *= inv;
     cr *= inv;
     mat3 a = mat3(0.0);
-    for (uint i = 0u; i < span; ++i) a += sm_outer(pos[run + i].xyz - c, rest_os[run + i].xyz - cr);
+    for (uint i = 0u; i < span; ++i) a += sm_outer(pos[run + i].xyz - c, chain_rest_os[run + i].xyz - cr);
     vec4 q = sm_extract_rotation(a, sm_warm_start(strand_data[run / n].vsp_q, chain_q[run]), kShapeMatchRotationIterations);
     chain_q[run] = q;
     chain_t[run] = vec4(sm_translation(c, q, cr), 0.0);

@@ -18,6 +18,6 @@ void main() {
     if (first > last) return;
     uint base = vertex - k;
     vec3 sum = vec3(0.0);
-    for (uint j = first; j <= last; ++j) sum += sm_goal(chain_q[base + j], chain_t[base + j].xyz, rest_os[vertex].xyz) - x.xyz;
+    for (uint j = first; j <= last; ++j) sum += sm_goal(chain_q[base + j], chain_t[base + j].xyz, chain_rest_os[vertex].xyz) - x.xyz;
     pos[vertex] = vec4(x.xyz + sum * (p.chain_stiffness / float(span)), x.w);
 }

@@ -58,6 +58,7 @@ layout(std430, binding = kSimBindContacts) buffer ContactsBuf { vec4 contacts[];
 // workgroup after a barrier.
 layout(std430, binding = kSimBindChainQ) coherent buffer ChainQBuf { vec4 chain_q[]; };
 layout(std430, binding = kSimBindChainT) buffer ChainTBuf { vec4 chain_t[]; };
+layout(std430, binding = kSimBindChainRest) readonly buffer ChainRestBuf { vec4 chain_rest_os[]; };
 #include "shared/sim_volume.h"
 layout(std430, binding = kSimBindVolumeGrid) buffer VolumeGridBuf { int volume_grid[]; };
 layout(std430, binding = kSimBindVolumeBounds) buffer VolumeBoundsBuf { uint volume_bounds[]; };

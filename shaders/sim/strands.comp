@@ -364,13 +364,13 @@ void chain_run(uint base_all, uint s, uint k) {
     vec3 c = vec3(0.0), cr = vec3(0.0);
     for (uint i = 0u; i < span; ++i) {
         c += X(at(s, k + i)).xyz;
-        cr += rest_os[g + i].xyz;
+        cr += chain_rest_os[g + i].xyz;
     }
     float inv = 1.0 / float(span);
     c *= inv;
     cr *= inv;
     mat3 a = mat3(0.0);
-    for (uint i = 0u; i < span; ++i) a += sm_outer(X(at(s, k + i)).xyz - c, rest_os[g + i].xyz - cr);
+    for (uint i = 0u; i < span; ++i) a += sm_outer(X(at(s, k + i)).xyz - c, chain_rest_os[g + i].xyz - cr);
     vec4 q = sm_extract_rotation(a, sm_warm_start(s_vsp_q[s], chain_q[g]), kShapeMatchRotationIterations);
     chain_q[g] = q;
     vec3 tr = sm_translation(c, q, cr);
@@ -417,13 +417,13 @@ void chain_by_shuffles(uint i, uint base_all, uint items, vec3 rest) {
         vec3 c = vec3(0.0), cr = vec3(0.0);
         for (uint m = 0u; m < span; ++m) {
             c += X(at(s, k + m)).xyz;
-            cr += rest_os[g + m].xyz;
+            cr += chain_rest_os[g + m].xyz;
         }
         float inv = 1.0 / float(span);
         c *= inv;
         cr *= inv;
         mat3 a = mat3(0.0);
-        for (uint m = 0u; m < span; ++m) a += sm_outer(X(at(s, k + m)).xyz - c, rest_os[g + m].xyz - cr);
+        for (uint m = 0u; m < span; ++m) a += sm_outer(X(at(s, k + m)).xyz - c, chain_rest_os[g + m].xyz - cr);
         q = sm_extract_rotation(a, sm_warm_start(s_vsp_q[s], chain_q[g]), kShapeMatchRotationIterations);
         chain_q[g] = q;
         tr = sm_translation(c, q, cr);
@@ -635,7 +635,7 @@ void main() {
     // the contacts), the rotations to their global slots, which the vertices read back after the barrier.
 #ifdef SIM_HAS_SHUFFLE
     if (CHAIN && CHAIN_SHUFFLE && p.chain_span > 0u) {
-        for (uint v = 0u; v < V; ++v) chain_by_shuffles(t + v * T, base_all, items, rest[v]);
+        for (uint v = 0u; v < V; ++v) chain_by_shuffles(t + v * T, base_all, items, chain_rest_os[base_all + min(t + v * T, items - 1u)].xyz);
         barrier();
     } else
 #endif
@@ -646,7 +646,7 @@ void main() {
         for (uint v = 0u; v < V; ++v) {
             uint i = t + v * T;
             if (i >= items) break;
-            chain_vertex(base_all, i / N, i % N, rest[v]);
+            chain_vertex(base_all, i / N, i % N, chain_rest_os[base_all + i].xyz);
         }
         barrier();
     }

@@ -324,6 +324,49 @@ TEST_P(SimGpuModeTest, ChainShapeMatchingMatchesTheCpu) {
     }
 }
 
+// Chain shape matching's runs keep the groom as their rest shape (SimGroupState::chain_rest) when a sag-free
+// solve has moved the global targets: both GPU paths (shuffles at 8 vertices on the CPU driver, memory at
+// 16) read the groom as the CPU does, and the moved targets would have changed the step had they been read.
+TEST_P(SimGpuModeTest, ChainRunsKeepTheGroomWhenTheTargetsMove) {
+    auto pipelines = SimGpuPipelines::create(device());
+    ASSERT_TRUE(pipelines.ok());
+    for (int n : {8, 16}) {
+        auto tune = [&](SimulationParams& p) {
+            p.gpu_vertices_per_strand = n;
+            p.chain_shape_matching = true;
+            p.chain_stiffness = 0.7;
+            p.chain_span = 5;
+            p.local_stiffness = 0.3;
+            p.global_stiffness = 0.0;  // the targets act through the runs or not at all
+        };
+        // The targets bent as a sag-free solve bends them: each free vertex by (k / n)^2 x 2 cm.
+        auto bend_targets = [&](SimWorld& w) {
+            SimGroupState& g = w.groups[0];
+            for (size_t i = 0; i < g.rest_positions_os.size(); ++i) {
+                const float k = float(i % g.n) / float(g.n);
+                if (g.rest_positions_os[i].w > 0.0f) g.rest_positions_os[i] += glm::vec4(0.0f, -0.02f * k * k, 0.01f * k, 0.0f);
+            }
+        };
+        SimWorld cpu = make_world(tune), gpu_world = make_world(tune);
+        bend_targets(cpu);
+        bend_targets(gpu_world);
+        auto sim = SimGpu::create(device(), *pipelines, gpu_world, 8, GetParam());
+        ASSERT_TRUE(sim.ok()) << sim.error().describe();
+        const Diff one = step_cpu_and_gpu(device(), *sim, cpu, gpu_world, 1);
+        const Diff hundred = step_cpu_and_gpu(device(), *sim, cpu, gpu_world, 49);
+        std::printf("[sim-gpu %s chain rest n=%d] max |gpu - cpu| after 1 step %.3g m, 50 steps %.3g m\n", mode_name(GetParam()), n,
+                    one.guide_max_m, hundred.guide_max_m);
+        EXPECT_LE(one.guide_max_m, 1e-4) << n;
+        EXPECT_LE(hundred.guide_max_m, 1e-4) << n;
+        // Runs matched to the bent targets end elsewhere.
+        SimWorld bent = make_world(tune);
+        bend_targets(bent);
+        bent.groups[0].groomed_positions_os = bent.groups[0].rest_positions_os;
+        ASSERT_TRUE(run_frames(bent, 25).ok());
+        EXPECT_GT(diff(bent, cpu).guide_max_m, 1e-3) << n;
+    }
+}
+
 // Rod bending (simulation.bending "rod": one L D L^T solve per strand and step, by a lane per strand in the
 // fused pass) against the CPU at 8, 16, 32 and 64 vertices per strand, soft, stiff and rigid, on the
 // shaking head.

@@ -62,6 +62,7 @@ void bind_sets(SimGpuGroup& g) {
         s.bind_buffer(gpu_shared::kSimBindContacts, g.contacts);
         s.bind_buffer(gpu_shared::kSimBindChainQ, g.chain_q);
         s.bind_buffer(gpu_shared::kSimBindChainT, g.chain_t);
+        s.bind_buffer(gpu_shared::kSimBindChainRest, g.chain_rest);
         s.bind_buffer(gpu_shared::kSimBindVolumeGrid, g.volume_grid);
         s.bind_buffer(gpu_shared::kSimBindVolumeBounds, g.volume_bounds);
         s.bind_buffer(gpu_shared::kSimBindVolumeGradient, g.volume_gradient);
@@ -257,6 +258,7 @@ Result<SimGpu> SimGpu::create(gpu::Device& device, const SimGpuPipelines& pipeli
                    {&g.contacts, device_buffer(device, w.contact_normals, name + "contact normals")},
                    {&g.chain_q, device_buffer(device, w.chain_q, name + "chain rotations")},
                    {&g.chain_t, device_buffer(device, w.chain_t, name + "chain translations")},
+                   {&g.chain_rest, device_buffer(device, w.chain_rest(), name + "chain rest")},
                    {&g.volume_grid, volume_grid_buffer(device, w.params.volume ? uint32_t(w.params.volume_cells) + 1u : 0u, name + "volume grid")},
                    {&g.volume_gradient, volume_gradient_buffer(device, w.params.volume ? uint32_t(w.params.volume_cells) + 1u : 0u, name + "volume gradient")},
                    {&g.volume_bounds, device_buffer(device, std::vector<uint32_t>(gpu_shared::kSimVolumeBoundsUints, 0u), name + "volume bounds")},
@@ -764,6 +766,7 @@ Status SimGpu::upload_targets(gpu::Device& device, const SimWorld& world) {
         const SimGroupState& w = world.groups[gi];
         TRESSEL_TRY(device.upload(groups_[gi].rest, w.rest_positions_os.data(), w.rest_positions_os.size() * sizeof(glm::vec4)));
         TRESSEL_TRY(device.upload(groups_[gi].ref_vectors, w.ref_vectors_m.data(), w.ref_vectors_m.size() * sizeof(glm::vec4)));
+        TRESSEL_TRY(device.upload(groups_[gi].chain_rest, w.chain_rest().data(), w.chain_rest().size() * sizeof(glm::vec4)));
     }
     return {};
 }

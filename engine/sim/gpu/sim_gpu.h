@@ -89,6 +89,7 @@ struct SimGpuGroup {
     gpu::Buffer depth_guides, depth_follows;  // float per vertex: record_field_depth's output
     gpu::Buffer contacts;              // vec4 per vertex: the step's SDF contact normals (split passes)
     gpu::Buffer chain_q;               // vec4 per vertex slot: chain shape matching rotations (kept across steps)
+    gpu::Buffer chain_rest;            // vec4 per vertex: the runs' rest shape (the groom; SimGroupState::chain_rest)
     gpu::Buffer chain_t;               // vec4 per vertex slot: their goal translations (split passes)
     gpu::Buffer phase_clocks;          // kSimPhaseCount cycle counts per workgroup of the fused pass (a stub without)
     gpu::Buffer volume_grid;           // hair volume: int x kSimVolumeNodeInts per node (a stub while volume is off)

@@ -187,15 +187,73 @@ TEST(SimSagFree, TargetsAreTheGroomsWhereNothingIsSolved) {
     ASSERT_TRUE(r.ok());
     EXPECT_EQ(r->groups, 0u);
     EXPECT_EQ(target_change(w.groups[0]), 0.0) << "turned off: the groom's targets again";
+}
 
-    SimulationParams chain = combed_params();
-    chain.chain_shape_matching = true;
-    SimWorld c = make_world(f, chain);
-    r = solve_sag_free(c);
-    ASSERT_TRUE(r.ok());
-    EXPECT_EQ(r->groups, 0u);
-    EXPECT_EQ(r->chain_groups_skipped, 1u);
-    EXPECT_EQ(target_change(c.groups[0]), 0.0);
+// Curls combed out sideways, held by chain shape matching (presets/sim/curly.json's model: no local shape,
+// global shape over the whole strand): the solve moves the global targets, and the runs keep the groom as
+// their rest shape (chain_rest), so the curls hang in their groom and keep their curl.
+TEST(SimSagFree, CurlsHeldByChainShapeMatchingHangInTheirGroom) {
+    GroomResult groom;
+    const float radius = 0.01f, pitch = 0.025f, length = 0.2f;
+    const uint32_t points = 32;
+    const float turn = std::sqrt(std::pow(2.0f * 3.14159265f * radius, 2.0f) + pitch * pitch);
+    for (int i = 0; i < 6; ++i) {
+        const float a = float(i) * 1.0472f;
+        const glm::vec3 axis(std::cos(a), 0.15f * float(i % 2), std::sin(a));
+        const glm::vec3 d = glm::normalize(axis);
+        const glm::vec3 e1 = glm::normalize(glm::cross(d, glm::vec3(0, 1, 0)));
+        const glm::vec3 e2 = glm::cross(d, e1);
+        const glm::vec3 root = 0.04f * glm::vec3(d.x, 0.0f, d.z);
+        Strands& st = groom.guides;
+        for (uint32_t k = 0; k < points; ++k) {
+            const float theta = 2.0f * 3.14159265f * (length / turn) * float(k) / float(points - 1);
+            st.points_os_m.push_back(root + d * (pitch * theta / (2.0f * 3.14159265f)) + radius * ((std::cos(theta) - 1.0f) * e1 + std::sin(theta) * e2));
+        }
+        st.strand_offsets.push_back(uint32_t(st.points_os_m.size()));
+        st.roots.push_back({});
+        st.seeds.push_back(uint32_t(i));
+        st.flags.push_back(0u);
+        const glm::vec3 t = glm::normalize(st.points_os_m[st.points_os_m.size() - points + 1] - st.points_os_m[st.points_os_m.size() - points]);
+        const glm::vec3 b = glm::normalize(glm::vec3(0, 1, 0) - t * t.y);
+        groom.guide_frames.push_back({glm::vec4(t, 0), glm::vec4(b, 0), glm::vec4(glm::cross(t, b), 0)});
+    }
+    SimulationParams p;
+    p.gpu_vertices_per_strand = points;
+    p.local_stiffness = 0.0;
+    p.global_stiffness = 0.1;
+    p.global_range = 1.0;
+    p.damping = 0.12;
+    p.chain_shape_matching = true;
+    p.chain_stiffness = 0.9;
+    p.chain_span = 11;  // about one turn
+    auto world = [&]() {
+        SimWorldInputs in = test::world_inputs(groom, p);
+        in.environment.gravity_mps2 = glm::dvec3(0.0, -9.81, 0.0);
+        return test::build(in);
+    };
+    SimWorld sagging = world(), solved = world();
+    auto report = solve_sag_free(solved);
+    ASSERT_TRUE(report.ok()) << report.error().describe();
+    EXPECT_EQ(report->groups, 1u);
+    EXPECT_GT(target_change(solved.groups[0]), 0.001) << "the global targets moved";
+    const SimGroupState& g = solved.groups[0];
+    ASSERT_EQ(g.chain_rest().size(), g.groomed_positions_os.size());
+    for (size_t i = 0; i < g.groomed_positions_os.size(); ++i) ASSERT_EQ(g.chain_rest()[i], g.groomed_positions_os[i]) << "the runs' rest is the groom";
+
+    ASSERT_TRUE(run_frames(sagging, 180).ok());
+    ASSERT_TRUE(run_frames(solved, 179).ok());
+    const std::vector<glm::vec4> before = solved.groups[0].positions;
+    ASSERT_TRUE(run_frames(solved, 1).ok());
+    double moved = 0.0;
+    for (size_t i = 0; i < before.size(); ++i) moved = std::max<double>(moved, glm::length(glm::vec3(solved.groups[0].positions[i] - before[i])));
+    const StyleError off = style_error(sagging), on = style_error(solved);
+    std::printf("curls, still head, 3 s: style error without the solve mean %.3g m, largest %.3g m; with it %.3g m, %.3g m; "
+                "largest move over the last frame %.3g m (%u corrections, %u frames)\n",
+                off.mean, off.max, on.mean, on.max, moved, report->iterations, report->frames);
+    EXPECT_GT(off.mean, 0.003) << "the curls sag without it";
+    EXPECT_LE(on.mean, 1e-3);
+    EXPECT_LE(on.max, 5e-3);
+    EXPECT_LE(moved, 1e-4) << "and stay still";
 }
 
 // A step that fails in the middle of the solve (a GPU lost, a position gone non-finite) returns its error
