@@ -58,7 +58,10 @@ const char* const kBakeUsage =
     "density the average hair sits in, the fraction above volume_density), whether or not volume is on.\n"
     "The report's `sag_free` gives the sag-free rest state's solve (groups with sag_free on): corrections,\n"
     "frames stepped, wall ms, and the guide vertices' distance from the groom before the first correction\n"
-    "(the sag without it) and after the last. --no-sag-free turns sag_free off in every group.\n"
+    "(the sag without it) and after the last, and how far the solve lifted the groom out of the collision\n"
+    "meshes' margins first (lifted_vertices, lift_mean_m, lift_max_m: a groom lying inside a margin cannot\n"
+    "rest there; the style error is measured against the lifted groom). --no-sag-free turns sag_free off in\n"
+    "every group (no lift: the style error against the groom as grown).\n"
     "--cache out.usda writes the simulated guides of every frame as a USD groom cache: per hair group a\n"
     "BasisCurves prim whose points are time-sampled (time code = frame, timeCodesPerSecond = the scene's\n"
     "rate, metres, Y up); --cache-follows adds the follow hairs (large: a text layer of every vertex of\n"
@@ -447,6 +450,9 @@ int run_bake(const std::vector<std::string>& argv) {
                            {"sag_max_m", sf.sag_max_m},
                            {"error_mean_m", sf.error_mean_m},
                            {"error_max_m", sf.error_max_m},
+                           {"lifted_vertices", sf.lifted_vertices},
+                           {"lift_mean_m", sf.lift_mean_m},
+                           {"lift_max_m", sf.lift_max_m},
                            {"error", sf.error}};
     if (!sf.error.empty()) std::fprintf(stderr, "%s\n", sf.error.c_str());
     json summary = {{"max_stretch", worst.max_stretch},

@@ -40,6 +40,8 @@ struct Errors {
     double mean() const { return count ? sum / double(count) : 0.0; }
 };
 
+glm::mat4 inverse_root(const SimGroupState& g, uint32_t s) { return glm::inverse(sim_passes::root_of(g.root_transforms, s)); }
+
 // The settled pose of strand s in scalp space (its root's frame).
 void strand_in_scalp_space(const SimGroupState& g, uint32_t s, std::vector<glm::vec3>& out) {
     const glm::mat4 inv = glm::inverse(sim_passes::root_of(g.root_transforms, s));
@@ -57,6 +59,37 @@ void measure(const SimGroupState& g, Errors& e) {
             e.add(glm::length(sim_xyz(g.groomed_positions_os[i]) - x[k]));
         }
     }
+}
+
+// The groom of g where its hair is now (the lift's end): free vertices moved by more than kLiftedMin_m
+// take their place (and are counted in `moved`), the others keep the groom's; the reference vectors follow
+// the new groom, and the targets are its copy.
+constexpr float kLiftedMin_m = 1e-4f;
+void lift_groom(SimGroupState& g, Errors& moved) {
+    using namespace gpu_shared;
+    std::vector<glm::vec3> x;
+    for (uint32_t s = 0; s < g.strand_count; ++s) {
+        strand_in_scalp_space(g, s, x);
+        const size_t base = size_t(s) * g.n;
+        bool any = false;
+        for (uint32_t k = 0; k < g.n; ++k) {
+            glm::vec4& p = g.groomed_positions_os[base + k];
+            const float d = glm::length(x[k] - sim_xyz(p));
+            if (p.w <= 0.0f || d <= kLiftedMin_m) continue;
+            moved.add(d);
+            p = glm::vec4(x[k], p.w);
+            any = true;
+        }
+        if (!any) continue;
+        glm::vec4 frame = g.rest_root_frame_q[s];
+        for (uint32_t k = kSimPinnedVertices; k < g.n; ++k) {
+            const glm::vec3 seg = sim_xyz(g.groomed_positions_os[base + k]) - sim_xyz(g.groomed_positions_os[base + k - 1]);
+            g.groomed_ref_vectors_m[base + k] = glm::vec4(sim_quat_rotate(sim_quat_conj(frame), seg), 0.0f);
+            frame = sim_frame_advance(frame, seg);
+        }
+    }
+    g.rest_positions_os = g.groomed_positions_os;
+    g.ref_vectors_m = g.groomed_ref_vectors_m;
 }
 
 // One correction of g's targets from its settled pose.
@@ -93,13 +126,21 @@ void correct(SimGroupState& g) {
             const size_t i = base + k;
             arc += g.rest_lengths_m[i - 1];
             if (g.groomed_positions_os[i].w <= 0.0f || !sim_in_global_range(k, g.n, float(g.params.global_range))) continue;
-            // A vertex that a contact holds off its groom keeps its target: moved by the error, the target
-            // would go into the surface, and the pull toward it with every correction (up to the arc's
-            // reach) presses the vertex into the contact, where it shakes (curls beside their roots lying
-            // inside the margin). The step keeps the contact in the w of the previous position.
-            if (i < g.prev_positions.size() && g.prev_positions[i].w < 0.0f) continue;
+            // The target moves by the error, groomed - settled, except into a surface that holds the vertex
+            // (its contact normal, kept by the step in the w of the previous position): a groom inside the
+            // margin would otherwise take the target into the head with every correction, up to the arc's
+            // reach, and the pull press the vertex into the contact, where it shakes (curls beside their
+            // roots). Out of the surface and along it the target moves as anywhere.
             const glm::vec3 groomed = sim_xyz(g.groomed_positions_os[i]);
-            glm::vec3 offset = sim_xyz(g.rest_positions_os[i]) - x[k];
+            glm::vec3 error = groomed - x[k];
+            if (i < g.prev_positions.size()) {
+                const glm::vec3 n_world = sim_contact_normal(g.prev_positions[i].w);
+                if (glm::dot(n_world, n_world) > 0.0f) {
+                    const glm::vec3 n = glm::normalize(gpu_shared::sim_transform_dir(inverse_root(g, s), n_world));
+                    error -= n * std::min(glm::dot(error, n), 0.0f);
+                }
+            }
+            glm::vec3 offset = sim_xyz(g.rest_positions_os[i]) - groomed + error;
             const float limit = kMaxMoveOfArc * arc;  // within reach
             const float len = glm::length(offset);
             if (len > limit) offset *= limit / len;
@@ -158,6 +199,8 @@ bool sag_free_applies(const SimGroupState& g) {
 }
 
 void clear_sag_free(SimGroupState& g) {
+    if (g.grown_positions_os.size() == g.groomed_positions_os.size()) g.groomed_positions_os = g.grown_positions_os;
+    if (g.grown_ref_vectors_m.size() == g.groomed_ref_vectors_m.size()) g.groomed_ref_vectors_m = g.grown_ref_vectors_m;
     if (g.groomed_positions_os.size() == g.rest_positions_os.size()) g.rest_positions_os = g.groomed_positions_os;
     if (g.groomed_ref_vectors_m.size() == g.ref_vectors_m.size()) g.ref_vectors_m = g.groomed_ref_vectors_m;
 }
@@ -198,9 +241,13 @@ Result<SagFreeReport> solve_sag_free(SimWorld& world, const SagFreeOptions& opti
         for (size_t gi : solved) {
             std::vector<glm::vec4> rest = std::move(world.groups[gi].rest_positions_os);
             std::vector<glm::vec4> ref = std::move(world.groups[gi].ref_vectors_m);
+            std::vector<glm::vec4> groomed = std::move(world.groups[gi].groomed_positions_os);
+            std::vector<glm::vec4> groomed_ref = std::move(world.groups[gi].groomed_ref_vectors_m);
             world.groups[gi] = saved_groups[gi];
             world.groups[gi].rest_positions_os = std::move(rest);
             world.groups[gi].ref_vectors_m = std::move(ref);
+            world.groups[gi].groomed_positions_os = std::move(groomed);
+            world.groups[gi].groomed_ref_vectors_m = std::move(groomed_ref);
         }
         for (size_t gi = 0; gi < world.groups.size(); ++gi)
             if (!std::count(solved.begin(), solved.end(), gi)) world.groups[gi] = saved_groups[gi];
@@ -234,6 +281,41 @@ Result<SagFreeReport> solve_sag_free(SimWorld& world, const SagFreeOptions& opti
         return e;
     };
 
+    // The groom lifted out of the collision meshes' margins: a groom that puts vertices inside a margin (curls
+    // lying along the scalp beside their roots) cannot rest there - the first step pushes them out - so the
+    // solve holds the groom as the contacts leave it after a few frames without gravity, from the groom as
+    // grown. Where nothing lies inside a margin the hair does not move and the groom stays as grown.
+    bool fields = false;
+    for (size_t gi : solved) fields = fields || !world.groups[gi].sdf_indices.empty();
+    if (fields && options.lift_frames > 0) {
+        // Quasi-static: each frame's velocity is taken out before the next, so that the pushes lift the hair
+        // where it lies instead of swinging whole strands about their roots.
+        const glm::dvec3 gravity = world.environment.gravity_mps2;
+        world.environment.gravity_mps2 = glm::dvec3(0.0);
+        Status lift;
+        for (uint32_t f = 0; f < options.lift_frames && lift.ok(); ++f) {
+            lift = run(1);
+            if (!lift.ok()) break;
+            for (size_t gi : solved) {
+                SimGroupState& g = world.groups[gi];
+                for (size_t i = 0; i < g.positions.size(); ++i) g.prev_positions[i] = glm::vec4(sim_xyz(g.positions[i]), g.prev_positions[i].w);
+            }
+            if (stepper.state_changed) lift = stepper.state_changed(world);
+        }
+        world.environment.gravity_mps2 = gravity;
+        if (!lift.ok()) {
+            TRESSEL_TRY(restore());
+            return lift.error();
+        }
+        Errors moved;
+        for (size_t gi : solved) lift_groom(world.groups[gi], moved);
+        report.lifted_vertices = uint32_t(moved.count);
+        report.lift_mean_m = moved.mean();
+        report.lift_max_m = moved.max;
+        reset_to_rest(world);
+        if (stepper.targets_changed) TRESSEL_TRY(stepper.targets_changed(world));
+        if (stepper.state_changed) TRESSEL_TRY(stepper.state_changed(world));
+    }
     Status st = run(options.settle_frames);
     if (!st.ok()) {
         TRESSEL_TRY(restore());

@@ -24,6 +24,7 @@
 namespace tressel {
 
 struct SagFreeOptions {
+    uint32_t lift_frames = 10;            // frames without gravity that lift the groom out of the margins
     uint32_t settle_frames = 60;          // frames from the groom before the first correction
     uint32_t frames_per_iteration = 10;   // frames after each correction before the next measurement
     uint32_t max_iterations = 30;
@@ -40,6 +41,10 @@ struct SagFreeReport {
     // the first correction (the sag without the solve) and at the last measurement.
     double sag_mean_m = 0.0, sag_max_m = 0.0;
     double error_mean_m = 0.0, error_max_m = 0.0;
+    // The groom lifted out of the collision meshes' margins before the solve: free guide vertices moved by
+    // more than 0.1 mm, and the largest and mean move over those (0 where the groom lies outside them).
+    uint32_t lifted_vertices = 0;
+    double lift_mean_m = 0.0, lift_max_m = 0.0;
     bool converged = false;
     std::string error;                    // set by a caller that could not solve (the targets are then the groom's)
 };
@@ -57,7 +62,8 @@ struct SagFreeStepper {
 // matching: runs hold a shape, not a place, and no update of their targets tried converged (README.md).
 bool sag_free_applies(const SimGroupState& g);
 
-// The targets of `g` back to the groom's (what a group with sag_free off uses).
+// The groom of `g` back to the groom as grown, and its targets to the groom's (what a group with sag_free
+// off uses).
 void clear_sag_free(SimGroupState& g);
 
 // Solves every group of the world that sag_free_applies() to (the others keep their targets, cleared to

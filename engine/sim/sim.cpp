@@ -159,6 +159,8 @@ Result<SimGroupState> build_sim_group(const SimGroupInputs& in, const glm::mat4&
     }
     g.groomed_positions_os = g.rest_positions_os;
     g.groomed_ref_vectors_m = g.ref_vectors_m;
+    g.grown_positions_os = g.rest_positions_os;
+    g.grown_ref_vectors_m = g.ref_vectors_m;
     g.root_transforms.assign(1, root_transform);
     g.root_transforms_prev = g.root_transforms;
     g.strand_data.resize(g.strand_count);

@@ -44,9 +44,12 @@ struct SimGroupState {
     // space, metres; w = inverse mass. The groom's positions unless a sag-free solve moved the free
     // vertices' targets so that the groom hangs still under gravity (sag_free.h).
     std::vector<glm::vec4> rest_positions_os;
-    // The groom as grown (scalp-mesh space, w = inverse mass): where reset_to_rest places the hair and what
-    // the style error is measured against. rest_positions_os is a copy of it until a sag-free solve.
+    // The groom the hair rests in (scalp-mesh space, w = inverse mass): where reset_to_rest places the hair
+    // and what the style error is measured against. The groom as grown (grown_positions_os) unless a sag-free
+    // solve lifted the vertices it puts inside a collision mesh's margin out of it (sag_free.h), which no
+    // step lets hair rest in. rest_positions_os is a copy of it until a sag-free solve.
     std::vector<glm::vec4> groomed_positions_os;
+    std::vector<glm::vec4> grown_positions_os;  // the groom as grown, kept for the next solve
     // Chain shape matching's rest shape: the groom (its runs hold the curl as grown; a sag-free solve moves
     // the global targets by each vertex's sag, which would bend every run's rest shape with them).
     const std::vector<glm::vec4>& chain_rest() const {
@@ -56,7 +59,8 @@ struct SimGroupState {
     // Per vertex k >= 2: rest segment (k-1 -> k) in the rest frame of segment (k-2 -> k-1); frames are
     // propagated by minimal rotations from the root frame (sim_frame_advance). Zero for k < 2.
     std::vector<glm::vec4> ref_vectors_m;
-    std::vector<glm::vec4> groomed_ref_vectors_m;  // ref_vectors_m of the groom as grown (sag-free moves ref_vectors_m)
+    std::vector<glm::vec4> groomed_ref_vectors_m;  // ref_vectors_m of groomed_positions_os (sag-free moves ref_vectors_m)
+    std::vector<glm::vec4> grown_ref_vectors_m;    // and of grown_positions_os
     std::vector<glm::vec4> rest_root_frame_q;   // per strand: frame of segment 0 in scalp space (x along it)
     std::vector<uint32_t> strand_flags;         // per strand: StrandFlags (kStrandDegenerate kept, simulated)
     // Chain shape matching (shared/shape_match.h), per run at the slot of its first vertex: the rotation of
