@@ -1,12 +1,15 @@
 // Sag-free rest state (what Unreal's groom calls gravity preloading; Hsu et al. 2023, "Sag-free
 // initialization for strand-based hybrid hair simulation"): the shape targets of every group with
-// `sag_free` on are moved so that the groom, as grown, is where its hair comes to rest on a still head
-// under gravity and contact. README.md "Sag-free rest state" gives the method and its figures.
+// `sag_free` on are moved so that the groom is where its hair comes to rest on a still head under gravity
+// and contact. README.md "Sag-free rest state" gives the method and its figures.
 //
 // The solve steps the world itself (a still head, no wind, no hair volume) through a SagFreeStepper: the CPU reference by
-// default, the GPU passes when the caller's stepper runs them. Between runs of frames it measures each
-// free guide vertex's error in its root's frame and moves the targets by it:
-//   - the global shape's and chain runs' target (rest_positions_os) by the error itself;
+// default, the GPU passes when the caller's stepper runs them. It first lifts the groom as grown out of the
+// collision meshes' margins (a few frames without gravity, quasi-static), which no step lets hair rest in,
+// and holds that groom. Between runs of frames it measures each free guide vertex's error in its root's
+// frame and moves the targets by it:
+//   - the global shape's target (rest_positions_os) by the error itself, never into a surface that holds
+//     the vertex (chain runs keep the groom as their rest shape);
 //   - the local shape's reference vector (ref_vectors_m) by the rotation that takes the settled segment,
 //     in the frame the local shape carries along the strand, onto the groomed one.
 // It repeats until the largest error is under the tolerance. The world's motion state (positions, clock,
@@ -58,8 +61,8 @@ struct SagFreeStepper {
     std::function<Status(const SimWorld&)> state_changed;
 };
 
-// Whether `g` takes part in a solve: sag_free on, simulated, with free vertices, and not held by chain shape
-// matching: runs hold a shape, not a place, and no update of their targets tried converged (README.md).
+// Whether `g` takes part in a solve: sag_free on, simulated, with free vertices. A group held by chain shape
+// matching is solved through its global and local shape; its runs keep the groom (SimGroupState::chain_rest).
 bool sag_free_applies(const SimGroupState& g);
 
 // The groom of `g` back to the groom as grown, and its targets to the groom's (what a group with sag_free

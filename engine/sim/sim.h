@@ -40,7 +40,7 @@ struct SimGroupState {
     // Per vertex, within a step: the outward unit normal of the vertex's last SDF contact (zero: none),
     // written by the SDF passes and kept by the last follow-the-leader sweep (sim_passes::ftl_contact).
     std::vector<glm::vec4> contact_normals;
-    // The shape targets (global shape, chain runs' rest shapes; the pinned vertices' places), scalp-mesh
+    // The shape targets (global shape; the pinned vertices' places), scalp-mesh
     // space, metres; w = inverse mass. The groom's positions unless a sag-free solve moved the free
     // vertices' targets so that the groom hangs still under gravity (sag_free.h).
     std::vector<glm::vec4> rest_positions_os;
