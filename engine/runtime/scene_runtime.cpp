@@ -1325,14 +1325,27 @@ Status SceneRuntime::take_rest_targets(const SimWorld& solved) {
     for (size_t i = 0; i < solved.groups.size(); ++i) {
         SimGroupState& g = world_->groups[i];
         const SimGroupState& s = solved.groups[i];
-        if (s.rest_positions_os.size() != g.rest_positions_os.size() || s.ref_vectors_m.size() != g.ref_vectors_m.size()) return {};
+        if (s.rest_positions_os.size() != g.rest_positions_os.size() || s.ref_vectors_m.size() != g.ref_vectors_m.size() ||
+            s.groomed_positions_os.size() != g.groomed_positions_os.size() || s.groomed_ref_vectors_m.size() != g.groomed_ref_vectors_m.size())
+            return {};
     }
+    // The targets, and the groom they hold (lifted out of the collision margins by the solve): a reset
+    // places the hair there.
     for (size_t i = 0; i < solved.groups.size(); ++i) {
         world_->groups[i].rest_positions_os = solved.groups[i].rest_positions_os;
         world_->groups[i].ref_vectors_m = solved.groups[i].ref_vectors_m;
+        world_->groups[i].groomed_positions_os = solved.groups[i].groomed_positions_os;
+        world_->groups[i].groomed_ref_vectors_m = solved.groups[i].groomed_ref_vectors_m;
     }
     report_.sag_free = true;
     if (sim_) TRESSEL_TRY(device_->wait_idle());
+    // A simulation that has not stepped yet starts from the groom the solve holds, as a solve on this
+    // thread leaves it (solve_sag_free).
+    if (world_->clock.steps == 0) {
+        reset_to_rest(*world_);
+        copy_pending_ = true;
+        if (sim_) TRESSEL_TRY(sim_->upload_state(*device_, *world_));
+    }
     return sim_ ? sim_->upload_targets(*device_, *world_) : Status{};
 }
 

@@ -372,6 +372,12 @@ Result<SagFreeReport> solve_sag_free(SimWorld& world, const SagFreeOptions& opti
     report.error_max_m = e.max;
     report.converged = e.max <= options.tolerance_m;
     TRESSEL_TRY(restore());
+    // A world that has not stepped yet starts from its groom: the lifted one now (a reset later places the
+    // hair there too, and a run from the start must not depend on whether it was reset).
+    if (saved_clock.steps == 0 && report.lifted_vertices > 0) {
+        reset_to_rest(world);
+        if (stepper.state_changed) TRESSEL_TRY(stepper.state_changed(world));
+    }
     return report;
 }
 
