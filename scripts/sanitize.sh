@@ -33,7 +33,7 @@ fi
 # Left out: tests that take minutes under the sanitizers and run code the kept tests run too. Shader
 # compilation (Mesa's LLVM, its allocations through ASan's allocator) makes pipeline-heavy tests about
 # ten times slower: the golden images (2.5 minutes each; RenderTest.* keeps the renderer's host code), the
-# bakes and exports of whole shipped scenes (the short CLI tests keep every command; the GPU-against-CPU bake
+# bakes and exports of whole shipped scenes (the curly scene's still bake among them; the short CLI tests keep every command; the GPU-against-CPU bake
 # is kept by RuntimeTest.CpuReferenceBackendStepsTheSameScene), the runtime's default-scene and walking-scene
 # sessions and its soft-body session, the sag-free GPU solve (its asynchronous variant is kept), the fused
 # chain shape matching (the split one is kept), and long CPU-reference runs (the 100-step shake, the volume
@@ -46,7 +46,7 @@ fi
 # sessions (RuntimeTest.AdvanceRunsWholeFramesAtTheScenesRate and the cloth GPU match keep that host code),
 # Rat Boy's pinned roots, the larger cloths' lane counts and repeated field builds.
 exclude='^(render_golden_tests$'
-exclude+='|CliBake\.(DefaultScene|WalkingScene|StillHead|GpuAndCpuStepsAgree)'
+exclude+='|CliBake\.(DefaultScene|CurlyScene|WalkingScene|StillHead|GpuAndCpuStepsAgree)'
 exclude+='|CliExport\.EveryShippedSceneExportsTheStrandsGroomShows|Cli\.RandomStrokesOfEveryBrushOnTheDefaultScene'
 exclude+='|RuntimeTest\.(AnimatedBodysFieldFollowsItAndKeepsTheHairOut|ShadingDragOnTheDefaultSceneRedoesNothing|BlendInFromRestNeverLaunchesTheHair|EachEditRedoesOnlyWhatItTouches|SagFreeSolvedOnTheGpuMatchesTheCpuReference)'
 exclude+='|RuntimeTest\.(StepsMoreSubstepsThanOneRecordHolds|CpuReferenceBackendStepsTheSameScene|ClothAccessoryIsSimulatedAndDrawnInPlaceOfItsMesh)'
