@@ -74,6 +74,27 @@ double target_change(const SimGroupState& g) {
     return d;
 }
 
+// Both worlds 3 s on a still head: the style error of each and how far the solved one moved over its last
+// frame, printed with the solve's corrections under `what`.
+struct StillHead {
+    StyleError off, on;
+    double moved = 0.0;
+};
+StillHead still_for_3_s(SimWorld& sagging, SimWorld& solved, const SagFreeReport& report, const char* what) {
+    StillHead r;
+    EXPECT_TRUE(run_frames(sagging, 180).ok());
+    EXPECT_TRUE(run_frames(solved, 179).ok());
+    const std::vector<glm::vec4> before = solved.groups[0].positions;
+    EXPECT_TRUE(run_frames(solved, 1).ok());
+    for (size_t i = 0; i < before.size(); ++i) r.moved = std::max<double>(r.moved, glm::length(glm::vec3(solved.groups[0].positions[i] - before[i])));
+    r.off = style_error(sagging);
+    r.on = style_error(solved);
+    std::printf("%s, still head, 3 s: style error without the solve mean %.3g m, largest %.3g m; with it %.3g m, %.3g m; "
+                "largest move over the last frame %.3g m (%u corrections, %u frames)\n",
+                what, r.off.mean, r.off.max, r.on.mean, r.on.max, r.moved, report.iterations, report.frames);
+    return r;
+}
+
 // A still head for 3 s: without the solve the strands sag from their groom under their weight; with it
 // they hang where they were combed, and stay still there. With either bending model (the rod's reads
 // the same reference vectors the solve moves).
@@ -94,16 +115,7 @@ TEST_P(SimSagFreeModels, CombedStrandsHangInTheirGroomOnAStillHead) {
     EXPECT_EQ(solved.clock.steps, 0u) << "the solve gives the world back at its start";
     EXPECT_EQ(style_error(solved).max, 0.0) << "at the groom";
 
-    ASSERT_TRUE(run_frames(sagging, 180).ok());
-    ASSERT_TRUE(run_frames(solved, 179).ok());
-    const std::vector<glm::vec4> before = solved.groups[0].positions;
-    ASSERT_TRUE(run_frames(solved, 1).ok());
-    double moved = 0.0;
-    for (size_t i = 0; i < before.size(); ++i) moved = std::max<double>(moved, glm::length(glm::vec3(solved.groups[0].positions[i] - before[i])));
-    const StyleError off = style_error(sagging), on = style_error(solved);
-    std::printf("still head, 3 s: style error without the solve mean %.3g m, largest %.3g m; with it %.3g m, %.3g m; "
-                "largest move over the last frame %.3g m (%u corrections, %u frames)\n",
-                off.mean, off.max, on.mean, on.max, moved, report->iterations, report->frames);
+    const auto [off, on, moved] = still_for_3_s(sagging, solved, *report, "combed strands");
     EXPECT_GT(off.mean, 0.01) << "the strands sag without it";
     // The solve stops within 1 mm of the groom; play starts from the groom without the velocities the
     // settled hair stores in its previous positions and ends a little further (0.46 mm mean, 3.0 mm max;
@@ -242,16 +254,7 @@ TEST(SimSagFree, CurlsHeldByChainShapeMatchingHangInTheirGroom) {
     ASSERT_EQ(g.chain_rest().size(), g.groomed_positions_os.size());
     for (size_t i = 0; i < g.groomed_positions_os.size(); ++i) ASSERT_EQ(g.chain_rest()[i], g.groomed_positions_os[i]) << "the runs' rest is the groom";
 
-    ASSERT_TRUE(run_frames(sagging, 180).ok());
-    ASSERT_TRUE(run_frames(solved, 179).ok());
-    const std::vector<glm::vec4> before = solved.groups[0].positions;
-    ASSERT_TRUE(run_frames(solved, 1).ok());
-    double moved = 0.0;
-    for (size_t i = 0; i < before.size(); ++i) moved = std::max<double>(moved, glm::length(glm::vec3(solved.groups[0].positions[i] - before[i])));
-    const StyleError off = style_error(sagging), on = style_error(solved);
-    std::printf("curls, still head, 3 s: style error without the solve mean %.3g m, largest %.3g m; with it %.3g m, %.3g m; "
-                "largest move over the last frame %.3g m (%u corrections, %u frames)\n",
-                off.mean, off.max, on.mean, on.max, moved, report->iterations, report->frames);
+    const auto [off, on, moved] = still_for_3_s(sagging, solved, *report, "curls");
     EXPECT_GT(off.mean, 0.003) << "the curls sag without it";
     EXPECT_LE(on.mean, 1e-3);
     EXPECT_LE(on.max, 5e-3);
