@@ -137,7 +137,7 @@ struct SimPair {
 
 // An SDF contact of one vertex (sim_sdf_collide_vertex): where it moved, the share of the push that was
 // depenetration (the previous position moves by it too), and the contact's outward unit normal (zero:
-// no contact), which the solver's last sweep keeps the vertex outside of (sim_contact_keep_outside).
+// no contact), which the solver's last sweep keeps the vertex outside of (sim_ftl_contact_target).
 struct SimContact {
     vec4 moved;
     vec4 dep;
@@ -560,44 +560,46 @@ SIM_FN vec3 sim_keep_distance(vec3 x, vec3 anchor, float len_m) {
     return l > kSimTinyLength_m ? anchor + d * (len_m / l) : x;
 }
 
-// Follow-the-leader with a contact (the solver's last sweep, sim_passes::ftl_contact): the point on the
-// sphere of radius len_m about parent `a` nearest `t` (t already on that sphere: the follow-the-leader
-// target) that is on the outer side of the contact plane through `plane_point` with unit normal n. A
-// zero n means no contact and returns t. The segment keeps its rest length exactly: where the target dips
-// below the plane, the child turns about its parent until it lies on the plane (the sphere's circle of
-// intersection with it, in the target's direction); a parent more than len_m below the plane (a root
-// inside the collision mesh) gets the sphere's highest point, a + n len_m.
-SIM_FN vec3 sim_contact_keep_outside(vec3 t, vec3 a, float len_m, vec3 plane_point, vec3 n) {
-    float below = dot(t - plane_point, n);
-    if (below >= 0.0f || dot(n, n) <= 0.0f) return t;
-    float h = dot(a - plane_point, n);  // parent's height above the plane
-    if (h <= -len_m) return a + n * len_m;
-    vec3 r = t - a;
-    vec3 tangent = r - n * dot(r, n);
-    float tl = sqrt(dot(tangent, tangent));
-    if (tl <= kSimTinyLength_m) return t;  // straight down through the plane: no direction to turn toward
-    float radius = sqrt(max(len_m * len_m - h * h, 0.0f));
-    return a - n * h + tangent * (radius / tl);
-}
-
-// The solver's last sweep for free child b of parent a (final): the follow-the-leader target at exactly
-// rest_m from a, kept outside b's contact plane. The contact c is zero when b had none, else its plane's
-// unit normal, lengthened by the plane's height above b's position after the SDF pushes where a push was
-// turned back about a pinned vertex below the surface (sim_contact_lifted; a length within 1 um of 1 is a
-// plane through b).
-// Primitive colliders then push it and turn it back onto the sphere about a.
+// The solver's last sweep for free child b of parent a (final; sim_passes::ftl_contact): the
+// follow-the-leader target, at exactly rest_m from a toward b, kept on the outer side of b's contact plane.
+// The contact c is zero when b had none, else its plane's unit normal, lengthened by the plane's height
+// above b's position after the SDF pushes where a push was turned back about a pinned vertex below the
+// surface (sim_contact_lifted; a length within 1 um of 1 is a plane through b). The segment keeps its rest
+// length exactly: where the target dips below the plane, the child turns about its parent until it lies
+// on the plane (the sphere's circle of intersection with it, in the target's direction); a parent more
+// than rest_m below the plane (a root inside the collision mesh) gets the sphere's highest point,
+// a + n rest_m. Primitive colliders then push the result and turn it back onto the sphere about a.
+//
+// Written so that little waits on the parent: the sweep is one dependent chain through it (on the GPU, one
+// lane per strand while the rest of the workgroup waits). The plane comes from b alone; from a, the
+// offset d = b - a gives the target's scale s = rest_m / |d| and, with the parent's height h, the
+// target's height h + s (d . n) and the turned point a - n h + radius (d - n (d . n)) / |d - n (d . n)|,
+// all side by side. (Written as "the target, then its height, then its tangent part" the chain was about
+// three times as long.)
 TRESSEL_CONST(float, kSimContactLiftedLength2, 1.000002f);
 SIM_FN vec3 sim_ftl_contact_target(vec4 a, vec4 b, float rest_m, vec3 c) {
-    vec3 t = sim_xyz(b) + sim_ftl_correction(a, b, rest_m);
-    vec3 plane_point = sim_xyz(b);
     vec3 n = c;
-    float l2 = dot(c, c);
-    if (l2 > kSimContactLiftedLength2) {
-        float l = sqrt(l2);
-        n = c / l;
-        plane_point = plane_point + n * (l - 1.0f);
+    vec3 plane_point = sim_xyz(b);
+    float lc2 = dot(c, c);
+    if (lc2 > kSimContactLiftedLength2) {
+        float lc = sqrt(lc2);
+        n = c / lc;
+        plane_point = plane_point + n * (lc - 1.0f);
     }
-    return sim_contact_keep_outside(t, sim_xyz(a), rest_m, plane_point, n);
+    vec3 d = sim_xyz(b) - sim_xyz(a);
+    float l2 = dot(d, d);
+    float dn = dot(d, n);
+    float h = dot(sim_xyz(a) - plane_point, n);  // the parent's height above the plane
+    bool apart = l2 > kSimTinyLength_m * kSimTinyLength_m;
+    float s = apart ? rest_m * inversesqrt(l2) : 1.0f;  // b itself where a and b meet (no direction)
+    vec3 t = apart ? sim_xyz(b) + d * (s - 1.0f) : sim_xyz(b);
+    if (h + s * dn >= 0.0f || dot(n, n) <= 0.0f) return t;  // on the outer side, or no contact
+    if (h <= -rest_m) return sim_xyz(a) + n * rest_m;
+    vec3 tangent = d - n * dn;  // the target's direction along the plane (times 1 / s)
+    float tl2 = dot(tangent, tangent);
+    if (s * s * tl2 <= kSimTinyLength_m * kSimTinyLength_m) return t;  // straight down through the plane
+    float radius = sqrt(max(rest_m * rest_m - h * h, 0.0f));
+    return sim_xyz(a) - n * h + tangent * (radius * inversesqrt(tl2));
 }
 
 // Clamp on a free vertex's movement over one step (max_position_delta_m).
