@@ -574,8 +574,9 @@ SIM_FN vec3 sim_keep_distance(vec3 x, vec3 anchor, float len_m) {
 // lane per strand while the rest of the workgroup waits). The plane comes from b alone; from a, the
 // offset d = b - a gives the target's scale s = rest_m / |d| and, with the parent's height h, the
 // target's height h + s (d . n) and the turned point a - n h + radius (d - n (d . n)) / |d - n (d . n)|,
-// all side by side. (Written as "the target, then its height, then its tangent part" the chain was about
-// three times as long.)
+// all side by side, instead of the target first, then its height, then its tangent part. The free target
+// keeps the rounding of b + d (s - 1): a + d s moved a curl test's 4-substep radius by 16% (a curl that
+// sensitive to one rounding is noted in engine/sim/README.md).
 TRESSEL_CONST(float, kSimContactLiftedLength2, 1.000002f);
 SIM_FN vec3 sim_ftl_contact_target(vec4 a, vec4 b, float rest_m, vec3 c) {
     vec3 n = c;
