@@ -340,13 +340,14 @@ void clamp_delta(uint32_t vertex, const SimGroupParams& p, std::span<glm::vec4> 
 namespace {
 
 // The child's last word (sim_passes::ftl_contact): the follow-the-leader target kept outside its contact
-// plane, then outside each primitive collider, turned back onto the sphere about its parent.
-glm::vec4 ftl_contact_child(const SimGroupParams& p, glm::vec4 a, glm::vec4 b, glm::vec3 b_prev, float rest_m, glm::vec3 normal,
+// plane (sim_ftl_contact's .a), then outside each primitive collider, turned back onto the sphere about its
+// parent.
+glm::vec4 ftl_contact_child(const SimGroupParams& p, glm::vec4 a, glm::vec4 target, glm::vec3 b_prev, float rest_m,
                             std::span<const SimCollider> colliders) {
-    glm::vec3 t = sim_ftl_contact_target(a, b, rest_m, normal);
+    glm::vec3 t = sim_xyz(target);
     for (uint32_t c = 0; c < p.collider_count; ++c)
         t = sim_keep_distance(sim_collide_primitive(t, b_prev, colliders[c], p.particle_radius_m, 0.0f), sim_xyz(a), rest_m);
-    return with_w(t, b.w);
+    return with_w(t, target.w);
 }
 
 }  // namespace
@@ -359,8 +360,9 @@ void ftl_contact(uint32_t strand, const SimGroupParams& p, std::span<glm::vec4> 
         const glm::vec4 a = pos[base + k];
         const glm::vec4 b = pos[base + k + 1];
         if (b.w <= 0.0f) continue;
-        const glm::vec3 d = sim_ftl_correction(a, b, rest_lengths[base + k]);
-        pos[base + k + 1] = ftl_contact_child(p, a, b, sim_xyz(prev[base + k + 1]), rest_lengths[base + k], sim_xyz(contact[base + k + 1]), colliders);
+        const SimPair f = sim_ftl_contact(a, b, rest_lengths[base + k], sim_xyz(contact[base + k + 1]));
+        const glm::vec3 d = sim_xyz(f.b);
+        pos[base + k + 1] = ftl_contact_child(p, a, f.a, sim_xyz(prev[base + k + 1]), rest_lengths[base + k], colliders);
         prev[base + k + 1].w = sim_contact_code(sim_xyz(contact[base + k + 1]));
         if (a.w > 0.0f) prev[base + k] = with_w(sim_xyz(prev[base + k]) + d * kSimFtlVelocityCorrection, prev[base + k].w);
     }

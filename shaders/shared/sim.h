@@ -560,25 +560,28 @@ SIM_FN vec3 sim_keep_distance(vec3 x, vec3 anchor, float len_m) {
     return l > kSimTinyLength_m ? anchor + d * (len_m / l) : x;
 }
 
-// The solver's last sweep for free child b of parent a (final; sim_passes::ftl_contact): the
-// follow-the-leader target, at exactly rest_m from a toward b, kept on the outer side of b's contact plane.
-// The contact c is zero when b had none, else its plane's unit normal, lengthened by the plane's height
-// above b's position after the SDF pushes where a push was turned back about a pinned vertex below the
-// surface (sim_contact_lifted; a length within 1 um of 1 is a plane through b). The segment keeps its rest
-// length exactly: where the target dips below the plane, the child turns about its parent until it lies
-// on the plane (the sphere's circle of intersection with it, in the target's direction); a parent more
-// than rest_m below the plane (a root inside the collision mesh) gets the sphere's highest point,
-// a + n rest_m. Primitive colliders then push the result and turn it back onto the sphere about a.
+// The solver's last sweep for free child b of parent a (final; sim_passes::ftl_contact): in .a the
+// follow-the-leader target, at exactly rest_m from a toward b, kept on the outer side of b's contact plane
+// (w: b's); in .b the follow-the-leader correction of b (sim_ftl_correction, w 0), whose share the parent's
+// previous position takes. The contact c is zero when b had none, else its plane's unit normal,
+// lengthened by the plane's height above b's position after the SDF pushes where a push was turned back
+// about a pinned vertex below the surface (sim_contact_lifted; a length within 1 um of 1 is a plane through
+// b). The segment keeps its rest length exactly: where the target dips below the plane, the child turns
+// about its parent until it lies on the plane (the sphere's circle of intersection with it, in the
+// target's direction); a parent more than rest_m below the plane (a root inside the collision mesh) gets
+// the sphere's highest point, a + n rest_m. Primitive colliders then push the target and turn it back onto
+// the sphere about a.
 //
 // Written so that little waits on the parent: the sweep is one dependent chain through it (on the GPU, one
-// lane per strand while the rest of the workgroup waits). The plane comes from b alone; from a, the
-// offset d = b - a gives the target's scale s = rest_m / |d| and, with the parent's height h, the
-// target's height h + s (d . n) and the turned point a - n h + radius (d - n (d . n)) / |d - n (d . n)|,
-// all side by side, instead of the target first, then its height, then its tangent part. The free target
-// keeps the rounding of b + d (s - 1): a + d s moved a curl test's 4-substep radius by 16% (a curl that
-// sensitive to one rounding is noted in engine/sim/README.md).
+// lane per strand while the rest of the workgroup waits). The plane comes from b alone; from a, the offset
+// d = b - a gives the scale s = rest_m / |d| (one reciprocal square root for the target and the
+// correction) and, with the parent's height h, the target's height h + s (d . n) and the turned point
+// a - n h + radius (d - n (d . n)) / |d - n (d . n)|, side by side, instead of the target first, then its
+// height, then its tangent part (H100, 4M guide vertices: the sweep 19,160 -> 13,530 cycles a workgroup,
+// engine/sim/README.md). The free target keeps the rounding of b + d (s - 1): a + d s moved a curl test's
+// 4-substep radius by 16% (Known gaps there).
 TRESSEL_CONST(float, kSimContactLiftedLength2, 1.000002f);
-SIM_FN vec3 sim_ftl_contact_target(vec4 a, vec4 b, float rest_m, vec3 c) {
+SIM_FN SimPair sim_ftl_contact(vec4 a, vec4 b, float rest_m, vec3 c) {
     vec3 n = c;
     vec3 plane_point = sim_xyz(b);
     float lc2 = dot(c, c);
@@ -592,16 +595,27 @@ SIM_FN vec3 sim_ftl_contact_target(vec4 a, vec4 b, float rest_m, vec3 c) {
     float dn = dot(d, n);
     float h = dot(sim_xyz(a) - plane_point, n);  // the parent's height above the plane
     bool apart = l2 > kSimTinyLength_m * kSimTinyLength_m;
-    float s = apart ? rest_m * inversesqrt(l2) : 1.0f;  // b itself where a and b meet (no direction)
-    vec3 t = apart ? sim_xyz(b) + d * (s - 1.0f) : sim_xyz(b);
-    if (h + s * dn >= 0.0f || dot(n, n) <= 0.0f) return t;  // on the outer side, or no contact
-    if (h <= -rest_m) return sim_xyz(a) + n * rest_m;
-    vec3 tangent = d - n * dn;  // the target's direction along the plane (times 1 / s)
-    float tl2 = dot(tangent, tangent);
-    if (s * s * tl2 <= kSimTinyLength_m * kSimTinyLength_m) return t;  // straight down through the plane
-    float radius = sqrt(max(rest_m * rest_m - h * h, 0.0f));
-    return sim_xyz(a) - n * h + tangent * (radius * inversesqrt(tl2));
+    float s = apart ? rest_m * inversesqrt(l2) : 1.0f;  // a and b too close for a direction: b stays
+    vec3 correction = apart ? d * (s - 1.0f) : vec3(0.0f);
+    vec3 t = sim_xyz(b) + correction;
+    SimPair r;
+    r.b = vec4(correction.x, correction.y, correction.z, 0.0f);
+    if (h + s * dn < 0.0f && dot(n, n) > 0.0f) {  // below the plane: turn
+        vec3 tangent = d - n * dn;  // the target's direction along the plane (times 1 / s)
+        float tl2 = dot(tangent, tangent);
+        if (h <= -rest_m) {
+            t = sim_xyz(a) + n * rest_m;
+        } else if (s * s * tl2 > kSimTinyLength_m * kSimTinyLength_m) {  // else straight down through the plane: keep t
+            float radius = sqrt(max(rest_m * rest_m - h * h, 0.0f));
+            t = sim_xyz(a) - n * h + tangent * (radius * inversesqrt(tl2));
+        }
+    }
+    r.a = vec4(t.x, t.y, t.z, b.w);
+    return r;
 }
+
+// The target alone (sim_ftl_contact's .a).
+SIM_FN vec3 sim_ftl_contact_target(vec4 a, vec4 b, float rest_m, vec3 c) { return sim_xyz(sim_ftl_contact(a, b, rest_m, c).a); }
 
 // Clamp on a free vertex's movement over one step (max_position_delta_m).
 SIM_FN vec3 sim_clamp_delta(vec3 x, vec3 x_start, float max_delta_m) {

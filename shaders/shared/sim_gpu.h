@@ -43,11 +43,10 @@ TRESSEL_CONST(uint, kSimBindChainRest, 30u);      // vec4 per vertex: chain shap
 TRESSEL_CONST(uint, kSimBindingCount, 31u);
 // Phases of the fused strand pass whose SM cycles the sim/strands_phases.comp variant records, per
 // workgroup, each ending at a barrier: staging in with the per-strand set-up; integration; the swap with
-// global shape and VSP; the sweeps; chain shape matching (runs, then vertices); per SDF (summed over SDFs)
-// the vertices with the even segment midpoints (with the clamp before the first), and the odd segment
-// midpoints; the follow-the-leader sweep with the contacts (with the clamp when there is no SDF); staging
-// out.
-TRESSEL_CONST(uint, kSimPhaseCount, 9u);
+// global shape and VSP; the sweeps; chain shape matching (runs, then vertices); per SDF (summed over SDFs) the vertices (with the clamp before the
+// first), the even and the odd segment midpoints; the follow-the-leader sweep with the contacts (with the
+// clamp when there is no SDF); staging out.
+TRESSEL_CONST(uint, kSimPhaseCount, 10u);
 // The fused strand pass (shaders/sim/strands.comp): a workgroup's strands staged in shared memory, 11
 // floats per vertex (position with inverse mass, previous position, reference vector, rest length) with a
 // row stride of strands + 1, 16 floats per strand, one copy each of the step's SimGroupParams, the
@@ -56,7 +55,7 @@ TRESSEL_CONST(uint, kSimStrandsMaxPerWorkgroup, 32u);
 TRESSEL_CONST(uint, kSimStrandsMaxThreads, 512u);  // H100: 512 and 1024 beat 256 by 8% at 16M; H200, 4M: 1.007 ms, 256 1.115, 128 1.556
 TRESSEL_CONST(uint, kSimStrandsSharedBytesPerVertex, 44u);
 TRESSEL_CONST(uint, kSimStrandsSharedBytesPerStrand, 64u);
-TRESSEL_CONST(uint, kSimStrandsSharedBytesFixed, 420u);
+TRESSEL_CONST(uint, kSimStrandsSharedBytesFixed, 424u);
 
 struct SimPush {
     uint count;          // items of this dispatch

@@ -16,8 +16,9 @@ void main() {
         vec4 b = pos[base + k + 1u];
         if (b.w > 0.0) {
             float rest = rest_lengths[base + k];
-            vec3 d = sim_ftl_correction(a, b, rest);
-            vec3 t = sim_ftl_contact_target(a, b, rest, contacts[base + k + 1u].xyz);
+            SimPair f = sim_ftl_contact(a, b, rest, contacts[base + k + 1u].xyz);
+            vec3 d = f.b.xyz;
+            vec3 t = f.a.xyz;
             vec3 b_prev = prev[base + k + 1u].xyz;
             for (uint c = 0u; c < p.collider_count; ++c)
                 t = sim_keep_distance(sim_collide_primitive(t, b_prev, colliders[pc.slot * pc.max_colliders + c], p.particle_radius_m, 0.0),

@@ -501,20 +501,6 @@ void sdf_midpoint(uint s, uint k) {
     set_contact(ib, normal);
 }
 
-// The vertex phase and the even segments' phase (sim_passes::sdf_vertex, then sdf_midpoint of parity 0)
-// for vertices k and k + 1 of slot s, k even, with no barrier between: the even segments part the strand
-// into pairs, and a pair's midpoint reads only its own two vertices (and a pinned one before them, which
-// no phase moves), so it gives what the two phases give one after the other (a last vertex of an odd
-// count has no pair). One phase and one barrier fewer per SDF: the two phases each waited out a round
-// trip or two to the field, for one or two fetches per thread.
-void sdf_pair(uint s, uint k) {
-    sdf_vertex(s, k);
-    if (k + 1u < N) {
-        sdf_vertex(s, k + 1u);
-        sdf_midpoint(s, k);
-    }
-}
-
 // sim_passes::ftl_contact for slot s: root to tip, each free vertex at its rest length from its (final)
 // parent, outside its contact plane and the primitive colliders; DFTL's correction on the parent. A
 // lane's loop is one dependent chain through `a`; the next item's inputs (its vertex, contact, previous
@@ -544,8 +530,9 @@ void ftl_contact_strand(uint s) {
             next_rest = s_len[ib];
         }
         if (b.w > 0.0) {
-            vec3 d = sim_ftl_correction(a, b, rest);
-            vec3 t = sim_ftl_contact_target(a, b, rest, n);
+            SimPair f = sim_ftl_contact(a, b, rest, n);
+            vec3 d = f.b.xyz;
+            vec3 t = f.a.xyz;
             for (uint c = 0u; c < p.collider_count; ++c)
                 t = sim_keep_distance(sim_collide_primitive(t, b_prev, colliders[pc.slot * pc.max_colliders + c], p.particle_radius_m, 0.0),
                                       a.xyz, rest);
@@ -667,7 +654,7 @@ void main() {
     phase_mark(4u);
 
     // Clamp (clearing the contact normals), then per SDF, last to first (sim::step_once): vertices, even
-    // segments, odd segments - the first two in one phase (sdf_pair).
+    // segments, odd segments.
     for (uint i = t; i < items; i += T) {
         uint a = at(i / N, i % N);
         set_contact(a, vec3(0.0));
@@ -682,26 +669,27 @@ void main() {
             if (t == 32u % T) s_sdf_frame = sdf_frames[pc.slot * 2u * pc.max_sdfs + sdf];
             barrier();
         }
-        // Pairs and odd segments on consecutive threads for consecutive strands: every thread has one
-        // (32 strands of 32 vertices, 512 threads), where striding over all vertices left every other
-        // lane idle and gave each working lane two, one after the other.
-        uint pairs = strands_here * ((N + 1u) / 2u);
-        for (uint i = t; i < pairs; i += T)
-            if (!sdf_exempt_strand(first + i % strands_here, sdf)) sdf_pair(i % strands_here, 2u * (i / strands_here));
+        for (uint i = t; i < items; i += T)
+            if (!sdf_exempt_strand(first + i / N, sdf)) sdf_vertex(i / N, i % N);
         barrier();
         phase_mark(5u);
-        uint odd = strands_here * ((N - 1u) / 2u);
-        for (uint i = t; i < odd; i += T)
-            if (!sdf_exempt_strand(first + i % strands_here, sdf)) sdf_midpoint(i % strands_here, 1u + 2u * (i / strands_here));
-        barrier();
-        phase_mark(6u);
+        for (uint parity = 0u; parity < 2u; ++parity) {
+            // Only the segments of this parity, on consecutive threads for consecutive strands: every
+            // thread has one segment (32 strands of 32 vertices, 512 threads), where striding over all
+            // vertices left every other lane idle and gave each working lane two, one after the other.
+            uint segments = strands_here * ((N - parity) / 2u);
+            for (uint i = t; i < segments; i += T)
+                if (!sdf_exempt_strand(first + i % strands_here, sdf)) sdf_midpoint(i % strands_here, parity + 2u * (i / strands_here));
+            barrier();
+            phase_mark(6u + parity);
+        }
     }
     barrier();
 
     // The last sweep: follow-the-leader with the contacts.
     if (t < strands_here) ftl_contact_strand(t);
     barrier();
-    phase_mark(7u);
+    phase_mark(8u);
 
     // Out: the new positions to the integration buffer (the next current), the new previous positions
     // over the old current ones (the CPU's buffer swap): each workgroup read its own range of them above.
@@ -712,6 +700,6 @@ void main() {
         scratch[base_all + i] = vec4(s_x[a], s_y[a], s_z[a], w);
         pos[base_all + i] = vec4(s_px[a], s_py[a], s_pz[a], w > 0.0 ? sim_contact_code(CONTACT(a)) : w);
     }
-    phase_mark(8u);
+    phase_mark(9u);
     phase_end(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
 }
