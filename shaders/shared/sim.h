@@ -577,9 +577,9 @@ SIM_FN vec3 sim_keep_distance(vec3 x, vec3 anchor, float len_m) {
 // d = b - a gives the scale s = rest_m / |d| (one reciprocal square root for the target and the
 // correction) and, with the parent's height h, the target's height h + s (d . n) and the turned point
 // a - n h + radius (d - n (d . n)) / |d - n (d . n)|, side by side, instead of the target first, then its
-// height, then its tangent part (H100, 4M guide vertices: the sweep 19,160 -> 13,530 cycles a workgroup,
-// engine/sim/README.md). The free target keeps the rounding of b + d (s - 1): a + d s moved a curl test's
-// 4-substep radius by 16% (Known gaps there).
+// height, then its tangent part (H100, 4M guide vertices: the sweep 19,160 -> 13,540 cycles a workgroup as
+// first written in the kernel; engine/sim/README.md). The free target keeps the rounding of b + d (s - 1):
+// a + d s moved a curl test's 4-substep radius by 16% (Known gaps there).
 TRESSEL_CONST(float, kSimContactLiftedLength2, 1.000002f);
 SIM_FN SimPair sim_ftl_contact(vec4 a, vec4 b, float rest_m, vec3 c) {
     vec3 n = c;
