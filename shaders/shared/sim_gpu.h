@@ -40,9 +40,11 @@ TRESSEL_CONST(uint, kSimBindDepthGuides, 27u);    // float per guide vertex: fie
 TRESSEL_CONST(uint, kSimBindDepthFollows, 28u);   // float per follow vertex: the same
 TRESSEL_CONST(uint, kSimBindSdfExempt, 29u);      // uint per guide strand, then per follow: bit i set = the group's SDF i does not act on it (SimGroupState::sdf_exempt)
 TRESSEL_CONST(uint, kSimBindChainRest, 30u);      // vec4 per vertex: chain shape matching's rest shape, scalp space (the groom: sag-free moves kSimBindRest, not this)
-TRESSEL_CONST(uint, kSimBindingCount, 31u);
+TRESSEL_CONST(uint, kSimBindWork, 31u);           // uint: the fused pass's work counter, batches of strands taken (zeroed by the strand data pass)
+TRESSEL_CONST(uint, kSimBindingCount, 32u);
 // Phases of the fused strand pass whose SM cycles the sim/strands_phases.comp variant records, per
-// workgroup, each ending at a barrier: staging in with the per-strand set-up; integration; the swap with
+// batch of strands, each ending at a barrier: staging in (from registers: the batch's vertices and set-up
+// are read during the previous batch's follow-the-leader sweep, which that phase's count includes); integration; the swap with
 // global shape and VSP; the sweeps; chain shape matching (runs, then vertices); per SDF (summed over SDFs) the vertices (with the clamp before the
 // first), the even and the odd segment midpoints; the follow-the-leader sweep with the contacts (with the
 // clamp when there is no SDF); staging out.
@@ -50,12 +52,15 @@ TRESSEL_CONST(uint, kSimPhaseCount, 10u);
 // The fused strand pass (shaders/sim/strands.comp): a workgroup's strands staged in shared memory, 11
 // floats per vertex (position with inverse mass, previous position, reference vector, rest length) with a
 // row stride of strands + 1, 16 floats per strand, one copy each of the step's SimGroupParams, the
-// current SDF's SdfGridParams and its SimSdfFrame, and the phase clock counts (strands_phases.comp).
+// current SDF's SdfGridParams and its SimSdfFrame, the next batch's index and the phase clock counts
+// (strands_phases.comp). A workgroup takes batches of strands from the work counter until none is left;
+// the host dispatches at most kSimStrandsMaxWorkgroups.
 TRESSEL_CONST(uint, kSimStrandsMaxPerWorkgroup, 32u);
 TRESSEL_CONST(uint, kSimStrandsMaxThreads, 512u);  // H100: 512 and 1024 beat 256 by 8% at 16M; H200, 4M: 1.007 ms, 256 1.115, 128 1.556
+TRESSEL_CONST(uint, kSimStrandsMaxWorkgroups, 1024u);  // more than fit at once on any GPU we know (an H100: 132)
 TRESSEL_CONST(uint, kSimStrandsSharedBytesPerVertex, 44u);
 TRESSEL_CONST(uint, kSimStrandsSharedBytesPerStrand, 64u);
-TRESSEL_CONST(uint, kSimStrandsSharedBytesFixed, 424u);
+TRESSEL_CONST(uint, kSimStrandsSharedBytesFixed, 428u);
 
 struct SimPush {
     uint count;          // items of this dispatch

@@ -33,6 +33,7 @@ layout(std430, binding = kSimBindFramesWorld) buffer FramesWorldBuf { GuideFrame
 layout(std430, binding = kSimBindFollowDesc) readonly buffer FollowDescBuf { FollowDescriptor follow_desc[]; };
 layout(std430, binding = kSimBindFollowPos) buffer FollowPosBuf { vec4 follow_pos[]; };
 layout(std430, binding = kSimBindFollowCorrections) readonly buffer FollowCorrectionsBuf { vec4 follow_corrections[]; };
+layout(std430, binding = kSimBindWork) buffer WorkBuf { uint work_counter[]; };
 layout(std430, binding = kSimBindSdfExempt) readonly buffer SdfExemptBuf { uint sdf_exempt[]; };
 
 // Whether the group's SDF `sdf` leaves guide strand `strand` alone (SimGroupState::sdf_exempt: rooted

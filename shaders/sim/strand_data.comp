@@ -7,6 +7,7 @@ layout(local_size_x = kSimWorkgroupSize) in;
 // (sim_passes::strand_data).
 void main() {
     uint strand = LINEAR_INVOCATION_INDEX;
+    if (strand == 0u) work_counter[0] = 0u;  // the fused strand pass's batches (strands.comp), none taken yet
     if (strand >= pc.count) return;
     SimGroupParams p = P();
     uint n = p.vertices_per_strand;

@@ -1,4 +1,5 @@
 #version 450
+#extension GL_EXT_control_flow_attributes : require
 #ifdef TRESSEL_SIM_PHASE_CLOCKS
 #extension GL_ARB_shader_clock : require
 #endif
@@ -14,8 +15,9 @@
 //
 // Every pass of the step reads and writes only its own strand (integration's tangent and the SDF passes'
 // pinned neighbour are vertices of the same strand), so running them workgroup by workgroup over whole
-// strands gives what running them pass by pass over all strands gives. A workgroup stages S strands in
-// shared memory (read and written once per step, coalesced), then alternates:
+// strands gives what running them pass by pass over all strands gives. A workgroup takes batches of S
+// strands in turn (see "Batches" below) and stages each in shared memory (read and written once per step,
+// coalesced), then alternates:
 //  - per-vertex phases (integration, global shape, VSP, clamp, SDF vertices; SDF midpoints per segment of
 //    one parity): every thread, striding over the workgroup's vertices;
 //  - sequential sweeps (local shape, length) in the CPU's Gauss-Seidel order, one lane per strand and
@@ -23,11 +25,13 @@
 //    rest lengths staged too);
 //  - the last sweep, follow-the-leader with the contacts, after the SDF phases: one lane per strand, no
 //    barrier inside (a lane touches only its own strand). The reference vectors' shared arrays, free once
-//    the sweeps are done, hold each vertex's contact normal from the clamp phase on.
+//    the sweeps are done, hold each vertex's contact normal from the clamp phase on. The other subgroups
+//    meanwhile read the next batch into registers and, where a subgroup holds whole strands, take it
+//    through integration, global shape and VSP there (AHEAD).
 // Shared arrays are vertex-major with a stride of S + 1, so a warp's lanes at one vertex of consecutive
 // strands and a warp's run of consecutive vertices both hit distinct banks. The split passes (integrate.comp ... sdf_midpoint.comp)
 // stay for per-pass timing. Built a second time with TRESSEL_SIM_PHASE_CLOCKS as sim/strands_phases.comp,
-// which also records the SM cycles each phase of each workgroup takes (phase_mark).
+// which also records the SM cycles each phase of each batch takes (phase_mark).
 #include "shared/sim_gpu.h"
 layout(constant_id = 0) const uint S = 32u;   // strands per workgroup
 layout(constant_id = 1) const uint N = 16u;   // vertices per strand of the group
@@ -36,6 +40,12 @@ layout(constant_id = 3) const bool CHAIN = true;  // with the chain shape matchi
 // The chain shape matching phase by subgroup shuffles (chain_by_shuffles): the host sets it where a
 // subgroup holds whole strands (N divides the subgroup size, which divides T) and the variant has them.
 layout(constant_id = 4) const bool CHAIN_SHUFFLE = false;
+layout(constant_id = 5) const uint SUB = 32u;  // the device's subgroup size
+// Integration of the next batch in registers during the contact-keeping sweep (integrate_batch): the host
+// sets it where a subgroup holds whole strands and the variant has shuffles.
+layout(constant_id = 6) const bool AHEAD = false;
+// The contact-keeping sweep's threads, whole subgroups: the other threads read the next batch meanwhile.
+const uint TF = ((S + SUB - 1u) / SUB) * SUB;
 layout(local_size_x_id = 2) in;
 
 uint g_field_offset = 0u;  // first float of the SDF being collided with
@@ -122,25 +132,77 @@ vec3 REF(uint i) { return vec3(s_rx[i], s_ry[i], s_rz[i]); }
 
 // The per-strand values of this step for slot s, from the strand data pass (strand_data.comp, the
 // dispatch before this one): a long dependent chain for one thread per strand, which here would hold up
-// every thread of the workgroup.
-// `d` and `rest_q` were loaded before the staging loads, so that their latency overlaps it.
-// It runs before the barrier that publishes the shared copy of the parameters, so it reads them from their
-// buffer.
-void strand_setup(uint strand, uint s, SimStrandData d, vec4 rest_q) {
+// every thread of the workgroup. Run by the threads TF .. TF + S - 1 (the contact-keeping sweep's lanes are
+// below TF), for the next batch while the sweep of this one runs: no phase after the chain shape matching
+// reads these arrays. The host checks that the workgroup has TF + S threads.
+void strand_setup(uint strand, uint s, uint strand_count) {
+    SimStrandData d = strand_data[strand];
+    vec4 rest_q = rest_root_frame_q[strand];
     vec3 r0 = rest_os[strand * N].xyz;
     s_frame0[s] = sim_quat_normalize(sim_quat_mul(d.root_frame_q, rest_q));
     s_vsp_q[s] = d.vsp_q;
-    s_root_old[s] = with_w(sim_transform_point(root_before(strand, step_params[pc.slot].strand_count), r0), d.vsp_t_m.w);
-    s_root_new[s] = with_w(sim_transform_point(root_now(strand, step_params[pc.slot].strand_count), r0), 0.0);
+    s_root_old[s] = with_w(sim_transform_point(root_before(strand, strand_count), r0), d.vsp_t_m.w);
+    s_root_new[s] = with_w(sim_transform_point(root_now(strand, strand_count), r0), 0.0);
 }
 
-// sim_passes::integrate for vertex k of slot s (rest: its object-space rest position): the new position (the tangent from the neighbours'
-// positions before the step, which stay in shared memory until every thread has read them).
-vec4 integrate_vertex(uint strand, uint s, uint k, mat4 now, vec3 rest, float contact_code) {
-    vec4 x = X(at(s, k));
-    if (x.w <= 0.0) return with_w(sim_transform_point(now, rest), x.w);
+// ---- Batches ----
+// A workgroup takes batches of S strands from the group's work counter (zeroed by the strand data pass)
+// until none is left, and reads the next batch's vertices into registers while the contact-keeping sweep
+// of this one runs (one lane per strand: 15 of 16 subgroups would wait), so that staging a batch in is a
+// copy from registers to shared memory; with AHEAD it also integrates them there (integrate_batch). The
+// host dispatches at most kSimStrandsMaxWorkgroups (an H100 holds 132 at once); any more find the counter
+// past the end and return. Which workgroup takes a batch changes nothing in its result.
+// Which thread holds which of a batch's vertices: every thread, vertex i = t + v T (V of them), as the
+// per-vertex phases take them; or, for a batch integrated ahead (AHEAD), only the threads from TF on,
+// i = t - TF + v U (VA of them), so that the sweep's subgroup has nothing left to do after its sweep.
+const uint U = T - TF;
+const uint VA = (S * N + U - 1u) / U;
+const uint VR = V > VA ? V : VA;
+shared uint s_batch;
+vec4 g_x[VR];     // position, inverse mass
+vec4 g_xp[VR];    // previous position; w: the previous step's contact (sim_contact_code), for friction
+vec4 g_ref[VR];   // reference vector; w: rest length of the segment to the next vertex
+vec3 g_rest[VR];  // rest position, scalp space (pinned vertices, global shape)
+
+uint batch_strands(uint batch) { return min(S, pc.count - batch * S); }
+uint batch_item(uint t, uint v, bool ahead) { return ahead ? t - TF + v * U : t + v * T; }
+
+// Reads batch `batch`'s vertices into this thread's registers.
+void load_batch(uint t, uint batch, bool ahead) {
+    if (ahead && t < TF) return;
+    uint items = batch_strands(batch) * N;
+    uint base_all = batch * S * N;
+    for (uint v = 0u; v < VR; ++v) {
+        uint i = batch_item(t, v, ahead);
+        if (v >= (ahead ? VA : V) || i >= items) break;
+        g_rest[v] = rest_os[base_all + i].xyz;
+        g_x[v] = pos[base_all + i];
+        g_xp[v] = prev[base_all + i];
+        g_ref[v] = vec4(ref_vectors[base_all + i].xyz, rest_lengths[base_all + i]);
+    }
+}
+
+// Stages the registers load_batch filled into shared memory.
+void store_batch(uint t, uint items, bool ahead) {
+    if (ahead && t < TF) return;
+    for (uint v = 0u; v < VR; ++v) {
+        uint i = batch_item(t, v, ahead);
+        if (v >= (ahead ? VA : V) || i >= items) break;
+        uint j = at(i / N, i % N);
+        set_x(j, g_x[v]);
+        set_xp(j, g_xp[v].xyz);
+        s_rx[j] = g_ref[v].x;
+        s_ry[j] = g_ref[v].y;
+        s_rz[j] = g_ref[v].z;
+        s_len[j] = g_ref[v].w;
+    }
+}
+
+// sim_passes::integrate for vertex k of `strand` (x, xp: its position and previous position before the
+// step; ahead, behind: its neighbours' positions, its own at the ends; rest: its object-space rest position).
+vec4 integrate_at(uint strand, vec4 x, vec3 xp, vec3 ahead, vec3 behind, vec3 rest, float contact_code) {
+    if (x.w <= 0.0) return with_w(sim_transform_point(root_now(strand, p.strand_count), rest), x.w);
     float dt = p.gravity_mps2.w;
-    vec3 xp = XP(at(s, k));
     vec3 push = vec3(0.0);
     if (p.volume_nodes > 0u) {
         SimPair vol = volume_integration(p, x.xyz, xp);
@@ -148,31 +210,77 @@ vec4 integrate_vertex(uint strand, uint s, uint k, mat4 now, vec3 rest, float co
         push = vol.b.xyz;
     }
     vec3 v = (x.xyz - xp) / dt;
-    vec3 ahead = k + 1u < N ? X(at(s, k + 1u)).xyz : x.xyz;
-    vec3 behind = X(at(s, k > 0u ? k - 1u : k)).xyz;
     vec3 tangent = sim_safe_normalize(ahead - behind, vec3(0.0));
     vec3 accel = p.gravity_mps2.xyz + sim_wind_accel(sim_wind_velocity(p, strand), v, tangent, p.wind_drag_per_s);
     vec3 predicted = sim_integrate(x.xyz, xp, accel, p.damping_decay, dt) + push;
     return with_w(friction_prediction(p, strand, x.xyz, predicted, tangent, contact_code), x.w);
 }
 
-// sim_passes::global_shape then sim_passes::vsp, for vertex k of slot s (in place).
-void shape_and_vsp_vertex(uint s, uint k, mat4 now, vec3 rest) {
-    uint i = at(s, k);
-    vec4 x = X(i);
-    if (x.w <= 0.0) return;
+// The same for vertex k of slot s, from shared memory: the new position (the neighbours' positions before
+// the step stay in shared memory until every thread has read them).
+vec4 integrate_vertex(uint strand, uint s, uint k, vec3 rest, float contact_code) {
+    vec4 x = X(at(s, k));
+    vec3 ahead = k + 1u < N ? X(at(s, k + 1u)).xyz : x.xyz;
+    vec3 behind = X(at(s, k > 0u ? k - 1u : k)).xyz;
+    return integrate_at(strand, x, XP(at(s, k)), ahead, behind, rest, contact_code);
+}
+
+// sim_passes::global_shape then sim_passes::vsp for vertex k of `strand` (x: its new position, xp: its
+// previous position, after the swap; its strand's VSP rotation, root before (w: the blend) and root now):
+// .a the position, .b the previous position.
+SimPair shape_and_vsp_at(uint strand, uint k, vec4 x, vec3 xp, vec3 rest, vec4 vsp_q, vec4 root_old, vec3 root_new) {
+    SimPair r;
+    r.a = x;
+    r.b = vec4(xp, 0.0);
+    if (x.w <= 0.0) return r;
     if (p.global_stiffness > 0.0 && sim_in_global_range(k, N, p.global_range)) {
-        vec3 target = sim_transform_point(now, rest);
+        vec3 target = sim_transform_point(root_now(strand, p.strand_count), rest);
         x = with_w(sim_global_shape(x.xyz, target, p.global_stiffness), x.w);
     }
-    float blend = s_root_old[s].w;
-    if (blend > 0.0) {
-        vec3 root_old = s_root_old[s].xyz;
-        vec3 root_new = s_root_new[s].xyz;
-        x = with_w(sim_vsp_apply(x.xyz, s_vsp_q[s], root_old, root_new, blend), x.w);
-        set_xp(i, sim_vsp_apply(XP(i), s_vsp_q[s], root_old, root_new, blend));
+    if (root_old.w > 0.0) {
+        x = with_w(sim_vsp_apply(x.xyz, vsp_q, root_old.xyz, root_new, root_old.w), x.w);
+        r.b.xyz = sim_vsp_apply(xp, vsp_q, root_old.xyz, root_new, root_old.w);
     }
-    set_x(i, x);
+    r.a = x;
+    return r;
+}
+
+// The same for vertex k of slot s, in place in shared memory.
+void shape_and_vsp_vertex(uint strand, uint s, uint k, vec3 rest) {
+    uint i = at(s, k);
+    SimPair r = shape_and_vsp_at(strand, k, X(i), XP(i), rest, s_vsp_q[s], s_root_old[s], s_root_new[s].xyz);
+    set_x(i, r.a);
+    set_xp(i, r.b.xyz);
+}
+
+// AHEAD: the first phases of batch `batch` in the registers load_batch filled - integration (the
+// neighbours' positions by shuffles: a subgroup holds whole strands), the swap, global shape and VSP (each
+// lane computing its strand's VSP motion as strand_setup does) - so that the batch skips those phases.
+// Called by whole subgroups from TF on.
+void integrate_batch(uint t, uint batch) {
+#ifdef SIM_HAS_SHUFFLE
+    if (!AHEAD) return;
+    uint items = batch_strands(batch) * N;
+    uint lane = gl_SubgroupInvocationID;
+    uint up = min(lane + 1u, gl_SubgroupSize - 1u), down = lane > 0u ? lane - 1u : 0u;
+    for (uint v = 0u; v < VA; ++v) {
+        uint i = batch_item(t, v, true);
+        vec3 x = g_x[v].xyz;
+        vec3 ahead = subgroupShuffle(x, up);
+        vec3 behind = subgroupShuffle(x, down);
+        if (i < items) {
+            uint strand = batch * S + i / N, k = i % N;
+            vec4 moved = integrate_at(strand, g_x[v], g_xp[v].xyz, k + 1u < N ? ahead : x, k > 0u ? behind : x, g_rest[v], g_xp[v].w);
+            SimStrandData d = strand_data[strand];
+            vec3 r0 = rest_os[strand * N].xyz;
+            vec4 root_old = with_w(sim_transform_point(root_before(strand, p.strand_count), r0), d.vsp_t_m.w);
+            vec3 root_new = sim_transform_point(root_now(strand, p.strand_count), r0);
+            SimPair r = shape_and_vsp_at(strand, k, moved, x, g_rest[v], d.vsp_q, root_old, root_new);
+            g_x[v] = r.a;
+            g_xp[v].xyz = r.b.xyz;
+        }
+    }
+#endif
 }
 
 // ---- The sequential sweeps as a pipeline ----
@@ -516,7 +624,7 @@ void ftl_contact_strand(uint s) {
     vec3 n = CONTACT(ib);
     vec3 b_prev = XP(ib);
     float rest = s_len[at(s, 0u)];
-    for (uint k = 0u; k + 1u < N; ++k) {
+    [[unroll]] for (uint k = 0u; k + 1u < N; ++k) {
         uint ia = at(s, k);
         ib = at(s, k + 1u);
         vec4 next_b = b;
@@ -551,155 +659,172 @@ void ftl_contact_strand(uint s) {
 
 void main() {
     uint t = gl_LocalInvocationIndex;
-    uint first = (gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x) * S;
-    if (first >= pc.count) return;  // the whole workgroup: no barrier is skipped by part of it
-    uint strands_here = min(S, pc.count - first);
-    phase_start();
-    uint items = strands_here * N;
-    uint base_all = first * N;
+    uint batches = (pc.count + S - 1u) / S;
+    if (t == 0u) s_batch = atomicAdd(work_counter[0], 1u);
+    barrier();
+    uint batch = s_batch;
+    if (batch >= batches) return;  // the whole workgroup: no barrier is skipped by part of it
 
-    // In: positions, previous positions, reference vectors and rest lengths, coalesced; the rest positions
-    // (pinned vertices, global shape) into registers, so that no phase after a barrier waits on memory.
-    SimStrandData d;
-    vec4 rest_q;
-    if (t < strands_here) {
-        d = strand_data[first + t];
-        rest_q = rest_root_frame_q[first + t];
-    }
-    vec3 rest[V];
-    float contact_code[V];  // the previous step's contacts (sim_contact_code), for friction
-    for (uint v = 0u; v < V; ++v) {
-        uint i = t + v * T;
-        if (i >= items) break;
-        rest[v] = rest_os[base_all + i].xyz;
-        uint j = at(i / N, i % N);
-        vec4 x = pos[base_all + i];
-        set_x(j, x);
-        vec4 xp = prev[base_all + i];
-        set_xp(j, xp.xyz);
-        contact_code[v] = xp.w;
-        vec3 r = ref_vectors[base_all + i].xyz;
-        s_rx[j] = r.x;
-        s_ry[j] = r.y;
-        s_rz[j] = r.z;
-        s_len[j] = rest_lengths[base_all + i];
-    }
-    // Three threads copy the parameters and the last SDF's grid and frame (the first met): at 32 strands per workgroup,
-    // one in each of three warps that take no part in strand_setup (one thread doing all three put its
-    // round trips on the set-up's path).
-    if (t == S % T) s_params = step_params[pc.slot];
+    phase_start();
+    // The first batch: positions, previous positions, reference vectors and rest lengths, rest positions;
+    // the step's parameters and the last SDF's grid and frame (the first met) by three threads of three
+    // warps that take no part in the set-up (one thread doing all three put its round trips on its path).
+    load_batch(t, batch, false);
+    if (t == T - 65u) s_params = step_params[pc.slot];
     if (step_params[pc.slot].sdf_count > 0u) {  // the last field: the guides meet them last to first
         uint last = step_params[pc.slot].sdf_count - 1u;
-        if (t == (S + 32u) % T) s_grid = sdf_grids[last];
-        if (t == (S + 64u) % T) s_sdf_frame = sdf_frames[pc.slot * 2u * pc.max_sdfs + last];
+        if (t == T - 1u) s_grid = sdf_grids[last];
+        if (t == T - 33u) s_sdf_frame = sdf_frames[pc.slot * 2u * pc.max_sdfs + last];
     }
-    if (t < strands_here) strand_setup(first + t, t, d, rest_q);
-    barrier();
-    phase_mark(0u);
+    if (t >= TF && t - TF < batch_strands(batch)) strand_setup(batch * S + t - TF, t - TF, step_params[pc.slot].strand_count);
 
-    // Integration: each thread's new positions go to its own vertices' previous-position slots (which
-    // only it reads), while every thread can still read the current ones; then the two swap - the CPU's
-    // buffer swap, previous <- current.
-    for (uint v = 0u; v < V; ++v) {
-        uint i = t + v * T;
-        if (i >= items) break;
-        uint s = i / N, k = i % N;
-        vec4 x = integrate_vertex(first + s, s, k, root_now(first + s, p.strand_count), rest[v], contact_code[v]);
-        set_xp(at(s, k), x.xyz);
-    }
-    barrier();
-    phase_mark(1u);
-    for (uint v = 0u; v < V; ++v) {
-        uint i = t + v * T;
-        if (i >= items) break;
-        uint s = i / N, k = i % N;
-        uint a = at(s, k);
-        vec4 x = X(a);
-        set_x(a, with_w(XP(a), x.w));
-        set_xp(a, x.xyz);
-        shape_and_vsp_vertex(s, k, root_now(first + s, p.strand_count), rest[v]);
-    }
-    barrier();
-    phase_mark(2u);
-
-    // The rod's bending, where the group bends as a rod (it replaces local shape), then the sweeps (local
-    // shape with its reaction, length).
-    if (p.bend_mode != kSimBendLocalShape) {
-        if (t < strands_here) bend_strand(t);
+    bool integrated = false;  // whether the batch's registers hold it integrated, swapped, shaped and VSP'd (AHEAD)
+    for (;;) {
+        uint first = batch * S;
+        uint strands_here = batch_strands(batch);
+        uint items = strands_here * N;
+        uint base_all = first * N;
+        store_batch(t, items, integrated);
+        // The batch after this one, wanted at the contact-keeping sweep (the counter's round trip waits
+        // there, not here).
+        uint next_claim = 0u;
+        if (t == 0u) next_claim = atomicAdd(work_counter[0], 1u);
         barrier();
-    }
-    sweeps(t, strands_here);
-    phase_mark(3u);
-
-    // Chain shape matching: every run's rotation and translation, then every free vertex toward its runs'
-    // goals. The translations go to the reference vectors' arrays (free until the clamp clears them for
-    // the contacts), the rotations to their global slots, which the vertices read back after the barrier.
-#ifdef SIM_HAS_SHUFFLE
-    if (CHAIN && CHAIN_SHUFFLE && p.chain_span > 0u) {
-        for (uint v = 0u; v < V; ++v) chain_by_shuffles(t + v * T, base_all, items, chain_rest_os[base_all + min(t + v * T, items - 1u)].xyz);
-        barrier();
-    } else
-#endif
-    if (CHAIN && p.chain_span > 0u) {
-        for (uint i = t; i < items; i += T) chain_run(base_all, i / N, i % N);
-        memoryBarrierBuffer();
-        barrier();
-        for (uint v = 0u; v < V; ++v) {
-            uint i = t + v * T;
-            if (i >= items) break;
-            chain_vertex(base_all, i / N, i % N, chain_rest_os[base_all + i].xyz);
-        }
-        barrier();
-    }
-    phase_mark(4u);
-
-    // Clamp (clearing the contact normals), then per SDF, last to first (sim::step_once): vertices, even
-    // segments, odd segments.
-    for (uint i = t; i < items; i += T) {
-        uint a = at(i / N, i % N);
-        set_contact(a, vec3(0.0));
-        vec4 x = X(a);
-        if (x.w > 0.0) set_x(a, with_w(sim_clamp_delta(x.xyz, XP(a), p.max_delta_m), x.w));
-    }
-    for (uint k = 0u; k < p.sdf_count; ++k) {
-        uint sdf = p.sdf_count - 1u - k;
-        g_field_offset = sdf_offsets[sdf];
-        if (k > 0u) {  // every thread is done with the previous SDF (the barrier after its odd segments)
-            if (t == 0u) s_grid = sdf_grids[sdf];
-            if (t == 32u % T) s_sdf_frame = sdf_frames[pc.slot * 2u * pc.max_sdfs + sdf];
+        phase_mark(0u);
+        // Integration: each thread's new positions go to its own vertices' previous-position slots (which
+        // only it reads), while every thread can still read the current ones; then the two swap - the CPU's
+        // buffer swap, previous <- current - with global shape and VSP. Done in registers already for a
+        // batch read during the previous one's last sweep, where a subgroup holds whole strands (AHEAD).
+        if (!integrated) {
+            for (uint v = 0u; v < V; ++v) {
+                uint i = t + v * T;
+                if (i >= items) break;
+                uint s = i / N, k = i % N;
+                vec4 x = integrate_vertex(first + s, s, k, g_rest[v], g_xp[v].w);
+                set_xp(at(s, k), x.xyz);
+            }
+            barrier();
+            phase_mark(1u);
+            for (uint v = 0u; v < V; ++v) {
+                uint i = t + v * T;
+                if (i >= items) break;
+                uint s = i / N, k = i % N;
+                uint a = at(s, k);
+                vec4 x = X(a);
+                set_x(a, with_w(XP(a), x.w));
+                set_xp(a, x.xyz);
+                shape_and_vsp_vertex(first + s, s, k, g_rest[v]);
+            }
             barrier();
         }
-        for (uint i = t; i < items; i += T)
-            if (!sdf_exempt_strand(first + i / N, sdf)) sdf_vertex(i / N, i % N);
-        barrier();
-        phase_mark(5u);
-        for (uint parity = 0u; parity < 2u; ++parity) {
-            // Only the segments of this parity, on consecutive threads for consecutive strands: every
-            // thread has one segment (32 strands of 32 vertices, 512 threads), where striding over all
-            // vertices left every other lane idle and gave each working lane two, one after the other.
-            uint segments = strands_here * ((N - parity) / 2u);
-            for (uint i = t; i < segments; i += T)
-                if (!sdf_exempt_strand(first + i % strands_here, sdf)) sdf_midpoint(i % strands_here, parity + 2u * (i / strands_here));
+        phase_mark(2u);
+
+        // The rod's bending, where the group bends as a rod (it replaces local shape), then the sweeps (local
+        // shape with its reaction, length).
+        if (p.bend_mode != kSimBendLocalShape) {
+            if (t < strands_here) bend_strand(t);
             barrier();
-            phase_mark(6u + parity);
         }
-    }
-    barrier();
+        sweeps(t, strands_here);
+        phase_mark(3u);
 
-    // The last sweep: follow-the-leader with the contacts.
-    if (t < strands_here) ftl_contact_strand(t);
-    barrier();
-    phase_mark(8u);
+        // Chain shape matching: every run's rotation and translation, then every free vertex toward its runs'
+        // goals. The translations go to the reference vectors' arrays (free until the clamp clears them for
+        // the contacts), the rotations to their global slots, which the vertices read back after the barrier.
+    #ifdef SIM_HAS_SHUFFLE
+        if (CHAIN && CHAIN_SHUFFLE && p.chain_span > 0u) {
+            for (uint v = 0u; v < V; ++v) chain_by_shuffles(t + v * T, base_all, items, chain_rest_os[base_all + min(t + v * T, items - 1u)].xyz);
+            barrier();
+        } else
+    #endif
+        if (CHAIN && p.chain_span > 0u) {
+            for (uint i = t; i < items; i += T) chain_run(base_all, i / N, i % N);
+            memoryBarrierBuffer();
+            barrier();
+            for (uint v = 0u; v < V; ++v) {
+                uint i = t + v * T;
+                if (i >= items) break;
+                chain_vertex(base_all, i / N, i % N, chain_rest_os[base_all + i].xyz);
+            }
+            barrier();
+        }
+        phase_mark(4u);
 
-    // Out: the new positions to the integration buffer (the next current), the new previous positions
-    // over the old current ones (the CPU's buffer swap): each workgroup read its own range of them above.
-    // A previous position's w keeps the vertex's contact for the next step's friction (sim_passes::ftl_contact).
-    for (uint i = t; i < items; i += T) {
-        uint a = at(i / N, i % N);
-        float w = s_w[a];
-        scratch[base_all + i] = vec4(s_x[a], s_y[a], s_z[a], w);
-        pos[base_all + i] = vec4(s_px[a], s_py[a], s_pz[a], w > 0.0 ? sim_contact_code(CONTACT(a)) : w);
+        // Clamp (clearing the contact normals), then per SDF, last to first (sim::step_once): vertices, even
+        // segments, odd segments.
+        for (uint i = t; i < items; i += T) {
+            uint a = at(i / N, i % N);
+            set_contact(a, vec3(0.0));
+            vec4 x = X(a);
+            if (x.w > 0.0) set_x(a, with_w(sim_clamp_delta(x.xyz, XP(a), p.max_delta_m), x.w));
+        }
+        for (uint k = 0u; k < p.sdf_count; ++k) {
+            uint sdf = p.sdf_count - 1u - k;
+            g_field_offset = sdf_offsets[sdf];
+            if (k > 0u) {  // every thread is done with the previous SDF (the barrier after its odd segments)
+                if (t == 0u) s_grid = sdf_grids[sdf];
+                if (t == 32u % T) s_sdf_frame = sdf_frames[pc.slot * 2u * pc.max_sdfs + sdf];
+                barrier();
+            }
+            // Vertex-major (a subgroup's lanes at one vertex of consecutive strands): the vertices near the
+            // roots, which lie on the field and take a second round trip for its gradient, share subgroups,
+            // and the others' subgroups skip it.
+            for (uint i = t; i < items; i += T)
+                if (!sdf_exempt_strand(first + i % strands_here, sdf)) sdf_vertex(i % strands_here, i / strands_here);
+            barrier();
+            phase_mark(5u);
+            for (uint parity = 0u; parity < 2u; ++parity) {
+                // Only the segments of this parity, on consecutive threads for consecutive strands: every
+                // thread has one segment (32 strands of 32 vertices, 512 threads), where striding over all
+                // vertices left every other lane idle and gave each working lane two, one after the other.
+                uint segments = strands_here * ((N - parity) / 2u);
+                for (uint i = t; i < segments; i += T)
+                    if (!sdf_exempt_strand(first + i % strands_here, sdf)) sdf_midpoint(i % strands_here, parity + 2u * (i / strands_here));
+                barrier();
+                phase_mark(6u + parity);
+            }
+        }
+        if (t == 0u) s_batch = next_claim;
+        barrier();
+
+        // The last sweep: follow-the-leader with the contacts, one lane per strand; meanwhile the other
+        // subgroups read the next batch into registers (integrating it with AHEAD), the threads TF .. TF + S - 1
+        // set its strands up, and with several SDFs the last one's grid and frame are staged again.
+        uint next = s_batch;
+        bool more = next < batches;
+        if (t < TF) {
+            // Without AHEAD the sweep's subgroup reads its vertices of the next batch after the sweep: held
+            // through it, they took the registers the sweep's loop keeps its next item in.
+            if (t < strands_here) ftl_contact_strand(t);
+            if (more && !AHEAD) load_batch(t, next, false);
+        } else if (more) {
+            load_batch(t, next, AHEAD);
+            integrate_batch(t, next);
+            if (t - TF < batch_strands(next)) strand_setup(next * S + t - TF, t - TF, p.strand_count);
+            if (p.sdf_count > 1u) {  // the SDF phases left the first field's grid and frame
+                uint last = p.sdf_count - 1u;
+                if (t == T - 1u) s_grid = sdf_grids[last];
+                if (t == T - 33u) s_sdf_frame = sdf_frames[pc.slot * 2u * pc.max_sdfs + last];
+            }
+        }
+        barrier();
+        phase_mark(8u);
+
+        // Out: the new positions to the integration buffer (the next current), the new previous positions
+        // over the old current ones (the CPU's buffer swap): each workgroup read its own range of them above.
+        // A previous position's w keeps the vertex's contact for the next step's friction (sim_passes::ftl_contact).
+        for (uint i = t; i < items; i += T) {
+            uint a = at(i / N, i % N);
+            float w = s_w[a];
+            scratch[base_all + i] = vec4(s_x[a], s_y[a], s_z[a], w);
+            pos[base_all + i] = vec4(s_px[a], s_py[a], s_pz[a], w > 0.0 ? sim_contact_code(CONTACT(a)) : w);
+        }
+        phase_mark(9u);
+        phase_end(batch);
+        if (!more) break;
+        integrated = AHEAD;
+        phase_start();
+        barrier();  // every thread is done reading this batch from shared memory
+        batch = next;
     }
-    phase_mark(9u);
-    phase_end(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
 }

@@ -549,64 +549,113 @@ TEST_F(SimGpuTest, FusedSweepsMatchTheCpuAtEveryIterationCountAndStrandLength) {
     }
 }
 
+// A workgroup of the fused step takes batches of 32 strands until none is left, reading the next batch
+// (and, where a subgroup holds whole strands, integrating it in registers) during the current one's
+// follow-the-leader sweep. One workgroup taking both of the groom's batches (32 and 8 strands) in turn
+// must give what the CPU gives and what a workgroup per batch gives, at every strand length, in wind,
+// on colliders and the head's field; on this device at least one length integrates ahead.
+TEST_F(SimGpuTest, OneWorkgroupTakingEveryBatchMatchesTheCpu) {
+    auto pipelines = SimGpuPipelines::create(device());
+    ASSERT_TRUE(pipelines.ok());
+    bool any_ahead = false;
+    for (int n : {4, 8, 16, 32}) {
+        auto tune = [&](SimulationParams& p) { p.gpu_vertices_per_strand = n; };
+        SimWorld cpu = make_world(tune), one = make_world(tune), many = make_world(tune);
+        ASSERT_GT(cpu.groups[0].strand_count, 32u) << "two batches of strands";
+        auto sim_one = SimGpu::create(device(), *pipelines, one, 8, SimGpuMode::Fused);
+        auto sim_many = SimGpu::create(device(), *pipelines, many, 8, SimGpuMode::Fused);
+        ASSERT_TRUE(sim_one.ok() && sim_many.ok());
+        sim_one->set_max_strand_workgroups(1);
+        const bool ahead = pipelines->integrates_ahead(uint32_t(n));
+        any_ahead = any_ahead || ahead;
+        Diff first, against_many;
+        for (int step = 0; step < 20; ++step) {
+            ASSERT_TRUE(step_once(cpu).ok());
+            run_gpu(device(), *sim_one, one, 1);
+            run_gpu(device(), *sim_many, many, 1);
+            if (step == 0) {
+                ASSERT_TRUE(sim_one->download(device(), one).ok());
+                first = diff(cpu, one);
+            }
+        }
+        ASSERT_TRUE(sim_one->download(device(), one).ok());
+        ASSERT_TRUE(sim_many->download(device(), many).ok());
+        Diff last = diff(cpu, one);
+        against_many = diff(many, one);
+        std::printf("[sim-gpu fused, one workgroup] n=%d%s: max |gpu - cpu| after 1 step %.3g m, 20 steps %.3g m; against a workgroup per batch %.3g m\n",
+                    n, ahead ? " (integrated ahead)" : "", first.guide_max_m, last.guide_max_m, against_many.guide_max_m);
+        EXPECT_LE(first.guide_max_m, 1e-5) << "n=" << n;
+        EXPECT_LE(last.guide_max_m, device().info().is_cpu() ? 1e-4 : 1e-3) << "n=" << n;
+        EXPECT_LE(against_many.guide_max_m, device().info().is_cpu() ? 1e-6 : 1e-5) << "n=" << n;
+        EXPECT_GT(diff(make_world(tune), one).guide_max_m, 0.01) << "the hair moved";
+    }
+    EXPECT_TRUE(any_ahead) << "no strand length took the integration in registers on " << device().info().name;
+}
+
 // The fused step copies each SDF's grid and frame to shared memory in turn, and takes per-strand root
 // transforms when the roots are skinned (one shared transform under rigid motion): a second collision
 // mesh (the head's field moved 2 cm sideways and 3 cm up, into the hair) and roots that turn strand by
-// strand, then rigid motion again, must give what the CPU gives.
+// strand, then rigid motion again, must give what the CPU gives. Also with one workgroup taking both
+// batches of strands (32 and 8) in turn: the second read during the first's last sweep, the first
+// field's grid and frame staged again.
 TEST_F(SimGpuTest, FusedStepMatchesTheCpuWithTwoSdfsAndSkinnedRoots) {
     auto pipelines = SimGpuPipelines::create(device());
     ASSERT_TRUE(pipelines.ok());
-    static const SdfGrid shell = [] {
-        SdfGrid g = fixture().field;
-        g.grid.origin_m += glm::dvec3(0.02, 0.03, 0.0);
-        return g;
-    }();
-    auto two_sdfs = [](SimWorldInputs& in) {
-        in.sdfs.push_back({"shell", &shell, 0.006});
-        in.groups[0].params.sdf.push_back("shell");
-    };
-    SimWorld cpu = make_world({}, two_sdfs), gpu_world = make_world({}, two_sdfs), one_sdf = make_world();
-    ASSERT_EQ(gpu_world.groups[0].sdf_indices.size(), 2u);
-    auto sim = SimGpu::create(device(), *pipelines, gpu_world, 8, SimGpuMode::Fused);
-    ASSERT_TRUE(sim.ok()) << sim.error().describe();
-    const uint32_t substeps = uint32_t(cpu.environment.substeps);
-    const uint32_t strands = cpu.groups[0].strand_count;
-    Diff first;
-    for (int frame = 0; frame < 12; ++frame) {
-        if (frame >= 4) {  // rigid motion first, then skinned roots: each strand turns about y by its own angle
-            std::vector<glm::mat4> roots(strands);
-            for (uint32_t s = 0; s < strands; ++s)
-                roots[s] = glm::rotate(glm::mat4(1.0f), 0.15f * std::sin(0.7f * float(frame) + 0.3f * float(s)), glm::vec3(0, 1, 0));
-            ASSERT_TRUE(set_root_transforms(cpu, 0, roots).ok());
-            ASSERT_TRUE(set_root_transforms(gpu_world, 0, roots).ok());
+    for (uint32_t workgroups : {gpu_shared::kSimStrandsMaxWorkgroups, 1u}) {
+        static const SdfGrid shell = [] {
+            SdfGrid g = fixture().field;
+            g.grid.origin_m += glm::dvec3(0.02, 0.03, 0.0);
+            return g;
+        }();
+        auto two_sdfs = [](SimWorldInputs& in) {
+            in.sdfs.push_back({"shell", &shell, 0.006});
+            in.groups[0].params.sdf.push_back("shell");
+        };
+        SimWorld cpu = make_world({}, two_sdfs), gpu_world = make_world({}, two_sdfs), one_sdf = make_world();
+        ASSERT_EQ(gpu_world.groups[0].sdf_indices.size(), 2u);
+        auto sim = SimGpu::create(device(), *pipelines, gpu_world, 8, SimGpuMode::Fused);
+        ASSERT_TRUE(sim.ok()) << sim.error().describe();
+        sim->set_max_strand_workgroups(workgroups);
+        const uint32_t substeps = uint32_t(cpu.environment.substeps);
+        const uint32_t strands = cpu.groups[0].strand_count;
+        ASSERT_GT(strands, 32u) << "two batches of strands";
+        Diff first;
+        for (int frame = 0; frame < 12; ++frame) {
+            if (frame >= 4) {  // rigid motion first, then skinned roots: each strand turns about y by its own angle
+                std::vector<glm::mat4> roots(strands);
+                for (uint32_t s = 0; s < strands; ++s)
+                    roots[s] = glm::rotate(glm::mat4(1.0f), 0.15f * std::sin(0.7f * float(frame) + 0.3f * float(s)), glm::vec3(0, 1, 0));
+                ASSERT_TRUE(set_root_transforms(cpu, 0, roots).ok());
+                ASSERT_TRUE(set_root_transforms(gpu_world, 0, roots).ok());
+            }
+            for (uint32_t i = 0; i < substeps; ++i) {
+                ASSERT_TRUE(step_once(cpu).ok());
+                ASSERT_TRUE(step_once(one_sdf).ok());
+            }
+            run_gpu(device(), *sim, gpu_world, substeps);
+            if (frame == 0) {
+                ASSERT_TRUE(sim->download(device(), gpu_world).ok());
+                first = diff(cpu, gpu_world);
+            }
         }
-        for (uint32_t i = 0; i < substeps; ++i) {
+        // Back to rigid motion, three frames in one record: the first step still has per-strand previous
+        // transforms, the others one transform; their slots of roots must not overlap.
+        for (uint32_t i = 0; i < 3 * substeps; ++i) {
             ASSERT_TRUE(step_once(cpu).ok());
             ASSERT_TRUE(step_once(one_sdf).ok());
         }
-        run_gpu(device(), *sim, gpu_world, substeps);
-        if (frame == 0) {
-            ASSERT_TRUE(sim->download(device(), gpu_world).ok());
-            first = diff(cpu, gpu_world);
-        }
+        run_gpu(device(), *sim, gpu_world, 3 * substeps);
+        ASSERT_TRUE(sim->download(device(), gpu_world).ok());
+        Diff last = diff(cpu, gpu_world);
+        std::printf("[sim-gpu fused] two SDFs, skinned roots, at most %u workgroups: max |gpu - cpu| after 1 frame %.3g m, 15 frames %.3g m\n",
+                    workgroups, first.guide_max_m, last.guide_max_m);
+        EXPECT_LE(first.guide_max_m, 1e-4);
+        EXPECT_LE(first.follow_max_m, 1e-4);
+        const double tol = device().info().is_cpu() ? 1e-4 : 2e-3;
+        EXPECT_LE(last.guide_max_m, tol);
+        EXPECT_LE(last.follow_max_m, tol);
+        EXPECT_GT(diff(one_sdf, gpu_world).guide_max_m, 1e-3) << "the second SDF and the skinned roots changed the result";
     }
-    // Back to rigid motion, three frames in one record: the first step still has per-strand previous
-    // transforms, the others one transform; their slots of roots must not overlap.
-    for (uint32_t i = 0; i < 3 * substeps; ++i) {
-        ASSERT_TRUE(step_once(cpu).ok());
-        ASSERT_TRUE(step_once(one_sdf).ok());
-    }
-    run_gpu(device(), *sim, gpu_world, 3 * substeps);
-    ASSERT_TRUE(sim->download(device(), gpu_world).ok());
-    Diff last = diff(cpu, gpu_world);
-    std::printf("[sim-gpu fused] two SDFs, skinned roots: max |gpu - cpu| after 1 frame %.3g m, 15 frames %.3g m\n",
-                first.guide_max_m, last.guide_max_m);
-    EXPECT_LE(first.guide_max_m, 1e-4);
-    EXPECT_LE(first.follow_max_m, 1e-4);
-    const double tol = device().info().is_cpu() ? 1e-4 : 2e-3;
-    EXPECT_LE(last.guide_max_m, tol);
-    EXPECT_LE(last.follow_max_m, tol);
-    EXPECT_GT(diff(one_sdf, gpu_world).guide_max_m, 1e-3) << "the second SDF and the skinned roots changed the result";
 }
 
 // The viewport's depth colouring: record_field_depth gives every guide and follow vertex its depth in the

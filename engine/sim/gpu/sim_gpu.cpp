@@ -70,6 +70,7 @@ void bind_sets(SimGpuGroup& g) {
         s.bind_buffer(gpu_shared::kSimBindSdfExempt, g.sdf_exempt);
         s.bind_buffer(gpu_shared::kSimBindDepthGuides, g.depth_guides);
         s.bind_buffer(gpu_shared::kSimBindDepthFollows, g.depth_follows);
+        s.bind_buffer(gpu_shared::kSimBindWork, g.work);
     }
     if (g.device_targets) {
         g.roots_set.bind_buffer(gpu_shared::kSimRootsBindTargets, *g.device_targets);
@@ -144,8 +145,8 @@ Result<SimGpuPipelines> SimGpuPipelines::create(gpu::Device& device) {
 namespace {
 
 static_assert(gpu_shared::kSimStrandsSharedBytesFixed == sizeof(gpu_shared::SimGroupParams) + sizeof(gpu_shared::SdfGridParams) +
-                                                            sizeof(gpu_shared::SimSdfFrame) + 4 * gpu_shared::kSimPhaseCount,
-              "strands.comp keeps one SimGroupParams, SdfGridParams and SimSdfFrame and the phase counts in shared memory");
+                                                            sizeof(gpu_shared::SimSdfFrame) + 4 + 4 * gpu_shared::kSimPhaseCount,
+              "strands.comp keeps one SimGroupParams, SdfGridParams and SimSdfFrame, the next batch and the phase counts in shared memory");
 
 uint64_t strands_shared_bytes(uint32_t strands, uint32_t n) {
     return uint64_t(strands + 1) * n * gpu_shared::kSimStrandsSharedBytesPerVertex +
@@ -159,6 +160,12 @@ uint32_t SimGpuPipelines::strands_per_workgroup(uint32_t n) const {
     const uint64_t limit = device_->info().max_shared_memory_bytes;
     while (s > 1 && strands_shared_bytes(s, n) > limit) s /= 2;
     return s;
+}
+
+bool SimGpuPipelines::integrates_ahead(uint32_t n) const {
+    const uint32_t s = strands_per_workgroup(n);
+    const uint32_t threads = std::max(s, std::min(gpu_shared::kSimStrandsMaxThreads, s * n));
+    return subgroup_size_ != 0 && subgroup_size_ >= n && subgroup_size_ % n == 0 && threads % subgroup_size_ == 0;
 }
 
 Result<const gpu::ComputePipeline*> SimGpuPipelines::strands(uint32_t n, bool phase_clocks, bool chain) const {
@@ -179,11 +186,19 @@ Result<const gpu::ComputePipeline*> SimGpuPipelines::strands(uint32_t n, bool ph
                                                           " bytes) cannot hold one strand of " + std::to_string(n) + " vertices");
         std::vector<VkDescriptorType> bindings(gpu_shared::kSimBindingCount, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
         const uint32_t threads = std::max(s, std::min(gpu_shared::kSimStrandsMaxThreads, s * n));
-        // The chain phase by shuffles where a subgroup holds whole strands and the workgroup whole subgroups.
-        const bool shuffle = chain && subgroup_size_ >= n && subgroup_size_ % n == 0 && threads % subgroup_size_ == 0;
-        const char* shader = phase_clocks ? "sim/strands_phases.comp" : shuffle ? "sim/strands_shuffle.comp" : "sim/strands.comp";
+        // Shuffles where a subgroup holds whole strands and the workgroup whole subgroups: the chain phase by
+        // them, and the next batch's integration in registers (strands.comp, AHEAD).
+        const bool whole = integrates_ahead(n);
+        const uint32_t sub = subgroup_size_ != 0 ? subgroup_size_ : 32;
+        // The contact-keeping sweep's threads (whole subgroups), then the next batch's set-up's.
+        const uint32_t sweep_threads = (s + sub - 1) / sub * sub;
+        if (threads < sweep_threads + s)
+            return make_error(ErrorCode::Unsupported, "the fused strand pass needs " + std::to_string(sweep_threads + s) + " threads for " +
+                                                          std::to_string(s) + " strands of " + std::to_string(n) + " vertices, not " +
+                                                          std::to_string(threads));
+        const char* shader = phase_clocks ? "sim/strands_phases.comp" : whole ? "sim/strands_shuffle.comp" : "sim/strands.comp";
         gpu::ComputePipelineDesc d{embedded_spirv(shader), bindings, sizeof(SimPush), std::string(shader) + " n=" + std::to_string(n)};
-        d.specialization = {s, n, threads, chain ? 1u : 0u, shuffle ? 1u : 0u};
+        d.specialization = {s, n, threads, chain ? 1u : 0u, chain && whole ? 1u : 0u, sub, whole ? 1u : 0u};
         auto pipe = device_->create_compute_pipeline(d);
         if (!pipe) return pipe.error();
         slot = std::make_unique<gpu::ComputePipeline>(std::move(*pipe));
@@ -267,6 +282,7 @@ Result<SimGpu> SimGpu::create(gpu::Device& device, const SimGpuPipelines& pipeli
                    {&g.colliders, host_buffer(device, sim.slots_ * g.max_colliders * sizeof(gpu_shared::SimCollider), name + "colliders")},
                    {&g.sdf_frames, host_buffer(device, (sim.slots_ + 1) * 2 * g.max_sdfs * sizeof(gpu_shared::SimSdfFrame), name + "sdf frames")},
                    {&g.depth_guides, device_buffer(device, std::vector<float>(std::max<size_t>(w.positions.size(), 1), 0.0f), name + "field depth")},
+                   {&g.work, device_buffer(device, std::vector<uint32_t>(1, 0u), name + "work counter")},
                    {&g.depth_follows, device_buffer(device, std::vector<float>(std::max<size_t>(w.follow_positions.size(), 1), 0.0f), name + "follow field depth")}};
         for (auto& u : ups) {
             if (!u.r) return u.r.error();
@@ -560,7 +576,8 @@ void SimGpu::record_fused(gpu::CommandBuffer& cmd, const SimWorld& world, uint32
     // Groups share no data: every group's strand pass may run at once, then every group's follow pass.
     // One round: for each enabled group with items, its pipeline over `count(g)` items in workgroups of
     // `per_workgroup(g)`; then a barrier, all of it inside one timestamp named `name`.
-    auto round = [&](const char* name, auto count, auto pipeline, auto per_workgroup, bool rotate) {
+    // `max_workgroups` (0: no cap): a pass whose workgroups loop over batches (strands.comp).
+    auto round = [&](const char* name, auto count, auto pipeline, auto per_workgroup, bool rotate, uint32_t max_workgroups = 0) {
         bool any = false;
         for (size_t gi = 0; gi < groups_.size(); ++gi) {
             const SimGroupState& w = world.groups[gi];
@@ -575,6 +592,7 @@ void SimGpu::record_fused(gpu::CommandBuffer& cmd, const SimWorld& world, uint32
             cmd.bind(pipe, g.sets[g.rotation % 3]);
             cmd.push(pipe, push);
             gpu::DispatchSize d = gpu::dispatch_size(*device_, items, per_workgroup(g));
+            if (max_workgroups != 0) d = {std::min(gpu::div_round_up(items, per_workgroup(g)), max_workgroups), 1, 1};
             cmd.dispatch(d.x, d.y, d.z);
             if (rotate) g.rotation = (g.rotation + 2) % 3;  // current <- the new positions, previous <- the old current
         }
@@ -591,7 +609,7 @@ void SimGpu::record_fused(gpu::CommandBuffer& cmd, const SimWorld& world, uint32
     round(
         "sim strands", [](const SimGpuGroup& g) { return g.strands; },
         [](const SimGpuGroup& g) -> const gpu::ComputePipeline& { return *g.strands_pipeline; },
-        [](const SimGpuGroup& g) { return g.strands_per_workgroup; }, true);
+        [](const SimGpuGroup& g) { return g.strands_per_workgroup; }, true, max_strand_workgroups_);
     round(
         "sim follow hairs", [this](const SimGpuGroup& g) { return follows_enabled_ ? g.follows * g.n : 0u; },
         [this](const SimGpuGroup&) -> const gpu::ComputePipeline& { return pipelines_->follow_all; },

@@ -49,6 +49,10 @@ public:
     // (specialised out without it: its registers cost every other phase 2% at 4M guide vertices on an
     // H200), by subgroup shuffles where a subgroup holds whole strands (sim/strands_shuffle.comp).
     Result<const gpu::ComputePipeline*> strands(uint32_t n, bool phase_clocks = false, bool chain = false) const;
+    // Whether the fused pass for strands of n vertices integrates each workgroup's next batch of strands in
+    // registers during the current batch's follow-the-leader sweep (a subgroup holds whole strands and
+    // has shuffles), rather than in a phase of its own.
+    bool integrates_ahead(uint32_t n) const;
     // Strands per workgroup of the fused pass: up to kSimStrandsMaxPerWorkgroup, halved while their
     // staging would exceed the device's shared memory.
     uint32_t strands_per_workgroup(uint32_t n) const;
@@ -91,7 +95,8 @@ struct SimGpuGroup {
     gpu::Buffer chain_q;               // vec4 per vertex slot: chain shape matching rotations (kept across steps)
     gpu::Buffer chain_rest;            // vec4 per vertex: the runs' rest shape (the groom; SimGroupState::chain_rest)
     gpu::Buffer chain_t;               // vec4 per vertex slot: their goal translations (split passes)
-    gpu::Buffer phase_clocks;          // kSimPhaseCount cycle counts per workgroup of the fused pass (a stub without)
+    gpu::Buffer phase_clocks;          // kSimPhaseCount cycle counts per batch of strands of the fused pass (a stub without)
+    gpu::Buffer work;                  // the fused pass's work counter (kSimBindWork)
     gpu::Buffer volume_grid;           // hair volume: int x kSimVolumeNodeInts per node (a stub while volume is off)
     gpu::Buffer volume_bounds;         // hair volume: the hair's bounds at the step's start (kSimVolumeBoundsUints)
     gpu::Buffer volume_gradient;       // hair volume: vec4 per node, the overdensity gradient (a stub while off)
@@ -132,6 +137,10 @@ public:
     // Off: every group takes the world's root transforms (a sag-free solve at the bind pose), the transforms
     // reached on the device kept for when it is on again.
     void set_device_roots_enabled(bool on) { device_roots_enabled_ = on; }
+    // The most workgroups the fused strand pass is dispatched with (gpu_shared::kSimStrandsMaxWorkgroups
+    // unless set; at least 1): each takes batches of strands until none is left, so 1 runs every batch
+    // in one workgroup, in turn.
+    void set_max_strand_workgroups(uint32_t n) { max_strand_workgroups_ = std::max<uint32_t>(n, 1); }
     // Records copies making every device-rooted group's reached transforms its targets (a reset).
     void record_snap_device_roots(gpu::CommandBuffer& cmd);
 
@@ -139,7 +148,7 @@ public:
     // and the root transforms of groups rooted on the device.
     Status download(gpu::Device& device, SimWorld& world) const;
     // Per group: the SM cycles each phase of the fused strand pass (gpu_shared::kSimPhaseCount, named by
-    // sim_phase_name) took in the last recorded step, averaged over the group's workgroups. Needs a
+    // sim_phase_name) took in the last recorded step, averaged over the group's batches of strands. Needs a
     // simulation created with phase_clocks; the last submission must have completed.
     Result<std::vector<std::array<double, gpu_shared::kSimPhaseCount>>> phase_cycles(gpu::Device& device) const;
     // Uploads the world's current positions (e.g. after reset_to_rest(world)).
@@ -196,6 +205,7 @@ private:
     SimGpuMode mode_ = SimGpuMode::Fused;
     bool phase_clocks_ = false;
     bool follows_enabled_ = true;      // SimWorld::step_follows of the steps being recorded
+    uint32_t max_strand_workgroups_ = gpu_shared::kSimStrandsMaxWorkgroups;
     std::vector<SimGpuGroup> groups_;
     std::vector<ClothGpu> cloths_;
     // Hair against cloths (SimWorld::accessory_fields): each shell field built on the device from its
