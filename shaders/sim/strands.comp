@@ -1,5 +1,4 @@
 #version 450
-#extension GL_EXT_control_flow_attributes : require
 #ifdef TRESSEL_SIM_PHASE_CLOCKS
 #extension GL_ARB_shader_clock : require
 #endif
@@ -44,6 +43,8 @@ layout(constant_id = 5) const uint SUB = 32u;  // the device's subgroup size
 // Integration of the next batch in registers during the contact-keeping sweep (integrate_batch): the host
 // sets it where a subgroup holds whole strands and the variant has shuffles.
 layout(constant_id = 6) const bool AHEAD = false;
+// Workgroups that take batches from the work counter (see "Batches"); without it, batch = workgroup.
+layout(constant_id = 7) const bool PERSIST = true;
 // The contact-keeping sweep's threads, whole subgroups: the other threads read the next batch meanwhile.
 const uint TF = ((S + SUB - 1u) / SUB) * SUB;
 layout(local_size_x_id = 2) in;
@@ -153,9 +154,13 @@ void strand_setup(uint strand, uint s, uint strand_count) {
 // host dispatches at most kSimStrandsMaxWorkgroups (an H100 holds 132 at once); any more find the counter
 // past the end and return. Which workgroup takes a batch changes nothing in its result.
 // Which thread holds which of a batch's vertices: every thread, vertex i = t + v T (V of them), as the
-// per-vertex phases take them; or, for a batch integrated ahead (AHEAD), only the threads from TF on,
-// i = t - TF + v U (VA of them), so that the sweep's subgroup has nothing left to do after its sweep.
-const uint U = T - TF;
+// per-vertex phases take them; or, for a batch integrated ahead (AHEAD), only the subgroups past the
+// sweep's (TF) that do not share its scheduler - an SM issues subgroup w on scheduler w % 4, and beside
+// the next batch's work the sweep's chain of dependent instructions took 18,000-21,000 cycles against
+// 14,200 alone (an H100, 4M guide vertices) - i = u + v U (VA of them, u the thread's place among them).
+const uint SUBS = T / SUB;
+const uint SWEEP_SUBS = TF / SUB;
+const uint U = (SUBS - SWEEP_SUBS - ((SUBS + 3u) / 4u - (SWEEP_SUBS + 3u) / 4u)) * SUB;
 const uint VA = (S * N + U - 1u) / U;
 const uint VR = V > VA ? V : VA;
 shared uint s_batch;
@@ -165,11 +170,20 @@ vec4 g_ref[VR];   // reference vector; w: rest length of the segment to the next
 vec3 g_rest[VR];  // rest position, scalp space (pinned vertices, global shape)
 
 uint batch_strands(uint batch) { return min(S, pc.count - batch * S); }
-uint batch_item(uint t, uint v, bool ahead) { return ahead ? t - TF + v * U : t + v * T; }
+bool ahead_thread(uint t) {
+    uint w = t / SUB;
+    return w >= SWEEP_SUBS && w % 4u != 0u;
+}
+uint batch_item(uint t, uint v, bool ahead) {
+    if (!ahead) return t + v * T;
+    uint w = t / SUB;
+    uint before = w - SWEEP_SUBS - ((w + 3u) / 4u - (SWEEP_SUBS + 3u) / 4u);  // ahead subgroups below w
+    return before * SUB + t % SUB + v * U;
+}
 
 // Reads batch `batch`'s vertices into this thread's registers.
 void load_batch(uint t, uint batch, bool ahead) {
-    if (ahead && t < TF) return;
+    if (ahead && !ahead_thread(t)) return;
     uint items = batch_strands(batch) * N;
     uint base_all = batch * S * N;
     for (uint v = 0u; v < VR; ++v) {
@@ -184,7 +198,7 @@ void load_batch(uint t, uint batch, bool ahead) {
 
 // Stages the registers load_batch filled into shared memory.
 void store_batch(uint t, uint items, bool ahead) {
-    if (ahead && t < TF) return;
+    if (ahead && !ahead_thread(t)) return;
     for (uint v = 0u; v < VR; ++v) {
         uint i = batch_item(t, v, ahead);
         if (v >= (ahead ? VA : V) || i >= items) break;
@@ -256,7 +270,7 @@ void shape_and_vsp_vertex(uint strand, uint s, uint k, vec3 rest) {
 // AHEAD: the first phases of batch `batch` in the registers load_batch filled - integration (the
 // neighbours' positions by shuffles: a subgroup holds whole strands), the swap, global shape and VSP (each
 // lane computing its strand's VSP motion as strand_setup does) - so that the batch skips those phases.
-// Called by whole subgroups from TF on.
+// Called by whole subgroups (ahead_thread).
 void integrate_batch(uint t, uint batch) {
 #ifdef SIM_HAS_SHUFFLE
     if (!AHEAD) return;
@@ -624,7 +638,7 @@ void ftl_contact_strand(uint s) {
     vec3 n = CONTACT(ib);
     vec3 b_prev = XP(ib);
     float rest = s_len[at(s, 0u)];
-    [[unroll]] for (uint k = 0u; k + 1u < N; ++k) {
+    for (uint k = 0u; k + 1u < N; ++k) {
         uint ia = at(s, k);
         ib = at(s, k + 1u);
         vec4 next_b = b;
@@ -660,9 +674,12 @@ void ftl_contact_strand(uint s) {
 void main() {
     uint t = gl_LocalInvocationIndex;
     uint batches = (pc.count + S - 1u) / S;
-    if (t == 0u) s_batch = atomicAdd(work_counter[0], 1u);
-    barrier();
-    uint batch = s_batch;
+    uint batch = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
+    if (PERSIST) {
+        if (t == 0u) s_batch = atomicAdd(work_counter[0], 1u);
+        barrier();
+        batch = s_batch;
+    }
     if (batch >= batches) return;  // the whole workgroup: no barrier is skipped by part of it
 
     phase_start();
@@ -688,7 +705,7 @@ void main() {
         // The batch after this one, wanted at the contact-keeping sweep (the counter's round trip waits
         // there, not here).
         uint next_claim = 0u;
-        if (t == 0u) next_claim = atomicAdd(work_counter[0], 1u);
+        if (PERSIST && t == 0u) next_claim = atomicAdd(work_counter[0], 1u);
         barrier();
         phase_mark(0u);
         // Integration: each thread's new positions go to its own vertices' previous-position slots (which
@@ -766,11 +783,8 @@ void main() {
                 if (t == 32u % T) s_sdf_frame = sdf_frames[pc.slot * 2u * pc.max_sdfs + sdf];
                 barrier();
             }
-            // Vertex-major (a subgroup's lanes at one vertex of consecutive strands): the vertices near the
-            // roots, which lie on the field and take a second round trip for its gradient, share subgroups,
-            // and the others' subgroups skip it.
             for (uint i = t; i < items; i += T)
-                if (!sdf_exempt_strand(first + i % strands_here, sdf)) sdf_vertex(i % strands_here, i / strands_here);
+                if (!sdf_exempt_strand(first + i / N, sdf)) sdf_vertex(i / N, i % N);
             barrier();
             phase_mark(5u);
             for (uint parity = 0u; parity < 2u; ++parity) {
@@ -790,7 +804,7 @@ void main() {
         // The last sweep: follow-the-leader with the contacts, one lane per strand; meanwhile the other
         // subgroups read the next batch into registers (integrating it with AHEAD), the threads TF .. TF + S - 1
         // set its strands up, and with several SDFs the last one's grid and frame are staged again.
-        uint next = s_batch;
+        uint next = PERSIST ? s_batch : batches;
         bool more = next < batches;
         if (t < TF) {
             // Without AHEAD the sweep's subgroup reads its vertices of the next batch after the sweep: held
@@ -799,7 +813,7 @@ void main() {
             if (more && !AHEAD) load_batch(t, next, false);
         } else if (more) {
             load_batch(t, next, AHEAD);
-            integrate_batch(t, next);
+            if (ahead_thread(t)) integrate_batch(t, next);
             if (t - TF < batch_strands(next)) strand_setup(next * S + t - TF, t - TF, p.strand_count);
             if (p.sdf_count > 1u) {  // the SDF phases left the first field's grid and frame
                 uint last = p.sdf_count - 1u;

@@ -553,10 +553,12 @@ TEST_F(SimGpuTest, FusedSweepsMatchTheCpuAtEveryIterationCountAndStrandLength) {
 // (and, where a subgroup holds whole strands, integrating it in registers) during the current one's
 // follow-the-leader sweep. One workgroup taking both of the groom's batches (32 and 8 strands) in turn
 // must give what the CPU gives and what a workgroup per batch gives, at every strand length, in wind,
-// on colliders and the head's field; on this device at least one length integrates ahead.
+// on colliders and the head's field; on this device at least one length integrates ahead. And a group
+// of 8 vertices per strand takes no batches by default: one workgroup per batch.
 TEST_F(SimGpuTest, OneWorkgroupTakingEveryBatchMatchesTheCpu) {
     auto pipelines = SimGpuPipelines::create(device());
     ASSERT_TRUE(pipelines.ok());
+    pipelines->set_batches_min_vertices(4);  // every length, so that the CPU driver's 8-lane subgroups integrate ahead
     bool any_ahead = false;
     for (int n : {4, 8, 16, 32}) {
         auto tune = [&](SimulationParams& p) { p.gpu_vertices_per_strand = n; };
@@ -590,6 +592,10 @@ TEST_F(SimGpuTest, OneWorkgroupTakingEveryBatchMatchesTheCpu) {
         EXPECT_GT(diff(make_world(tune), one).guide_max_m, 0.01) << "the hair moved";
     }
     EXPECT_TRUE(any_ahead) << "no strand length took the integration in registers on " << device().info().name;
+    auto defaults = SimGpuPipelines::create(device());
+    ASSERT_TRUE(defaults.ok());
+    EXPECT_FALSE(defaults->takes_batches(8));
+    EXPECT_TRUE(defaults->takes_batches(16));
 }
 
 // The fused step copies each SDF's grid and frame to shared memory in turn, and takes per-strand root

@@ -162,7 +162,10 @@ uint32_t SimGpuPipelines::strands_per_workgroup(uint32_t n) const {
     return s;
 }
 
+bool SimGpuPipelines::takes_batches(uint32_t n) const { return n >= batches_min_vertices_; }
+
 bool SimGpuPipelines::integrates_ahead(uint32_t n) const {
+    if (!takes_batches(n)) return false;
     const uint32_t s = strands_per_workgroup(n);
     const uint32_t threads = std::max(s, std::min(gpu_shared::kSimStrandsMaxThreads, s * n));
     return subgroup_size_ != 0 && subgroup_size_ >= n && subgroup_size_ % n == 0 && threads % subgroup_size_ == 0;
@@ -196,9 +199,11 @@ Result<const gpu::ComputePipeline*> SimGpuPipelines::strands(uint32_t n, bool ph
             return make_error(ErrorCode::Unsupported, "the fused strand pass needs " + std::to_string(sweep_threads + s) + " threads for " +
                                                           std::to_string(s) + " strands of " + std::to_string(n) + " vertices, not " +
                                                           std::to_string(threads));
-        const char* shader = phase_clocks ? "sim/strands_phases.comp" : whole ? "sim/strands_shuffle.comp" : "sim/strands.comp";
+        // The chain phase by shuffles needs only whole strands in a subgroup, not batches.
+        const bool chain_shuffle = chain && subgroup_size_ != 0 && subgroup_size_ >= n && subgroup_size_ % n == 0 && threads % subgroup_size_ == 0;
+        const char* shader = phase_clocks ? "sim/strands_phases.comp" : whole || chain_shuffle ? "sim/strands_shuffle.comp" : "sim/strands.comp";
         gpu::ComputePipelineDesc d{embedded_spirv(shader), bindings, sizeof(SimPush), std::string(shader) + " n=" + std::to_string(n)};
-        d.specialization = {s, n, threads, chain ? 1u : 0u, chain && whole ? 1u : 0u, sub, whole ? 1u : 0u};
+        d.specialization = {s, n, threads, chain ? 1u : 0u, chain_shuffle ? 1u : 0u, sub, whole ? 1u : 0u, takes_batches(n) ? 1u : 0u};
         auto pipe = device_->create_compute_pipeline(d);
         if (!pipe) return pipe.error();
         slot = std::make_unique<gpu::ComputePipeline>(std::move(*pipe));
@@ -242,6 +247,7 @@ Result<SimGpu> SimGpu::create(gpu::Device& device, const SimGpuPipelines& pipeli
             g.strands_pipeline = *pipe;
             g.strands_chain = w.params.chain_shape_matching;
             g.strands_per_workgroup = pipelines.strands_per_workgroup(w.n);
+            g.strands_batches = pipelines.takes_batches(w.n);
         }
         const size_t workgroups = (size_t(g.strands) + g.strands_per_workgroup - 1) / g.strands_per_workgroup;
         std::vector<uint32_t> clocks(phase_clocks ? std::max<size_t>(workgroups, 1) * gpu_shared::kSimPhaseCount : 4, 0u);
@@ -576,8 +582,9 @@ void SimGpu::record_fused(gpu::CommandBuffer& cmd, const SimWorld& world, uint32
     // Groups share no data: every group's strand pass may run at once, then every group's follow pass.
     // One round: for each enabled group with items, its pipeline over `count(g)` items in workgroups of
     // `per_workgroup(g)`; then a barrier, all of it inside one timestamp named `name`.
-    // `max_workgroups` (0: no cap): a pass whose workgroups loop over batches (strands.comp).
-    auto round = [&](const char* name, auto count, auto pipeline, auto per_workgroup, bool rotate, uint32_t max_workgroups = 0) {
+    // `max_workgroups(g)` (0: no cap): a pass whose workgroups take batches (strands.comp).
+    auto no_cap = [](const SimGpuGroup&) { return 0u; };
+    auto round = [&](const char* name, auto count, auto pipeline, auto per_workgroup, bool rotate, auto max_workgroups) {
         bool any = false;
         for (size_t gi = 0; gi < groups_.size(); ++gi) {
             const SimGroupState& w = world.groups[gi];
@@ -592,7 +599,8 @@ void SimGpu::record_fused(gpu::CommandBuffer& cmd, const SimWorld& world, uint32
             cmd.bind(pipe, g.sets[g.rotation % 3]);
             cmd.push(pipe, push);
             gpu::DispatchSize d = gpu::dispatch_size(*device_, items, per_workgroup(g));
-            if (max_workgroups != 0) d = {std::min(gpu::div_round_up(items, per_workgroup(g)), max_workgroups), 1, 1};
+            const uint32_t cap = max_workgroups(g);
+            if (cap != 0) d = {std::min(gpu::div_round_up(items, per_workgroup(g)), cap), 1, 1};
             cmd.dispatch(d.x, d.y, d.z);
             if (rotate) g.rotation = (g.rotation + 2) % 3;  // current <- the new positions, previous <- the old current
         }
@@ -604,16 +612,17 @@ void SimGpu::record_fused(gpu::CommandBuffer& cmd, const SimWorld& world, uint32
     const bool stepped = round(
         "sim strand data", [](const SimGpuGroup& g) { return g.strands; },
         [&](const SimGpuGroup&) -> const gpu::ComputePipeline& { return pipelines_->strand_data; },
-        [](const SimGpuGroup&) { return gpu_shared::kSimWorkgroupSize; }, false);
+        [](const SimGpuGroup&) { return gpu_shared::kSimWorkgroupSize; }, false, no_cap);
     if (!stepped) return;
     round(
         "sim strands", [](const SimGpuGroup& g) { return g.strands; },
         [](const SimGpuGroup& g) -> const gpu::ComputePipeline& { return *g.strands_pipeline; },
-        [](const SimGpuGroup& g) { return g.strands_per_workgroup; }, true, max_strand_workgroups_);
+        [](const SimGpuGroup& g) { return g.strands_per_workgroup; }, true,
+        [this](const SimGpuGroup& g) { return g.strands_batches ? max_strand_workgroups_ : 0u; });
     round(
         "sim follow hairs", [this](const SimGpuGroup& g) { return follows_enabled_ ? g.follows * g.n : 0u; },
         [this](const SimGpuGroup&) -> const gpu::ComputePipeline& { return pipelines_->follow_all; },
-        [](const SimGpuGroup&) { return gpu_shared::kSimWorkgroupSize; }, false);
+        [](const SimGpuGroup&) { return gpu_shared::kSimWorkgroupSize; }, false, no_cap);
 }
 
 const char* sim_phase_name(uint32_t phase) {

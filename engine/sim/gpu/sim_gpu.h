@@ -53,6 +53,13 @@ public:
     // registers during the current batch's follow-the-leader sweep (a subgroup holds whole strands and
     // has shuffles), rather than in a phase of its own.
     bool integrates_ahead(uint32_t n) const;
+    // Whether the fused pass's workgroups for strands of n vertices take batches from the work counter,
+    // reading the next during each batch's follow-the-leader sweep: from batches_min_vertices on (16 by
+    // default: at 8 that sweep is short, and the loop cost the fur of Rat Boy's scene a third of its
+    // workgroups per SM, 128 registers against 80). Tests lower it to reach the batch path on the CPU
+    // driver's 8-lane subgroups; set it before the first strands() call.
+    bool takes_batches(uint32_t n) const;
+    void set_batches_min_vertices(uint32_t n) { batches_min_vertices_ = n; }
     // Strands per workgroup of the fused pass: up to kSimStrandsMaxPerWorkgroup, halved while their
     // staging would exceed the device's shared memory.
     uint32_t strands_per_workgroup(uint32_t n) const;
@@ -73,6 +80,7 @@ private:
     gpu::Device* device_ = nullptr;
     std::unique_ptr<Cache> cache_;
     uint32_t subgroup_size_ = 0;       // compute subgroups with shuffles (0: none): the chain phase's shuffles
+    uint32_t batches_min_vertices_ = 16;
 };
 
 struct SimGpuGroup {
@@ -83,6 +91,7 @@ struct SimGpuGroup {
     const gpu::ComputePipeline* strands_pipeline = nullptr;  // fused mode
     bool strands_chain = false;        // strands_pipeline has the chain shape matching phase
     uint32_t strands_per_workgroup = 1;
+    bool strands_batches = false;      // the fused pass's workgroups take batches (SimGpuPipelines::takes_batches)
     gpu::Buffer positions[3];          // rotating: current, previous, integration output
     gpu::Buffer rest, rest_lengths, ref_vectors, rest_root_frame, strand_data, frames_rest, frames_world;
     gpu::Buffer sdf_exempt;  // uint per strand (SimGroupState::sdf_exempt; zeros when it is empty)
@@ -137,9 +146,9 @@ public:
     // Off: every group takes the world's root transforms (a sag-free solve at the bind pose), the transforms
     // reached on the device kept for when it is on again.
     void set_device_roots_enabled(bool on) { device_roots_enabled_ = on; }
-    // The most workgroups the fused strand pass is dispatched with (gpu_shared::kSimStrandsMaxWorkgroups
-    // unless set; at least 1): each takes batches of strands until none is left, so 1 runs every batch
-    // in one workgroup, in turn.
+    // The most workgroups the fused strand pass is dispatched with for a group whose workgroups take
+    // batches (SimGpuPipelines::takes_batches; gpu_shared::kSimStrandsMaxWorkgroups unless set; at least
+    // 1): each takes batches of strands until none is left, so 1 runs every batch in one workgroup.
     void set_max_strand_workgroups(uint32_t n) { max_strand_workgroups_ = std::max<uint32_t>(n, 1); }
     // Records copies making every device-rooted group's reached transforms its targets (a reset).
     void record_snap_device_roots(gpu::CommandBuffer& cmd);
