@@ -126,6 +126,13 @@ int bench_sim(const Args& args, nlohmann::json& out) {
     gpu::Device& device = *ctx->device;
     auto sim_pipelines = SimGpuPipelines::create(device);
     if (!sim_pipelines) return fail(sim_pipelines.error().message);
+    // --strand-threads N: the fused strand pass's workgroups at most N threads (512 by default).
+    if (args.has("strand-threads")) {
+        auto t = args.get_int("strand-threads", 512);
+        if (!t || *t < 64 || *t > int(device.info().max_workgroup_invocations) || (*t & (*t - 1)) != 0)
+            return fail("--strand-threads must be a power of two from 64 to " + std::to_string(device.info().max_workgroup_invocations), 2);
+        sim_pipelines->set_max_strand_threads(uint32_t(*t));
+    }
     if (phases && !device.info().shader_clock)
         return fail("--phases needs a GPU with shader clock reads (VK_KHR_shader_clock); " + device.info().name + " has none");
 

@@ -442,17 +442,34 @@ void bend_strand(uint s) {
     }
 }
 
+// The stage within a round (R: none) of the lanes of stage group w (threads w S .. w S + S - 1), where
+// the round has `locals` local shape stages and `in_round` stages in all. Where a stage is a whole
+// subgroup, the local shape stages go to subgroups of an SM's schedulers 1-3 (subgroup w issues from
+// scheduler w % 4), one each, and the length stages, about half a local shape item's instructions each,
+// to scheduler 0's, rather than a local shape stage beside a length stage on two schedulers (H100, 4M
+// guide vertices: the step 0.9135 -> 0.9019 ms). Otherwise later stages on lower lanes: a device that runs
+// a step's lanes in index order (the CPU driver does) then meets every missed dependency between stages -
+// a read before the earlier stage's write, a write before the earlier stage's read - so the tests see it.
+uint sweep_stage(uint w, uint locals, uint in_round) {
+    if (S == SUB && R % 4u == 0u && locals <= R - R / 4u && in_round - locals <= R / 4u) {
+        if (w % 4u != 0u) {
+            uint i = w - w / 4u - 1u;  // among the subgroups of schedulers 1-3
+            return i < locals ? i : R;
+        }
+        uint i = w / 4u;
+        return i < in_round - locals ? locals + i : R;
+    }
+    return R - 1u - w;
+}
+
 // Every sweep of the step for the workgroup's strands; called by every thread (it holds barriers).
 void sweeps(uint t, uint strands_here) {
     uint local_n = p.local_stiffness_iter > 0.0 ? p.local_iterations : 0u;
     uint stages = local_n + p.length_iterations;
     uint s = t % S;
-    // The lane's stage within a round, later stages on lower lanes: a device that runs a step's lanes in
-    // index order (the CPU driver does) then meets every missed dependency between stages - a read before
-    // the earlier stage's write, a write before the earlier stage's read - so the tests see it.
-    uint r = R - 1u - t / S;
     for (uint first = 0u; first < stages; first += R) {
         uint in_round = min(R, stages - first);
+        uint r = sweep_stage(t / S, min(local_n - min(local_n, first), in_round), in_round);
         uint j = first + r;
         bool busy = r < in_round && s < strands_here;
         SweepLane lane;
@@ -686,7 +703,7 @@ void main() {
     // The first batch: positions, previous positions, reference vectors and rest lengths, rest positions;
     // the step's parameters and the last SDF's grid and frame (the first met) by three threads of three
     // warps that take no part in the set-up (one thread doing all three put its round trips on its path).
-    load_batch(t, batch, false);
+    load_batch(t, batch, AHEAD);
     if (t == T - 65u) s_params = step_params[pc.slot];
     if (step_params[pc.slot].sdf_count > 0u) {  // the last field: the guides meet them last to first
         uint last = step_params[pc.slot].sdf_count - 1u;
@@ -695,7 +712,11 @@ void main() {
     }
     if (t >= TF && t - TF < batch_strands(batch)) strand_setup(batch * S + t - TF, t - TF, step_params[pc.slot].strand_count);
 
-    bool integrated = false;  // whether the batch's registers hold it integrated, swapped, shaped and VSP'd (AHEAD)
+    if (AHEAD) {  // the first batch integrated in registers too, once the parameters are in shared memory
+        barrier();
+        if (ahead_thread(t)) integrate_batch(t, batch);
+    }
+    const bool integrated = AHEAD;  // whether the batch's registers hold it integrated, swapped, shaped and VSP'd
     for (;;) {
         uint first = batch * S;
         uint strands_here = batch_strands(batch);
@@ -836,7 +857,6 @@ void main() {
         phase_mark(9u);
         phase_end(batch);
         if (!more) break;
-        integrated = AHEAD;
         phase_start();
         barrier();  // every thread is done reading this batch from shared memory
         batch = next;

@@ -164,10 +164,14 @@ uint32_t SimGpuPipelines::strands_per_workgroup(uint32_t n) const {
 
 bool SimGpuPipelines::takes_batches(uint32_t n) const { return n >= batches_min_vertices_; }
 
+uint32_t SimGpuPipelines::strand_threads(uint32_t n) const {
+    const uint32_t s = strands_per_workgroup(n);
+    return std::max(s, std::min(max_strand_threads_, s * n));
+}
+
 bool SimGpuPipelines::integrates_ahead(uint32_t n) const {
     if (!takes_batches(n)) return false;
-    const uint32_t s = strands_per_workgroup(n);
-    const uint32_t threads = std::max(s, std::min(gpu_shared::kSimStrandsMaxThreads, s * n));
+    const uint32_t threads = strand_threads(n);
     return subgroup_size_ != 0 && subgroup_size_ >= n && subgroup_size_ % n == 0 && threads % subgroup_size_ == 0;
 }
 
@@ -188,7 +192,7 @@ Result<const gpu::ComputePipeline*> SimGpuPipelines::strands(uint32_t n, bool ph
             return make_error(ErrorCode::Unsupported, "the GPU's shared memory (" + std::to_string(device_->info().max_shared_memory_bytes) +
                                                           " bytes) cannot hold one strand of " + std::to_string(n) + " vertices");
         std::vector<VkDescriptorType> bindings(gpu_shared::kSimBindingCount, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
-        const uint32_t threads = std::max(s, std::min(gpu_shared::kSimStrandsMaxThreads, s * n));
+        const uint32_t threads = strand_threads(n);
         // Shuffles where a subgroup holds whole strands and the workgroup whole subgroups: the chain phase by
         // them, and the next batch's integration in registers (strands.comp, AHEAD).
         const bool whole = integrates_ahead(n);

@@ -60,6 +60,10 @@ public:
     // driver's 8-lane subgroups; set it before the first strands() call.
     bool takes_batches(uint32_t n) const;
     void set_batches_min_vertices(uint32_t n) { batches_min_vertices_ = n; }
+    // Threads per workgroup of the fused pass at most (kSimStrandsMaxThreads by default; a power of two
+    // from 64 to the device's limit), for benchmarks; set it before the first strands() call.
+    void set_max_strand_threads(uint32_t n) { max_strand_threads_ = n; }
+    uint32_t strand_threads(uint32_t n) const;
     // Strands per workgroup of the fused pass: up to kSimStrandsMaxPerWorkgroup, halved while their
     // staging would exceed the device's shared memory.
     uint32_t strands_per_workgroup(uint32_t n) const;
@@ -81,6 +85,7 @@ private:
     std::unique_ptr<Cache> cache_;
     uint32_t subgroup_size_ = 0;       // compute subgroups with shuffles (0: none): the chain phase's shuffles
     uint32_t batches_min_vertices_ = 16;
+    uint32_t max_strand_threads_ = gpu_shared::kSimStrandsMaxThreads;
 };
 
 struct SimGpuGroup {
