@@ -29,6 +29,14 @@ TEST(Cli, HelpListsSubcommands) {
     EXPECT_NE(bad.err.find("unknown command 'frobnicate'"), std::string::npos) << bad.err;
 }
 
+TEST(Cli, BenchSimRejectsAWorkgroupSizeItCannotRun) {
+    for (const char* bad : {"100", "32", "0", "4096"}) {
+        auto r = run_process(cli() + " bench sim --only 1M_guide_vertices --frames 1 --strand-threads " + bad);
+        EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.err;
+        EXPECT_NE(r.err.find("--strand-threads must be a power of two"), std::string::npos) << r.err;
+    }
+}
+
 TEST(Cli, InfoOnTheDefaultScene) {
     auto r = run_process(cli() + " info --json " + quote(source("presets/scenes/default.json").string()));
     ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -598,6 +598,40 @@ TEST_F(SimGpuTest, OneWorkgroupTakingEveryBatchMatchesTheCpu) {
     EXPECT_TRUE(defaults->takes_batches(16));
 }
 
+// The fused pass's workgroup size changes which thread takes which vertex, how many sweep stages run at
+// once (two rounds of stages at 128 threads) and where the next batch is read, never the result:
+// `bench sim --strand-threads` times the sizes against each other.
+TEST_F(SimGpuTest, FusedStepIsTheSameAtEveryWorkgroupSize) {
+    for (int n : {8, 32}) {
+        auto tune = [&](SimulationParams& p) { p.gpu_vertices_per_strand = n; };
+        SimWorld reference = make_world(tune);
+        auto defaults = SimGpuPipelines::create(device());
+        ASSERT_TRUE(defaults.ok());
+        auto sim_ref = SimGpu::create(device(), *defaults, reference, 8, SimGpuMode::Fused);
+        ASSERT_TRUE(sim_ref.ok()) << sim_ref.error().describe();
+        run_gpu(device(), *sim_ref, reference, 5);
+        ASSERT_TRUE(sim_ref->download(device(), reference).ok());
+        EXPECT_GT(diff(make_world(tune), reference).guide_max_m, 1e-3) << "the hair moved";
+        for (uint32_t threads : {128u, 256u, 1024u}) {
+            if (threads > device().info().max_workgroup_invocations) continue;
+            auto pipelines = SimGpuPipelines::create(device());
+            ASSERT_TRUE(pipelines.ok());
+            pipelines->set_max_strand_threads(threads);
+            const uint32_t strands = pipelines->strands_per_workgroup(uint32_t(n));
+            EXPECT_EQ(pipelines->strand_threads(uint32_t(n)), std::max(strands, std::min(threads, strands * uint32_t(n))));
+            if (pipelines->strand_threads(uint32_t(n)) == defaults->strand_threads(uint32_t(n))) continue;  // the same size
+            SimWorld w = make_world(tune);
+            auto sim = SimGpu::create(device(), *pipelines, w, 8, SimGpuMode::Fused);
+            ASSERT_TRUE(sim.ok()) << sim.error().describe();
+            run_gpu(device(), *sim, w, 5);
+            ASSERT_TRUE(sim->download(device(), w).ok());
+            const Diff d = diff(reference, w);
+            std::printf("[sim-gpu fused] n=%d at %u threads: max |against 512| %.3g m\n", n, threads, d.guide_max_m);
+            EXPECT_LE(d.guide_max_m, device().info().is_cpu() ? 1e-6 : 1e-5) << "n=" << n << ", " << threads << " threads";
+        }
+    }
+}
+
 // The fused step copies each SDF's grid and frame to shared memory in turn, and takes per-strand root
 // transforms when the roots are skinned (one shared transform under rigid motion): a second collision
 // mesh (the head's field moved 2 cm sideways and 3 cm up, into the hair) and roots that turn strand by
