@@ -47,8 +47,12 @@ TRESSEL_CONST(uint, kSimBindingCount, 32u);
 // are read during the previous batch's follow-the-leader sweep, which that phase's count includes); integration; the swap with
 // global shape and VSP; the sweeps; chain shape matching (runs, then vertices); per SDF (summed over SDFs) the vertices (with the clamp before the
 // first), the even and the odd segment midpoints; the follow-the-leader sweep with the contacts (with the
-// clamp when there is no SDF); staging out.
-TRESSEL_CONST(uint, kSimPhaseCount, 10u);
+// clamp when there is no SDF); staging out. Then the two parts of the follow-the-leader phase alone, each
+// the longest any of its threads took (kSimPhaseLanesFirst): the sweep's lanes, and the next batch's
+// reading, integration and set-up on the other threads; the phase lasts as long as the longer of them
+// (and the two share the SM's issue slots).
+TRESSEL_CONST(uint, kSimPhaseLanesFirst, 10u);
+TRESSEL_CONST(uint, kSimPhaseCount, 12u);
 // The fused strand pass (shaders/sim/strands.comp): a workgroup's strands staged in shared memory, 11
 // floats per vertex (position with inverse mass, previous position, reference vector, rest length) with a
 // row stride of strands + 1, 16 floats per strand, one copy each of the step's SimGroupParams, the
@@ -60,7 +64,7 @@ TRESSEL_CONST(uint, kSimStrandsMaxThreads, 512u);  // H100: 512 and 1024 beat 25
 TRESSEL_CONST(uint, kSimStrandsMaxWorkgroups, 1024u);  // more than fit at once on any GPU we know (an H100: 132)
 TRESSEL_CONST(uint, kSimStrandsSharedBytesPerVertex, 44u);
 TRESSEL_CONST(uint, kSimStrandsSharedBytesPerStrand, 64u);
-TRESSEL_CONST(uint, kSimStrandsSharedBytesFixed, 428u);
+TRESSEL_CONST(uint, kSimStrandsSharedBytesFixed, 436u);
 
 struct SimPush {
     uint count;          // items of this dispatch

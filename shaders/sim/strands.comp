@@ -78,10 +78,18 @@ void phase_end(uint workgroup) {
     if (gl_LocalInvocationIndex != 0u) return;
     for (uint i = 0u; i < kSimPhaseCount; ++i) phase_cycles[workgroup * kSimPhaseCount + i] = s_phase_cycles[i];
 }
+// The parts of a phase that run side by side (kSimPhaseLanesFirst on): every thread of a part reads the
+// clock as the phase starts (lane_start) and as its part ends (lane_mark), and the part's count is the
+// longest of its threads' - what the phase would take with that part alone on its path.
+uint g_lane_clock = 0u;
+void lane_start() { g_lane_clock = clock2x32ARB().x; }
+void lane_mark(uint phase) { atomicMax(s_phase_cycles[phase], clock2x32ARB().x - g_lane_clock); }
 #else
 void phase_start() {}
 void phase_mark(uint phase) {}
 void phase_end(uint workgroup) {}
+void lane_start() {}
+void lane_mark(uint phase) {}
 #endif
 
 // The step's parameters and the SDF being collided with, copied to shared memory once per workgroup (and
@@ -821,6 +829,7 @@ void main() {
         }
         if (t == 0u) s_batch = next_claim;
         barrier();
+        lane_start();
 
         // The last sweep: follow-the-leader with the contacts, one lane per strand; meanwhile the other
         // subgroups read the next batch into registers (integrating it with AHEAD), the threads TF .. TF + S - 1
@@ -830,7 +839,10 @@ void main() {
         if (t < TF) {
             // Without AHEAD the sweep's subgroup reads its vertices of the next batch after the sweep: held
             // through it, they took the registers the sweep's loop keeps its next item in.
-            if (t < strands_here) ftl_contact_strand(t);
+            if (t < strands_here) {
+                ftl_contact_strand(t);
+                lane_mark(kSimPhaseLanesFirst);
+            }
             if (more && !AHEAD) load_batch(t, next, false);
         } else if (more) {
             load_batch(t, next, AHEAD);
@@ -841,6 +853,7 @@ void main() {
                 if (t == T - 1u) s_grid = sdf_grids[last];
                 if (t == T - 33u) s_sdf_frame = sdf_frames[pc.slot * 2u * pc.max_sdfs + last];
             }
+            lane_mark(kSimPhaseLanesFirst + 1u);
         }
         barrier();
         phase_mark(8u);

@@ -632,7 +632,7 @@ void SimGpu::record_fused(gpu::CommandBuffer& cmd, const SimWorld& world, uint32
 const char* sim_phase_name(uint32_t phase) {
     static const char* const names[gpu_shared::kSimPhaseCount] = {
         "staging in", "integration", "global shape + vsp", "sweeps", "chain shape matching", "sdf vertices", "sdf midpoints even",
-        "sdf midpoints odd", "follow-the-leader + contacts", "staging out"};
+        "sdf midpoints odd", "follow-the-leader + contacts", "staging out", "contact sweep lanes", "next batch lanes"};
     return phase < gpu_shared::kSimPhaseCount ? names[phase] : "?";
 }
 
