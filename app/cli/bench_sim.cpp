@@ -133,6 +133,14 @@ int bench_sim(const Args& args, nlohmann::json& out) {
             return fail("--strand-threads must be a power of two from 64 to " + std::to_string(device.info().max_workgroup_invocations), 2);
         sim_pipelines->set_max_strand_threads(uint32_t(*t));
     }
+    // --sweep-items N: each stage of the fused pass's pipelined sweeps takes N items per barrier step (1 by
+    // default): fewer, longer steps, the same result.
+    if (args.has("sweep-items")) {
+        auto n = args.get_int("sweep-items", 1);
+        if (!n || *n < 1 || *n > int(gpu_shared::kSimSweepItemsMax))
+            return fail("--sweep-items must be 1 to " + std::to_string(gpu_shared::kSimSweepItemsMax), 2);
+        sim_pipelines->set_sweep_items(uint32_t(*n));
+    }
     if (phases && !device.info().shader_clock)
         return fail("--phases needs a GPU with shader clock reads (VK_KHR_shader_clock); " + device.info().name + " has none");
 

@@ -33,6 +33,8 @@ const char* const kBenchUsage =
     "       --ratboy-cells N builds the Rat Boy body's field at N cells across (default 128, which sees his\n"
     "       face; TressFX's demo uses 50, which misses 3% of his surface);\n"
     "       --strand-threads N runs the fused strand pass in workgroups of at most N threads (default 512);\n"
+    "       --sweep-items N has each stage of its pipelined sweeps take N items per barrier step (1-8,\n"
+    "       default 1: the result is the same, the steps fewer and longer);\n"
     "       --save-scene FILE writes the Rat Boy case's scene (or --only NAME's) as a scene file to open\n"
     "       in the editor or bake, and runs nothing\n"
     "anim:  an animated character's whole step at Rat Boy scale (bench sim's hair on Ratboy_body.tfxmesh,\n"
@@ -66,7 +68,7 @@ int run_bench(const std::vector<std::string>& argv) {
     if (workload == "groom") return run_bench_groom(argv);
     if (workload == "brush") return run_bench_brush(std::vector<std::string>(argv.begin() + 1, argv.end()));
     auto args = Args::parse(std::vector<std::string>(argv.begin() + 1, argv.end()),
-                            {{"out", true}, {"frames", true}, {"testdata", true}, {"device", true}, {"only", true}, {"phases", false}, {"chain", false}, {"volume", false}, {"rod", false}, {"save-scene", true}, {"ratboy-cells", true}, {"strand-threads", true},
+                            {{"out", true}, {"frames", true}, {"testdata", true}, {"device", true}, {"only", true}, {"phases", false}, {"chain", false}, {"volume", false}, {"rod", false}, {"save-scene", true}, {"ratboy-cells", true}, {"strand-threads", true}, {"sweep-items", true},
                              {"counts", true}, {"renderers", true}, {"tile-kernel", true}, {"scene", true},
                              {"size", true}, {"iterations", true}, {"sides", true}});
     if (!args) return fail(args.error().message, 2);

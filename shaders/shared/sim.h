@@ -578,18 +578,17 @@ SIM_FN vec3 sim_keep_distance(vec3 x, vec3 anchor, float len_m) {
 // correction) and, with the parent's height h, the target's height h + s (d . n) and the turned point
 // a - n h + radius (d - n (d . n)) / |d - n (d . n)|, side by side, instead of the target first, then its
 // height, then its tangent part (H100, 4M guide vertices: the sweep 19,160 -> 13,540 cycles a workgroup as
-// first written in the kernel; engine/sim/README.md). The free target keeps the rounding of b + d (s - 1):
+// first written in the kernel; engine/sim/README.md). Every case is computed and the result picked by
+// selects, with no branch: a lane's branches cost the chain more than the arithmetic they skip (the
+// sweep's lanes 16,460 -> 12,660 cycles a batch). The free target keeps the rounding of b + d (s - 1):
 // a + d s moved a curl test's 4-substep radius by 16% (Known gaps there).
 TRESSEL_CONST(float, kSimContactLiftedLength2, 1.000002f);
 SIM_FN SimPair sim_ftl_contact(vec4 a, vec4 b, float rest_m, vec3 c) {
-    vec3 n = c;
-    vec3 plane_point = sim_xyz(b);
     float lc2 = dot(c, c);
-    if (lc2 > kSimContactLiftedLength2) {
-        float lc = sqrt(lc2);
-        n = c / lc;
-        plane_point = plane_point + n * (lc - 1.0f);
-    }
+    bool lifted = lc2 > kSimContactLiftedLength2;
+    float lc = sqrt(lc2);
+    vec3 n = lifted ? c / max(lc, 1.0f) : c;  // lifted: lc > 1, so the max never changes it
+    vec3 plane_point = lifted ? sim_xyz(b) + n * (lc - 1.0f) : sim_xyz(b);
     vec3 d = sim_xyz(b) - sim_xyz(a);
     float l2 = dot(d, d);
     float dn = dot(d, n);
@@ -598,18 +597,19 @@ SIM_FN SimPair sim_ftl_contact(vec4 a, vec4 b, float rest_m, vec3 c) {
     float s = apart ? rest_m * inversesqrt(l2) : 1.0f;  // a and b too close for a direction: b stays
     vec3 correction = apart ? d * (s - 1.0f) : vec3(0.0f);
     vec3 t = sim_xyz(b) + correction;
+    // Below the plane: turn. The target's direction along the plane (times 1 / s) is the tangent; the
+    // sphere's point on the plane in it, or straight down through the plane (no tangent) t stays. The
+    // floor under tl2 changes no turned point that is taken (s is at most rest_m / kSimTinyLength_m).
+    vec3 tangent = d - n * dn;
+    float tl2 = dot(tangent, tangent);
+    float radius = sqrt(max(rest_m * rest_m - h * h, 0.0f));
+    vec3 turned = sim_xyz(a) - n * h + tangent * (radius * inversesqrt(max(tl2, 1e-37f)));
+    vec3 up = sim_xyz(a) + n * rest_m;
+    bool below = h + s * dn < 0.0f && dot(n, n) > 0.0f;
+    bool along = s * s * tl2 > kSimTinyLength_m * kSimTinyLength_m;
+    t = below ? (h <= -rest_m ? up : (along ? turned : t)) : t;
     SimPair r;
     r.b = vec4(correction.x, correction.y, correction.z, 0.0f);
-    if (h + s * dn < 0.0f && dot(n, n) > 0.0f) {  // below the plane: turn
-        vec3 tangent = d - n * dn;  // the target's direction along the plane (times 1 / s)
-        float tl2 = dot(tangent, tangent);
-        if (h <= -rest_m) {
-            t = sim_xyz(a) + n * rest_m;
-        } else if (s * s * tl2 > kSimTinyLength_m * kSimTinyLength_m) {  // else straight down through the plane: keep t
-            float radius = sqrt(max(rest_m * rest_m - h * h, 0.0f));
-            t = sim_xyz(a) - n * h + tangent * (radius * inversesqrt(tl2));
-        }
-    }
     r.a = vec4(t.x, t.y, t.z, b.w);
     return r;
 }

@@ -45,6 +45,8 @@ layout(constant_id = 5) const uint SUB = 32u;  // the device's subgroup size
 layout(constant_id = 6) const bool AHEAD = false;
 // Workgroups that take batches from the work counter (see "Batches"); without it, batch = workgroup.
 layout(constant_id = 7) const bool PERSIST = true;
+// Items per step of the pipelined sweeps (see sweep_lag_steps).
+layout(constant_id = 8) const uint SWEEP_ITEMS = 1u;
 // The contact-keeping sweep's threads, whole subgroups: the other threads read the next batch meanwhile.
 const uint TF = ((S + SUB - 1u) / SUB) * SUB;
 layout(local_size_x_id = 2) in;
@@ -335,6 +337,14 @@ uint sweep_lag(uint j, uint local_n) {
     return 2u;
 }
 const uint R = T / S;  // stages in flight per round
+// SWEEP_ITEMS (constant 8): items a stage takes per step, one after the other on its lane, so that a round
+// takes fewer steps and barriers (SimGpuPipelines::set_sweep_items; bench sim --sweep-items). A stage
+// lagging `lag` items behind the one before it starts ceil((SWEEP_ITEMS - 1 + lag) / SWEEP_ITEMS) steps
+// after it: every item it takes in a step then reads what the stage before left a step earlier (its items
+// up to the last one's + lag - 1), and that stage's items of the same step are at least `lag` ahead of
+// each of them - the pattern of one item per step; items further ahead touch only vertices further along
+// the strand, which no item of the later stage in that step reads.
+uint sweep_lag_steps(uint lag) { return (SWEEP_ITEMS - 1u + lag + SWEEP_ITEMS - 1u) / SWEEP_ITEMS; }
 
 vec4 collide_vertex(vec4 v, vec3 xp, float friction_scale) {
     if (v.w <= 0.0) return v;
@@ -486,15 +496,17 @@ void sweeps(uint t, uint strands_here) {
         // Steps this lane's stage starts after the round's first, and steps the round takes.
         uint offset = 0u, last_offset = 0u;
         for (uint i = 1u; i < in_round; ++i) {
-            last_offset += sweep_lag(first + i, local_n);
+            last_offset += sweep_lag_steps(sweep_lag(first + i, local_n));
             if (i == r) offset = last_offset;
         }
-        uint steps = last_offset + N;
+        uint steps = last_offset + (N + SWEEP_ITEMS - 1u) / SWEEP_ITEMS;
         for (uint step = 0u; step < steps; ++step) {
-            uint k = step - offset;  // wraps below the lane's first step
-            if (busy && k < N) {
-                if (j < local_n) local_shape_item(s, k, j == 0u, j + 1u == local_n, lane);
-                else length_item(s, k, lane);
+            for (uint b = 0u; b < SWEEP_ITEMS; ++b) {
+                uint k = (step - offset) * SWEEP_ITEMS + b;  // wraps below the lane's first step
+                if (busy && k < N) {
+                    if (j < local_n) local_shape_item(s, k, j == 0u, j + 1u == local_n, lane);
+                    else length_item(s, k, lane);
+                }
             }
             barrier();
         }
@@ -663,6 +675,7 @@ void ftl_contact_strand(uint s) {
     vec3 n = CONTACT(ib);
     vec3 b_prev = XP(ib);
     float rest = s_len[at(s, 0u)];
+    uint colliders_here = p.collider_count;
     for (uint k = 0u; k + 1u < N; ++k) {
         uint ia = at(s, k);
         ib = at(s, k + 1u);
@@ -676,17 +689,16 @@ void ftl_contact_strand(uint s) {
             next_prev = XP(ic);
             next_rest = s_len[ib];
         }
-        if (b.w > 0.0) {
-            SimPair f = sim_ftl_contact(a, b, rest, n);
-            vec3 d = f.b.xyz;
-            vec3 t = f.a.xyz;
-            for (uint c = 0u; c < p.collider_count; ++c)
-                t = sim_keep_distance(sim_collide_primitive(t, b_prev, colliders[pc.slot * pc.max_colliders + c], p.particle_radius_m, 0.0),
-                                      a.xyz, rest);
-            b = with_w(t, b.w);
-            set_x(ib, b);
-            if (a.w > 0.0) set_xp(ia, a_prev + d * kSimFtlVelocityCorrection);
-        }
+        // A pinned child or parent keeps its values: written back unchanged, with no branch on the chain.
+        SimPair f = sim_ftl_contact(a, b, rest, n);
+        vec3 t = f.a.xyz;
+        for (uint c = 0u; c < colliders_here; ++c)
+            t = sim_keep_distance(sim_collide_primitive(t, b_prev, colliders[pc.slot * pc.max_colliders + c], p.particle_radius_m, 0.0),
+                                  a.xyz, rest);
+        bool free_child = b.w > 0.0;
+        b = free_child ? with_w(t, b.w) : b;
+        set_x(ib, b);
+        set_xp(ia, free_child && a.w > 0.0 ? a_prev + f.b.xyz * kSimFtlVelocityCorrection : a_prev);
         a = b;
         a_prev = b_prev;
         b = next_b;

@@ -37,6 +37,14 @@ TEST(Cli, BenchSimRejectsAWorkgroupSizeItCannotRun) {
     }
 }
 
+TEST(Cli, BenchSimRejectsSweepItemsItCannotRun) {
+    for (const char* bad : {"0", "9", "two"}) {
+        auto r = run_process(cli() + " bench sim --only 1M_guide_vertices --frames 1 --sweep-items " + bad);
+        EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.err;
+        EXPECT_NE(r.err.find("--sweep-items must be 1 to 8"), std::string::npos) << r.err;
+    }
+}
+
 TEST(Cli, InfoOnTheDefaultScene) {
     auto r = run_process(cli() + " info --json " + quote(source("presets/scenes/default.json").string()));
     ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -632,6 +632,59 @@ TEST_F(SimGpuTest, FusedStepIsTheSameAtEveryWorkgroupSize) {
     }
 }
 
+// Several items per barrier step of the pipelined sweeps start each stage later by whole steps and run a
+// stage's items back to back on its lane: every item must still read what one item per step gives it
+// (`bench sim --sweep-items` times them against each other). Lanes running stage by stage in index order,
+// later stages first (the CPU driver), meet any item that runs before the one it needs (a start of
+// ceil(lag / N) steps instead fails here by up to 0.04 m). The default 3 + 3 iterations, 5 + 2, and 12 + 12
+// (several rounds where a workgroup has fewer than 24 stages' lanes: n = 8 on the CPU driver).
+TEST_F(SimGpuTest, FusedStepIsTheSameAtAnySweepItemsPerStep) {
+    struct Case {
+        int local, length;
+        std::vector<uint32_t> items;
+    };
+    const Case cases[] = {{3, 3, {2, 4}}, {5, 2, {3}}, {12, 12, {2, 8}}};
+    for (int n : {8, 32}) {
+        for (const Case& c : cases) {
+            const int local = c.local, length = c.length;
+            auto tune = [&](SimulationParams& p) {
+                p.gpu_vertices_per_strand = n;
+                p.local_iterations = local;
+                p.length_iterations = length;
+            };
+            SimWorld reference = make_world(tune);
+            auto defaults = SimGpuPipelines::create(device());
+            ASSERT_TRUE(defaults.ok());
+            EXPECT_EQ(defaults->sweep_items(), 1u);
+            auto sim_ref = SimGpu::create(device(), *defaults, reference, 8, SimGpuMode::Fused);
+            ASSERT_TRUE(sim_ref.ok()) << sim_ref.error().describe();
+            run_gpu(device(), *sim_ref, reference, 5);
+            ASSERT_TRUE(sim_ref->download(device(), reference).ok());
+            EXPECT_GT(diff(make_world(tune), reference).guide_max_m, 1e-3) << "the hair moved";
+            for (uint32_t items : c.items) {
+                auto pipelines = SimGpuPipelines::create(device());
+                ASSERT_TRUE(pipelines.ok());
+                pipelines->set_sweep_items(items);
+                SimWorld w = make_world(tune);
+                auto sim = SimGpu::create(device(), *pipelines, w, 8, SimGpuMode::Fused);
+                ASSERT_TRUE(sim.ok()) << sim.error().describe();
+                run_gpu(device(), *sim, w, 5);
+                ASSERT_TRUE(sim->download(device(), w).ok());
+                const Diff d = diff(reference, w);
+                std::printf("[sim-gpu fused] n=%d, %d local + %d length, %u items a step: max |against 1| %.3g m\n", n, local, length, items,
+                            d.guide_max_m);
+                EXPECT_LE(d.guide_max_m, device().info().is_cpu() ? 1e-6 : 1e-5) << "n=" << n << ", " << items << " items";
+            }
+        }
+    }
+    auto pipelines = SimGpuPipelines::create(device());
+    ASSERT_TRUE(pipelines.ok());
+    for (uint32_t bad : {0u, gpu_shared::kSimSweepItemsMax + 1}) {
+        pipelines->set_sweep_items(bad);
+        EXPECT_FALSE(pipelines->strands(32, false, false).ok()) << bad << " items a step";
+    }
+}
+
 // The fused step copies each SDF's grid and frame to shared memory in turn, and takes per-strand root
 // transforms when the roots are skinned (one shared transform under rigid motion): a second collision
 // mesh (the head's field moved 2 cm sideways and 3 cm up, into the hair) and roots that turn strand by

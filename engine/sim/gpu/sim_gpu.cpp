@@ -181,6 +181,9 @@ Result<const gpu::ComputePipeline*> SimGpuPipelines::strands(uint32_t n, bool ph
         return make_error(ErrorCode::InvalidArgument, "the GPU simulation takes " + std::to_string(gpu_shared::kSimMinVerticesPerStrand) +
                                                           " to " + std::to_string(gpu_shared::kSimMaxVerticesPerStrand) +
                                                           " vertices per strand, not " + std::to_string(n));
+    if (sweep_items_ < 1 || sweep_items_ > gpu_shared::kSimSweepItemsMax)
+        return make_error(ErrorCode::InvalidArgument, "the fused pass's sweeps take 1 to " + std::to_string(gpu_shared::kSimSweepItemsMax) +
+                                                          " items per step, not " + std::to_string(sweep_items_));
     if (phase_clocks && (!device_->info().shader_clock || subgroup_size_ == 0))
         return make_error(ErrorCode::Unsupported, device_->info().name +
                                                       " offers no shader clock (VK_KHR_shader_clock) or no compute subgroup shuffles for phase cycle counts");
@@ -207,7 +210,7 @@ Result<const gpu::ComputePipeline*> SimGpuPipelines::strands(uint32_t n, bool ph
         const bool chain_shuffle = chain && subgroup_size_ != 0 && subgroup_size_ >= n && subgroup_size_ % n == 0 && threads % subgroup_size_ == 0;
         const char* shader = phase_clocks ? "sim/strands_phases.comp" : whole || chain_shuffle ? "sim/strands_shuffle.comp" : "sim/strands.comp";
         gpu::ComputePipelineDesc d{embedded_spirv(shader), bindings, sizeof(SimPush), std::string(shader) + " n=" + std::to_string(n)};
-        d.specialization = {s, n, threads, chain ? 1u : 0u, chain_shuffle ? 1u : 0u, sub, whole ? 1u : 0u, takes_batches(n) ? 1u : 0u};
+        d.specialization = {s, n, threads, chain ? 1u : 0u, chain_shuffle ? 1u : 0u, sub, whole ? 1u : 0u, takes_batches(n) ? 1u : 0u, sweep_items_};
         auto pipe = device_->create_compute_pipeline(d);
         if (!pipe) return pipe.error();
         slot = std::make_unique<gpu::ComputePipeline>(std::move(*pipe));

@@ -64,6 +64,11 @@ public:
     // from 64 to the device's limit), for benchmarks; set it before the first strands() call.
     void set_max_strand_threads(uint32_t n) { max_strand_threads_ = n; }
     uint32_t strand_threads(uint32_t n) const;
+    // Items each stage of the fused pass's pipelined sweeps takes per barrier step (1 by default, up to
+    // kSimSweepItemsMax): fewer steps and barriers, each longer; the result is the same. For benchmarks;
+    // set it before the first strands() call.
+    void set_sweep_items(uint32_t n) { sweep_items_ = n; }
+    uint32_t sweep_items() const { return sweep_items_; }
     // Strands per workgroup of the fused pass: up to kSimStrandsMaxPerWorkgroup, halved while their
     // staging would exceed the device's shared memory.
     uint32_t strands_per_workgroup(uint32_t n) const;
@@ -86,6 +91,7 @@ private:
     uint32_t subgroup_size_ = 0;       // compute subgroups with shuffles (0: none): the chain phase's shuffles
     uint32_t batches_min_vertices_ = 16;
     uint32_t max_strand_threads_ = gpu_shared::kSimStrandsMaxThreads;
+    uint32_t sweep_items_ = 1;
 };
 
 struct SimGpuGroup {
