@@ -598,6 +598,14 @@ TEST_F(SimGpuTest, OneWorkgroupTakingEveryBatchMatchesTheCpu) {
     EXPECT_TRUE(defaults->takes_batches(16));
 }
 
+// `steps` fused steps of w on the GPU with `pipelines`, w then holding the result.
+void run_fused(gpu::Device& dev, const SimGpuPipelines& pipelines, SimWorld& w, uint32_t steps) {
+    auto sim = SimGpu::create(dev, pipelines, w, 8, SimGpuMode::Fused);
+    ASSERT_TRUE(sim.ok()) << sim.error().describe();
+    run_gpu(dev, *sim, w, steps);
+    ASSERT_TRUE(sim->download(dev, w).ok());
+}
+
 // The fused pass's workgroup size changes which thread takes which vertex, how many sweep stages run at
 // once (two rounds of stages at 128 threads) and where the next batch is read, never the result:
 // `bench sim --strand-threads` times the sizes against each other.
@@ -607,10 +615,7 @@ TEST_F(SimGpuTest, FusedStepIsTheSameAtEveryWorkgroupSize) {
         SimWorld reference = make_world(tune);
         auto defaults = SimGpuPipelines::create(device());
         ASSERT_TRUE(defaults.ok());
-        auto sim_ref = SimGpu::create(device(), *defaults, reference, 8, SimGpuMode::Fused);
-        ASSERT_TRUE(sim_ref.ok()) << sim_ref.error().describe();
-        run_gpu(device(), *sim_ref, reference, 5);
-        ASSERT_TRUE(sim_ref->download(device(), reference).ok());
+        ASSERT_NO_FATAL_FAILURE(run_fused(device(), *defaults, reference, 5));
         EXPECT_GT(diff(make_world(tune), reference).guide_max_m, 1e-3) << "the hair moved";
         for (uint32_t threads : {128u, 256u, 1024u}) {
             if (threads > device().info().max_workgroup_invocations) continue;
@@ -621,10 +626,7 @@ TEST_F(SimGpuTest, FusedStepIsTheSameAtEveryWorkgroupSize) {
             EXPECT_EQ(pipelines->strand_threads(uint32_t(n)), std::max(strands, std::min(threads, strands * uint32_t(n))));
             if (pipelines->strand_threads(uint32_t(n)) == defaults->strand_threads(uint32_t(n))) continue;  // the same size
             SimWorld w = make_world(tune);
-            auto sim = SimGpu::create(device(), *pipelines, w, 8, SimGpuMode::Fused);
-            ASSERT_TRUE(sim.ok()) << sim.error().describe();
-            run_gpu(device(), *sim, w, 5);
-            ASSERT_TRUE(sim->download(device(), w).ok());
+            ASSERT_NO_FATAL_FAILURE(run_fused(device(), *pipelines, w, 5));
             const Diff d = diff(reference, w);
             std::printf("[sim-gpu fused] n=%d at %u threads: max |against 512| %.3g m\n", n, threads, d.guide_max_m);
             EXPECT_LE(d.guide_max_m, device().info().is_cpu() ? 1e-6 : 1e-5) << "n=" << n << ", " << threads << " threads";
@@ -656,20 +658,14 @@ TEST_F(SimGpuTest, FusedStepIsTheSameAtAnySweepItemsPerStep) {
             auto defaults = SimGpuPipelines::create(device());
             ASSERT_TRUE(defaults.ok());
             EXPECT_EQ(defaults->sweep_items(), 1u);
-            auto sim_ref = SimGpu::create(device(), *defaults, reference, 8, SimGpuMode::Fused);
-            ASSERT_TRUE(sim_ref.ok()) << sim_ref.error().describe();
-            run_gpu(device(), *sim_ref, reference, 5);
-            ASSERT_TRUE(sim_ref->download(device(), reference).ok());
+            ASSERT_NO_FATAL_FAILURE(run_fused(device(), *defaults, reference, 5));
             EXPECT_GT(diff(make_world(tune), reference).guide_max_m, 1e-3) << "the hair moved";
             for (uint32_t items : c.items) {
                 auto pipelines = SimGpuPipelines::create(device());
                 ASSERT_TRUE(pipelines.ok());
                 pipelines->set_sweep_items(items);
                 SimWorld w = make_world(tune);
-                auto sim = SimGpu::create(device(), *pipelines, w, 8, SimGpuMode::Fused);
-                ASSERT_TRUE(sim.ok()) << sim.error().describe();
-                run_gpu(device(), *sim, w, 5);
-                ASSERT_TRUE(sim->download(device(), w).ok());
+                ASSERT_NO_FATAL_FAILURE(run_fused(device(), *pipelines, w, 5));
                 const Diff d = diff(reference, w);
                 std::printf("[sim-gpu fused] n=%d, %d local + %d length, %u items a step: max |against 1| %.3g m\n", n, local, length, items,
                             d.guide_max_m);
