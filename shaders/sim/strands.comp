@@ -143,9 +143,9 @@ vec3 REF(uint i) { return vec3(s_rx[i], s_ry[i], s_rz[i]); }
 
 // The per-strand values of this step for slot s, from the strand data pass (strand_data.comp, the
 // dispatch before this one): a long dependent chain for one thread per strand, which here would hold up
-// every thread of the workgroup. Run by the threads TF .. TF + S - 1 (the contact-keeping sweep's lanes are
-// below TF), for the next batch while the sweep of this one runs: no phase after the chain shape matching
-// reads these arrays. The host checks that the workgroup has TF + S threads.
+// every thread of the workgroup. Run by S threads past the contact-keeping sweep's lanes (setup_first), for
+// the next batch while the sweep of this one runs: no phase after the chain shape matching reads these
+// arrays. The host checks that the workgroup has TF + S threads.
 void strand_setup(uint strand, uint s, uint strand_count) {
     SimStrandData d = strand_data[strand];
     vec4 rest_q = rest_root_frame_q[strand];
@@ -180,6 +180,17 @@ vec4 g_ref[VR];   // reference vector; w: rest length of the segment to the next
 vec3 g_rest[VR];  // rest position, scalp space (pinned vertices, global shape)
 
 uint batch_strands(uint batch) { return min(S, pc.count - batch * S); }
+// The first of the S threads that set up a batch's strands (strand_setup; the contact-keeping sweep's threads
+// are below TF). With AHEAD, subgroup 4 on: it shares the sweep's scheduler and reads nothing ahead
+// (ahead_thread), so the set-up no longer waits behind a subgroup's reading and integration of the next
+// batch (H100, 4M guide vertices: the next batch's part of the follow-the-leader phase 12,850 -> 11,150
+// cycles, the step 0.887 -> 0.866 ms). Otherwise the threads just past the sweep's.
+uint setup_first() {
+    if (!AHEAD) return TF;  // nested ifs: glslc's optimizer fails on && of specialization constants
+    if (SWEEP_SUBS > 4u) return TF;
+    if (4u * SUB + S > T) return TF;
+    return 4u * SUB;
+}
 bool ahead_thread(uint t) {
     uint w = t / SUB;
     return w >= SWEEP_SUBS && w % 4u != 0u;
@@ -730,7 +741,8 @@ void main() {
         if (t == T - 1u) s_grid = sdf_grids[last];
         if (t == T - 33u) s_sdf_frame = sdf_frames[pc.slot * 2u * pc.max_sdfs + last];
     }
-    if (t >= TF && t - TF < batch_strands(batch)) strand_setup(batch * S + t - TF, t - TF, step_params[pc.slot].strand_count);
+    uint setup = setup_first();
+    if (t >= setup && t - setup < batch_strands(batch)) strand_setup(batch * S + t - setup, t - setup, step_params[pc.slot].strand_count);
 
     if (AHEAD) {  // the first batch integrated in registers too, once the parameters are in shared memory
         barrier();
@@ -844,8 +856,8 @@ void main() {
         lane_start();
 
         // The last sweep: follow-the-leader with the contacts, one lane per strand; meanwhile the other
-        // subgroups read the next batch into registers (integrating it with AHEAD), the threads TF .. TF + S - 1
-        // set its strands up, and with several SDFs the last one's grid and frame are staged again.
+        // subgroups read the next batch into registers (integrating it with AHEAD), S threads from
+        // setup_first() set its strands up, and with several SDFs the last one's grid and frame are staged again.
         uint next = PERSIST ? s_batch : batches;
         bool more = next < batches;
         if (t < TF) {
@@ -859,7 +871,7 @@ void main() {
         } else if (more) {
             load_batch(t, next, AHEAD);
             if (ahead_thread(t)) integrate_batch(t, next);
-            if (t - TF < batch_strands(next)) strand_setup(next * S + t - TF, t - TF, p.strand_count);
+            if (t >= setup && t - setup < batch_strands(next)) strand_setup(next * S + t - setup, t - setup, p.strand_count);
             if (p.sdf_count > 1u) {  // the SDF phases left the first field's grid and frame
                 uint last = p.sdf_count - 1u;
                 if (t == T - 1u) s_grid = sdf_grids[last];

@@ -609,6 +609,45 @@ void run_fused(gpu::Device& dev, const SimGpuPipelines& pipelines, SimWorld& w, 
 // The fused pass's workgroup size changes which thread takes which vertex, how many sweep stages run at
 // once (two rounds of stages at 128 threads) and where the next batch is read, never the result:
 // `bench sim --strand-threads` times the sizes against each other.
+// With 16 strands per workgroup on the CPU driver's 8-lane subgroups, the contact-keeping sweep takes two
+// subgroups, and the next batch's set-up moves to subgroup 4 (strands.comp, setup_first), off the
+// subgroups that read and integrate that batch ahead - the placement a 32-lane GPU gets at 32 strands. One
+// workgroup taking every batch in turn must still give what the CPU gives.
+TEST_F(SimGpuTest, NextBatchSetUpOnASubgroupOfItsOwnMatchesTheCpu) {
+    auto pipelines = SimGpuPipelines::create(device());
+    ASSERT_TRUE(pipelines.ok());
+    pipelines->set_batches_min_vertices(4);
+    pipelines->set_max_strands_per_workgroup(16);
+    const uint32_t n = 8;
+    ASSERT_EQ(pipelines->strands_per_workgroup(n), 16u);
+    const bool ahead = pipelines->integrates_ahead(n);
+    if (device().info().is_cpu()) {
+        EXPECT_TRUE(ahead) << "the set-up moves only where the batch is integrated ahead";
+    }
+    auto tune = [&](SimulationParams& p) { p.gpu_vertices_per_strand = int(n); };
+    SimWorld cpu = make_world(tune), gpu_world = make_world(tune);
+    ASSERT_GT(cpu.groups[0].strand_count, 32u) << "three batches of strands";
+    auto sim = SimGpu::create(device(), *pipelines, gpu_world, 8, SimGpuMode::Fused);
+    ASSERT_TRUE(sim.ok()) << sim.error().message;
+    sim->set_max_strand_workgroups(1);
+    Diff first;
+    for (int step = 0; step < 20; ++step) {
+        ASSERT_TRUE(step_once(cpu).ok());
+        run_gpu(device(), *sim, gpu_world, 1);
+        if (step == 0) {
+            ASSERT_TRUE(sim->download(device(), gpu_world).ok());
+            first = diff(cpu, gpu_world);
+        }
+    }
+    ASSERT_TRUE(sim->download(device(), gpu_world).ok());
+    const Diff last = diff(cpu, gpu_world);
+    std::printf("[sim-gpu fused, 16 strands a workgroup] n=%u%s: max |gpu - cpu| after 1 step %.3g m, 20 steps %.3g m\n", n,
+                ahead ? " (integrated ahead)" : "", first.guide_max_m, last.guide_max_m);
+    EXPECT_LE(first.guide_max_m, 1e-5);
+    EXPECT_LE(last.guide_max_m, device().info().is_cpu() ? 1e-4 : 1e-3);
+    EXPECT_GT(diff(make_world(tune), gpu_world).guide_max_m, 0.01) << "the hair moved";
+}
+
 TEST_F(SimGpuTest, FusedStepIsTheSameAtEveryWorkgroupSize) {
     for (int n : {8, 32}) {
         auto tune = [&](SimulationParams& p) { p.gpu_vertices_per_strand = n; };

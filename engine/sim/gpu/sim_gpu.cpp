@@ -157,6 +157,7 @@ uint64_t strands_shared_bytes(uint32_t strands, uint32_t n) {
 
 uint32_t SimGpuPipelines::strands_per_workgroup(uint32_t n) const {
     uint32_t s = gpu_shared::kSimStrandsMaxPerWorkgroup;
+    while (s > 1 && s > max_strands_per_workgroup_) s /= 2;
     const uint64_t limit = device_->info().max_shared_memory_bytes;
     while (s > 1 && strands_shared_bytes(s, n) > limit) s /= 2;
     return s;

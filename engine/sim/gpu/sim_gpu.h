@@ -69,9 +69,12 @@ public:
     // set it before the first strands() call.
     void set_sweep_items(uint32_t n) { sweep_items_ = n; }
     uint32_t sweep_items() const { return sweep_items_; }
-    // Strands per workgroup of the fused pass: up to kSimStrandsMaxPerWorkgroup, halved while their
-    // staging would exceed the device's shared memory.
+    // Strands per workgroup of the fused pass: up to kSimStrandsMaxPerWorkgroup (or the power of two at most
+    // set_max_strands_per_workgroup's, for tests: fewer strands put the next batch's set-up on a subgroup of
+    // its own on the CPU driver's 8-lane subgroups), halved while their staging would exceed the device's
+    // shared memory. Set it before the first strands() call.
     uint32_t strands_per_workgroup(uint32_t n) const;
+    void set_max_strands_per_workgroup(uint32_t n) { max_strands_per_workgroup_ = std::max<uint32_t>(n, 1); }
 
     gpu::ComputePipeline strand_data, integrate, global_shape, vsp, local_shape, length, clamp, sdf_vertex,
         sdf_midpoint, ftl, chain_runs, chain_vertices, follow, follow_sdf, follow_all, volume_bounds, volume_splat,
@@ -92,6 +95,7 @@ private:
     uint32_t batches_min_vertices_ = 16;
     uint32_t max_strand_threads_ = gpu_shared::kSimStrandsMaxThreads;
     uint32_t sweep_items_ = 1;
+    uint32_t max_strands_per_workgroup_ = gpu_shared::kSimStrandsMaxPerWorkgroup;
 };
 
 struct SimGpuGroup {
