@@ -376,17 +376,13 @@ struct SweepLane {
 // iteration is the first to touch the child, so it writes the joint's reaction's - half from the child as
 // it was before the sweeps (no other item reads or writes that joint's previous position until the last
 // iteration adds the + half).
-void local_shape_item(uint s, uint k, bool first, bool last, inout SweepLane lane) {
-    if (k == 0u) {
-        lane.frame = s_frame0[s];
-        lane.a = X(at(s, 1u));
-    }
+void local_shape_item(uint s, uint k, bool first, bool last, float stiffness, inout SweepLane lane) {
     if (k + 2u >= N) return;
     uint ia = at(s, k + 1u);
     uint ib = at(s, k + 2u);
     vec4 before = X(ib);
     vec3 target = lane.a.xyz + sim_quat_rotate(lane.frame, REF(ib));
-    vec4 moved = sim_shape_child(before, target, p.local_stiffness_iter);
+    vec4 moved = sim_shape_child(before, target, stiffness);
     set_x(ib, moved);
     if (first) set_xp(ia, sim_shape_reaction(vec4(XP(ia), 0.0), lane.a, before, -kSimShapeVelocityCorrection).xyz);
     if (last) set_xp(ia, sim_shape_reaction(vec4(XP(ia), 0.0), lane.a, moved, kSimShapeVelocityCorrection).xyz);
@@ -395,8 +391,7 @@ void local_shape_item(uint s, uint k, bool first, bool last, inout SweepLane lan
 }
 
 // sim_passes::length_and_colliders, one iteration, item k: the pair (k, k + 1), then vertex k is final.
-void length_item(uint s, uint k, inout SweepLane lane) {
-    if (k == 0u) lane.a = X(at(s, 0u));
+void length_item(uint s, uint k, bool colliders, inout SweepLane lane) {
     uint i = at(s, k);
     vec4 done = lane.a;
     if (k + 1u < N) {
@@ -404,7 +399,7 @@ void length_item(uint s, uint k, inout SweepLane lane) {
         done = r.a;
         lane.a = r.b;
     }
-    set_x(i, collide_vertex(done, XP(i), 0.0));  // friction: at integration (sim_collider_friction)
+    set_x(i, colliders ? collide_vertex(done, XP(i), 0.0) : done);  // friction: at integration (sim_collider_friction)
 }
 
 // sim_passes::bend for slot s, by one lane per strand before the sweeps (the group bends as a rod): a rigid
@@ -501,9 +496,15 @@ void sweeps(uint t, uint strands_here) {
         uint r = sweep_stage(t / S, min(local_n - min(local_n, first), in_round), in_round);
         uint j = first + r;
         bool busy = r < in_round && s < strands_here;
+        // The lane's state before its first item: a local shape stage starts at joint 1 in the root frame, a
+        // length stage at vertex 0 - pinned vertices, which no stage moves, so read here once rather than
+        // by a branch in every item. The stiffness and whether there are colliders, in registers (read
+        // from shared memory, they would be read again after every barrier).
         SweepLane lane;
-        lane.a = vec4(0.0);
-        lane.frame = vec4(0.0, 0.0, 0.0, 1.0);
+        lane.frame = s_frame0[s];
+        lane.a = X(at(s, j < local_n ? 1u : 0u));
+        float stiffness = p.local_stiffness_iter;
+        bool colliders = p.collider_count > 0u;
         // Steps this lane's stage starts after the round's first, and steps the round takes.
         uint offset = 0u, last_offset = 0u;
         for (uint i = 1u; i < in_round; ++i) {
@@ -515,8 +516,8 @@ void sweeps(uint t, uint strands_here) {
             for (uint b = 0u; b < SWEEP_ITEMS; ++b) {
                 uint k = (step - offset) * SWEEP_ITEMS + b;  // wraps below the lane's first step
                 if (busy && k < N) {
-                    if (j < local_n) local_shape_item(s, k, j == 0u, j + 1u == local_n, lane);
-                    else length_item(s, k, lane);
+                    if (j < local_n) local_shape_item(s, k, j == 0u, j + 1u == local_n, stiffness, lane);
+                    else length_item(s, k, colliders, lane);
                 }
             }
             barrier();
