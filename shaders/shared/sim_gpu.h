@@ -55,17 +55,17 @@ TRESSEL_CONST(uint, kSimPhaseLanesFirst, 10u);
 TRESSEL_CONST(uint, kSimPhaseCount, 12u);
 // The fused strand pass (shaders/sim/strands.comp): a workgroup's strands staged in shared memory, 11
 // floats per vertex (position with inverse mass, previous position, reference vector, rest length) with a
-// row stride of strands + 1, 16 floats per strand, one copy each of the step's SimGroupParams, the
-// current SDF's SdfGridParams and its SimSdfFrame, the next batch's index and the phase clock counts
-// (strands_phases.comp). A workgroup takes batches of strands from the work counter until none is left;
-// the host dispatches at most kSimStrandsMaxWorkgroups.
+// row stride of strands + 1, 16 floats and the SDF exemptions per strand, one copy each of the step's
+// SimGroupParams, the current SDF's SdfGridParams and its SimSdfFrame, the next batch's index and the
+// phase clock counts (strands_phases.comp). A workgroup takes batches of strands from the work counter
+// until none is left; the host dispatches at most kSimStrandsMaxWorkgroups.
 TRESSEL_CONST(uint, kSimStrandsMaxPerWorkgroup, 32u);
 // Items per barrier step of the fused pass's pipelined sweeps, at most (SimGpuPipelines::set_sweep_items).
 TRESSEL_CONST(uint, kSimSweepItemsMax, 8u);
 TRESSEL_CONST(uint, kSimStrandsMaxThreads, 512u);  // H100: 512 and 1024 beat 256 by 8% at 16M; H200, 4M: 1.007 ms, 256 1.115, 128 1.556
 TRESSEL_CONST(uint, kSimStrandsMaxWorkgroups, 1024u);  // more than fit at once on any GPU we know (an H100: 132)
 TRESSEL_CONST(uint, kSimStrandsSharedBytesPerVertex, 44u);
-TRESSEL_CONST(uint, kSimStrandsSharedBytesPerStrand, 64u);
+TRESSEL_CONST(uint, kSimStrandsSharedBytesPerStrand, 68u);
 TRESSEL_CONST(uint, kSimStrandsSharedBytesFixed, 436u);
 
 struct SimPush {
